@@ -1,0 +1,75 @@
+import path from 'node:path'
+import { trpcServer } from '@hono/trpc-server'
+import { Hono } from 'hono'
+import { serveStatic } from 'hono/bun'
+import { HTTPException } from 'hono/http-exception'
+import { authenticate } from './auth/authenticate'
+import { authorize } from './auth/authorize'
+import type { Services } from './context'
+import { AppError } from './errors'
+import type { AppEnv } from './http-env'
+import { apiDocsPage } from './rest/api-docs-page'
+import { mountRoutes } from './rest/mount'
+import { buildOpenApi } from './rest/openapi'
+import { restRoutes } from './rest/routes'
+import { assertSafeKey } from './storage/file-store'
+import { appRouter } from './trpc/app-router'
+
+export const CLIENT_DIST = path.join(import.meta.dir, '..', 'dist')
+
+const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { message, code, ...extra } })
+
+/** The whole HTTP surface, testable with `app.request()` and no port. */
+export function createApp(svc: Services) {
+  const prefix = svc.config.apiPrefix
+  const app = new Hono<AppEnv>()
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) return c.json(errorBody(err.message, err.appCode, err.extra), err.status)
+    if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(err.message, 'INVALID_INPUT'), err.status)
+    console.error(`[http] ${c.req.method} ${c.req.path}:`, err)
+    return c.json(errorBody('internal error', 'INTERNAL'), 500)
+  })
+
+  const api = new Hono<AppEnv>()
+  api.use(authenticate(svc))
+  api.get('/health', (c) => c.json({ detail: { status: 'ok', database: svc.dbKind } }))
+  const openapi = buildOpenApi(restRoutes, prefix)
+  api.get('/openapi.json', (c) => c.json(openapi))
+  const docs = apiDocsPage(restRoutes, prefix)
+  api.get('/docs', (c) => c.html(docs))
+  api.use(
+    '/trpc/*',
+    trpcServer({
+      endpoint: `${prefix}/trpc`,
+      router: appRouter,
+      createContext: (_opts, c) => c.get('ctx'),
+    }),
+  )
+  mountRoutes(api, restRoutes)
+  api.all('*', (c) => c.json(errorBody(`no such API path: ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404))
+  app.route(prefix, api)
+
+  // Stored files (user images, product media ...) for signed-in users only.
+  app.get('/media/*', authenticate(svc), async (c) => {
+    await authorize(c.get('ctx'), { scope: 'signed-in' })
+    const key = decodeURIComponent(c.req.path.slice('/media/'.length))
+    let file: Blob | null = null
+    try {
+      file = await svc.files.get(assertSafeKey(key))
+    } catch {
+      file = null
+    }
+    if (!file) return c.json(errorBody('file not found', 'NOT_FOUND'), 404)
+    return new Response(file, {
+      headers: { 'cache-control': 'private, max-age=300', 'x-content-type-options': 'nosniff' },
+    })
+  })
+
+  // The built client: hashed assets cached for good, every other path falls back to the SPA.
+  app.use('/assets/*', serveStatic({ root: path.relative(process.cwd(), CLIENT_DIST), onFound: (_p, c) => c.header('cache-control', 'public, max-age=31536000, immutable') }))
+  app.use('*', serveStatic({ root: path.relative(process.cwd(), CLIENT_DIST) }))
+  app.get('*', serveStatic({ path: path.relative(process.cwd(), path.join(CLIENT_DIST, 'index.html')) }))
+  app.all('*', (c) => c.json(errorBody('not found', 'NOT_FOUND'), 404))
+  return app
+}

@@ -1,0 +1,36 @@
+import { sha256 } from '@oslojs/crypto/sha2'
+import { constantTimeEqual } from '@oslojs/crypto/subtle'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+
+const randomBase32 = (bytes: number) => encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(bytes)))
+
+/**
+ * A bearer credential `<id>.<secret>`: the id finds the row, only SHA-256(secret) is stored
+ * and compared in constant time (Lucia guide). The secret carries 256 bits of randomness.
+ */
+export function newCredential(prefix = '') {
+  const id = prefix + randomBase32(15)
+  const secret = randomBase32(32)
+  return { id, token: `${id}.${secret}`, secretHash: hashSecret(secret) }
+}
+
+export function hashSecret(secret: string): Uint8Array {
+  return sha256(new TextEncoder().encode(secret))
+}
+
+export function splitCredential(token: string): { id: string; secret: string } | null {
+  const dot = token.indexOf('.')
+  if (dot < 1 || dot === token.length - 1 || token.length > 200) return null
+  return { id: token.slice(0, dot), secret: token.slice(dot + 1) }
+}
+
+export function secretMatches(secret: string, storedHash: Uint8Array): boolean {
+  return constantTimeEqual(hashSecret(secret), new Uint8Array(storedHash))
+}
+
+/** Readable one-time passwords (no look-alike characters) for new users and resets. */
+export function temporaryPassword(length = 12): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzACDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const bytes = crypto.getRandomValues(new Uint8Array(length))
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
+}

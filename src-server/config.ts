@@ -1,0 +1,50 @@
+import * as v from 'valibot'
+
+/** Every environment variable the server reads, parsed in one place. */
+const EnvSchema = v.object({
+  PORT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'PORT must be a whole number'), v.transform(Number), v.integer(), v.minValue(1, 'PORT must be 1-65535'), v.maxValue(65535, 'PORT must be 1-65535')),
+    '8000',
+  ),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')),
+  ),
+  MES_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'MES_DATA_DIR must not be empty')), './data'),
+  MES_ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(8, 'MES_ADMIN_PASSWORD must have at least 8 characters'))),
+  API_PREFIX: v.optional(
+    v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9_\-/]*[A-Za-z0-9_-]$/, 'API_PREFIX must look like /api')),
+    '/api',
+  ),
+  MES_DEMO: v.optional(v.picklist(['0', '1', ''], 'MES_DEMO must be 1 or 0'), ''),
+})
+
+export type Config = {
+  port: number
+  databaseUrl: string | undefined
+  dataDir: string
+  adminPassword: string | undefined
+  apiPrefix: string
+  demo: boolean
+}
+
+export class ConfigError extends Error {}
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked = Object.fromEntries(
+    Object.keys(EnvSchema.entries).flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]]])),
+  )
+  const parsed = v.safeParse(EnvSchema, picked)
+  if (!parsed.success) {
+    const lines = parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message}`)
+    throw new ConfigError(`Invalid environment:\n  ${lines.join('\n  ')}`)
+  }
+  const o = parsed.output
+  return {
+    port: o.PORT,
+    databaseUrl: o.DATABASE_URL,
+    dataDir: o.MES_DATA_DIR,
+    adminPassword: o.MES_ADMIN_PASSWORD,
+    apiPrefix: o.API_PREFIX,
+    demo: o.MES_DEMO === '1',
+  }
+}

@@ -1,0 +1,39 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './schema'
+
+export type DatabaseKind = 'postgres' | 'pglite'
+export type Db = Kysely<Database>
+
+// One representation per kind of value, the same on both engines:
+// BIGINT and NUMERIC become JS numbers (quantities, costs and event ids stay far below 2^53),
+// DATE stays the 'YYYY-MM-DD' text PostgreSQL sends (no local-midnight Date), timestamptz is a Date.
+const OID = { INT8: 20, NUMERIC: 1700, DATE: 1082 } as const
+const toNumber = (v: string) => Number(v)
+const asText = (v: string) => v
+
+pg.types.setTypeParser(OID.INT8, toNumber)
+pg.types.setTypeParser(OID.NUMERIC, toNumber)
+pg.types.setTypeParser(OID.DATE, asText)
+
+const pgliteParsers = { [OID.INT8]: toNumber, [OID.NUMERIC]: toNumber, [OID.DATE]: asText }
+
+export type OpenDatabase = { db: Db; kind: DatabaseKind; close: () => Promise<void> }
+
+export function openPostgres(url: string, poolSize = 20): OpenDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize })
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return { db, kind: 'postgres', close: () => db.destroy() }
+}
+
+/** `dataDir` undefined = in memory (tests). */
+export async function openPglite(dataDir?: string): Promise<OpenDatabase> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  return { db, kind: 'pglite', close: () => db.destroy() }
+}

@@ -1,0 +1,85 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+
+export interface UsersTable {
+  id: Generated<string>
+  username: string
+  name: Generated<string>
+  surname: Generated<string>
+  email: string | null
+  department_id: string | null
+  hourly_cost: number | null
+  scope: string
+  enabled: Generated<boolean>
+  archived_at: Timestamp | null
+  password_hash: string
+  must_change_password: Generated<boolean>
+  preferences: ColumnType<Record<string, unknown>, string | undefined, string>
+  image_path: string | null
+  created_at: CreatedAt
+  last_login_at: Timestamp | null
+}
+
+export interface AuthSessionsTable {
+  id: string
+  secret_hash: Uint8Array
+  user_id: string
+  created_at: Timestamp
+  expires_at: Timestamp
+  absolute_expires_at: Timestamp
+  last_activity_at: Timestamp
+  locked: Generated<boolean>
+  ended_at: Timestamp | null
+  ip: string | null
+  user_agent: string | null
+}
+
+export interface ApiTokensTable {
+  id: string
+  secret_hash: Uint8Array
+  description: string
+  scope: string
+  expires_at: Timestamp
+  created_by: string
+  created_at: Timestamp
+  revoked_at: Timestamp | null
+  last_used_at: Timestamp | null
+}
+
+export interface LoginThrottleTable {
+  key: string
+  failures: number
+  last_failure_at: Timestamp
+  blocked_until: Timestamp | null
+}
+
+export interface EventsTable {
+  id: Generated<number>
+  event_type: string
+  user_id: string | null
+  session_id: string | null
+  created_at: CreatedAt
+  subject_type: string | null
+  subject_key: string | null
+  data: ColumnType<Record<string, unknown>, string | undefined, never>
+}
+
+export interface SettingsTable {
+  key: string
+  value: ColumnType<unknown, string, string>
+}
+
+export interface Database {
+  users: UsersTable
+  auth_sessions: AuthSessionsTable
+  api_tokens: ApiTokensTable
+  login_throttle: LoginThrottleTable
+  events: EventsTable
+  settings: SettingsTable
+}
+
+export type User = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type AuthSession = Selectable<AuthSessionsTable>

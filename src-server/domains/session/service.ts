@@ -1,0 +1,132 @@
+import type * as v from 'valibot'
+import { DEFAULT_PREFERENCES, type LoginInput, type Preferences, type SessionInfo } from '../../../src/domains/session/schemas'
+import { hashPassword, verifyPassword } from '../../auth/password'
+import { createSession, endSession, endUserSessions, setSessionLocked } from '../../auth/sessions'
+import { assertNotThrottled, clearFailures, recordFailure } from '../../auth/throttle'
+import type { Actor, Auth, RequestCtx, Services } from '../../context'
+import type { User } from '../../db/schema'
+import { AppError, badRequest, forbidden, unauthorized } from '../../errors'
+import { appendEvent } from '../events/service'
+
+const LOGIN_FAILED = 'Incorrect username or password'
+
+export async function login(
+  svc: Services,
+  input: v.InferOutput<typeof LoginInput>,
+  client: RequestCtx['client'],
+): Promise<{ token: string; user_key: string; must_change_password: boolean }> {
+  const now = svc.clock.now()
+  await assertNotThrottled(svc.db, input.username, client.ip, now)
+  const user = await svc.db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', input.username.toLowerCase()))
+    .executeTakeFirst()
+  // The password is checked even for unknown users (against a dummy hash) so timing tells nothing.
+  const passwordOk = await verifyPassword(input.password, user?.password_hash)
+  if (!user || !passwordOk || !user.enabled || user.archived_at) {
+    await recordFailure(svc.db, input.username, client.ip, now)
+    throw unauthorized('LOGIN_FAILED', LOGIN_FAILED)
+  }
+  await clearFailures(svc.db, input.username)
+  return svc.db.transaction().execute(async (trx) => {
+    const { token, session } = await createSession(trx, user.id, now, client)
+    await trx.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute()
+    const actor: Actor = { userId: user.id, sessionId: session.id, scope: user.scope, tokenId: null }
+    await appendEvent(trx, actor, { event_type: 'LOGIN', subject_type: 'user', subject_key: user.id, data: { ip: client.ip } }, now)
+    return { token, user_key: user.id, must_change_password: user.must_change_password }
+  })
+}
+
+export function whoami(auth: Auth) {
+  return {
+    user_key: auth.user.id,
+    session_key: auth.via === 'session' ? auth.session.id : null,
+    locked: auth.via === 'session' ? auth.session.locked : false,
+  }
+}
+
+export function preferencesOf(user: User): Preferences {
+  return { ...DEFAULT_PREFERENCES, ...(user.preferences as Partial<Preferences>) }
+}
+
+/** SPEC `POST session {user_key}`: the signed-in user's session details; another user's key is refused. */
+export async function sessionInfo(ctx: RequestCtx, auth: Auth, userKey: string): Promise<SessionInfo> {
+  if (userKey !== auth.user.id) throw forbidden('WRONG_USER_ID', 'wrong user ID')
+  const user = auth.user
+  return {
+    user_key: user.id,
+    session_key: auth.via === 'session' ? auth.session.id : '',
+    username: user.username,
+    name: user.name,
+    surname: user.surname,
+    scope: auth.via === 'session' ? user.scope : auth.scope,
+    preferences: preferencesOf(user),
+    must_change_password: user.must_change_password,
+    idle_lock_minutes: auth.via === 'session' ? Math.round(auth.idleLockMs / 60_000) : 0,
+  }
+}
+
+export async function logout(ctx: RequestCtx, actor: Actor): Promise<void> {
+  if (!actor.sessionId) return
+  const now = ctx.clock.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await endSession(trx, actor.sessionId as string, now)
+    await appendEvent(trx, actor, { event_type: 'LOGOUT', subject_type: 'user', subject_key: actor.userId }, now)
+  })
+}
+
+/** `DELETE session/{session_key}`: ends one of the caller's own sessions (admins: anyone's). */
+export async function deleteSession(ctx: RequestCtx, actor: Actor, sessionKey: string): Promise<void> {
+  const now = ctx.clock.now()
+  const target = await ctx.db.selectFrom('auth_sessions').select(['id', 'user_id']).where('id', '=', sessionKey).executeTakeFirst()
+  const isAdmin = /(^|\s)admin(\s|$)/.test(actor.scope)
+  if (!target || (target.user_id !== actor.userId && !isAdmin)) {
+    throw new AppError(404, 'NOT_FOUND', 'session not found')
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await endSession(trx, target.id, now)
+    await appendEvent(trx, actor, { event_type: 'SESSION_DELETED', subject_type: 'session', subject_key: target.id }, now)
+  })
+}
+
+export async function lock(ctx: RequestCtx, auth: Auth): Promise<void> {
+  if (auth.via !== 'session') return
+  await setSessionLocked(ctx.db, auth.session.id, true, ctx.clock.now())
+}
+
+export async function unlock(ctx: RequestCtx, auth: Auth, password: string): Promise<void> {
+  if (auth.via !== 'session') return
+  const now = ctx.clock.now()
+  await assertNotThrottled(ctx.db, auth.user.username, ctx.client.ip, now)
+  if (!(await verifyPassword(password, auth.user.password_hash))) {
+    await recordFailure(ctx.db, auth.user.username, ctx.client.ip, now)
+    // Not 401: a wrong unlock password must not sign the user out.
+    throw badRequest('WRONG_PASSWORD', 'wrong password')
+  }
+  await clearFailures(ctx.db, auth.user.username)
+  await setSessionLocked(ctx.db, auth.session.id, false, now)
+}
+
+/** Replaces the password (temporary ones included) and ends the user's other sessions. */
+export async function changePassword(
+  ctx: RequestCtx,
+  auth: Auth,
+  actor: Actor,
+  input: { current_password: string; new_password: string },
+): Promise<void> {
+  if (auth.via !== 'session') throw forbidden('NOT_AUTHORISED', 'API tokens cannot change passwords')
+  if (!(await verifyPassword(input.current_password, auth.user.password_hash))) {
+    throw badRequest('WRONG_PASSWORD', 'wrong password')
+  }
+  if (input.current_password === input.new_password) {
+    throw badRequest('WEAK_PASSWORD', 'the new password must differ from the current one')
+  }
+  const now = ctx.clock.now()
+  const hash = await hashPassword(input.new_password)
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: hash, must_change_password: false }).where('id', '=', auth.user.id).execute()
+    await endUserSessions(trx, auth.user.id, now, auth.session.id)
+    await appendEvent(trx, actor, { event_type: 'PASSWORD_CHANGED', subject_type: 'user', subject_key: auth.user.id }, now)
+  })
+}

@@ -1,0 +1,27 @@
+import { createApp } from './app'
+import { ConfigError, readConfig } from './config'
+import { prepareServices } from './start'
+
+const log = (line: string) => console.log(`[mes] ${line}`)
+
+try {
+  const config = readConfig()
+  const { svc, database } = await prepareServices(config, log)
+  const app = createApp(svc)
+  const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 64 * 1024 * 1024 })
+  log(`listening on http://localhost:${server.port} (API at ${config.apiPrefix}, reference at ${config.apiPrefix}/docs)`)
+  const shutdown = async () => {
+    log('shutting down')
+    await server.stop()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(`[mes] ${e.message}`)
+    process.exit(2)
+  }
+  throw e
+}

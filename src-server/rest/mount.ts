@@ -1,0 +1,62 @@
+import type { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import * as v from 'valibot'
+import { authorize } from '../auth/authorize'
+import { AppError, badRequest } from '../errors'
+import type { AppEnv } from '../http-env'
+import { type AnyRoute, JSON_BODY_LIMIT } from './route'
+
+export const honoPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1')
+
+/** Validates with valibot; the first issue becomes the message, all of them go in `issues`. */
+export function parseInput<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, value)
+  if (result.success) return result.output
+  const issues = result.issues.map((i) => ({ path: v.getDotPath(i), message: i.message }))
+  const first = issues[0]
+  throw badRequest('INVALID_INPUT', first?.path ? `${first.path}: ${first.message}` : (first?.message ?? 'invalid input'), {
+    issues,
+  })
+}
+
+const tooLarge = () => {
+  throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
+}
+
+async function readJson(text: string): Promise<unknown> {
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw badRequest('MALFORMED_JSON', 'malformed JSON body')
+  }
+}
+
+async function readBody(route: AnyRoute, req: Request): Promise<unknown> {
+  if (route.multipart) {
+    let form: FormData
+    try {
+      form = await req.formData()
+    } catch {
+      throw badRequest('INVALID_INPUT', 'expected a multipart/form-data body')
+    }
+    return Object.fromEntries(form.entries())
+  }
+  return readJson(await req.text())
+}
+
+export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
+  for (const r of routes) {
+    const limit = bodyLimit({ maxSize: r.multipart?.maxBytes ?? JSON_BODY_LIMIT, onError: tooLarge })
+    api.on(r.method.toUpperCase(), honoPath(r.path), limit, async (c) => {
+      const ctx = c.get('ctx')
+      // Authorisation comes first: a caller without the scope learns nothing about the input.
+      const actor = await authorize(ctx, r.access)
+      const params = r.params ? parseInput(r.params, c.req.param()) : undefined
+      const query = r.query ? parseInput(r.query, c.req.query()) : undefined
+      const body = r.body ? parseInput(r.body, await readBody(r, c.req.raw)) : undefined
+      const result = await r.handler({ ...ctx, actor, hono: c }, { params, query, body })
+      return c.json({ detail: result ?? null }, r.status ?? 200)
+    })
+  }
+}

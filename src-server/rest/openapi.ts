@@ -1,0 +1,102 @@
+import { toJsonSchema } from '@valibot/to-json-schema'
+import type * as v from 'valibot'
+import { requiredScopes } from '../auth/authorize'
+import type { AnyRoute } from './route'
+
+type JsonSchema = Record<string, unknown>
+
+const schemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSchema => {
+  const { $schema: _, ...rest } = toJsonSchema(schema, { errorMode: 'ignore', typeMode }) as JsonSchema
+  return rest
+}
+
+const ERROR = {
+  type: 'object',
+  properties: {
+    detail: {
+      type: 'object',
+      properties: { message: { type: 'string' }, code: { type: 'string' } },
+      required: ['message', 'code'],
+    },
+  },
+}
+
+function parameters(r: AnyRoute) {
+  const out: JsonSchema[] = []
+  for (const [where, schema] of [
+    ['path', r.params],
+    ['query', r.query],
+  ] as const) {
+    if (!schema) continue
+    const json = schemaOf(schema, 'input')
+    const props = (json.properties ?? {}) as Record<string, JsonSchema>
+    const required = new Set((json.required as string[] | undefined) ?? [])
+    for (const [name, s] of Object.entries(props)) {
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: s })
+    }
+  }
+  return out
+}
+
+function requestBody(r: AnyRoute) {
+  if (!r.body) return undefined
+  if (r.multipart) {
+    const json = schemaOf(r.body, 'input')
+    const props = Object.fromEntries(
+      Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, s]) => [
+        k,
+        Object.keys(s).length === 0 ? { type: 'string', format: 'binary' } : s,
+      ]),
+    )
+    return { required: true, content: { 'multipart/form-data': { schema: { ...json, properties: props } } } }
+  }
+  return { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input') } } }
+}
+
+function accessText(r: AnyRoute): string {
+  if (r.access.scope === 'public') return 'Public.'
+  if (r.access.scope === 'signed-in') return 'Any signed-in user.'
+  return `Needs permission: ${requiredScopes(r.access).join(' or ')}.`
+}
+
+/** OpenAPI 3.1 for every REST path, generated from the same valibot schemas the routes validate with. */
+export function buildOpenApi(routes: readonly AnyRoute[], apiPrefix: string) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const r of routes) {
+    const success = r.response
+      ? { type: 'object', properties: { detail: schemaOf(r.response, 'output') }, required: ['detail'] }
+      : { type: 'object', properties: { detail: {} } }
+    paths[r.path] ??= {}
+    paths[r.path]![r.method] = {
+      tags: [r.tag],
+      summary: r.summary,
+      description: accessText(r),
+      operationId: `${r.method}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      parameters: parameters(r),
+      requestBody: requestBody(r),
+      security: r.access.scope === 'public' ? [] : [{ bearer: [] }, { cookie: [] }],
+      responses: {
+        [String(r.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+        default: { description: 'Error (4xx) with detail.message and detail.code', content: { 'application/json': { schema: ERROR } } },
+      },
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'MES REST API',
+      version: '1.0.0',
+      description:
+        'Success answers `{"detail": ...}`; failures answer 4xx with `{"detail":{"message","code"}}`. ' +
+        'Authenticate with `Authorization: Bearer <token>` (a session token from POST /login or an API token).',
+    },
+    servers: [{ url: apiPrefix }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'Authorization' },
+      },
+    },
+    paths,
+  }
+}

@@ -1,0 +1,9 @@
+import type { Services } from '../../context'
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
+
+/** Loads the demo plant, one seed module per domain; safe to run on every start. */
+export async function seedDemo(svc: Services, log: (line: string) => void): Promise<void> {
+  const created = await seedDemoUsers(svc)
+  if (created.length) log(`demo: created users ${created.join(', ')}`)
+  log(`demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => `${u.username} [${u.scope.join(' ')}]`).join(', ')}`)
+}

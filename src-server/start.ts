@@ -1,0 +1,34 @@
+import path from 'node:path'
+import { systemClock } from './clock'
+import type { Config } from './config'
+import type { Services } from './context'
+import { openPglite, openPostgres, type OpenDatabase } from './db/connect'
+import { migrateToLatest } from './db/migrate'
+import { ensureAdmin } from './seed/admin'
+import { seedDemo } from './seed/demo'
+import { localFileStore } from './storage/file-store'
+
+/** Opens and migrates the database and prepares everything the app needs, without a port. */
+export async function prepareServices(config: Config, log: (line: string) => void): Promise<{ svc: Services; database: OpenDatabase }> {
+  const database = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(path.join(config.dataDir, 'pglite'))
+  if (database.kind === 'pglite') {
+    log(`database: embedded PGlite in ${path.join(config.dataDir, 'pglite')} - for trying and development only (no fsync);`)
+    log('          set DATABASE_URL=postgres://... to run a plant on PostgreSQL')
+  } else {
+    log(`database: PostgreSQL (${redact(config.databaseUrl as string)})`)
+  }
+  const applied = await migrateToLatest(database.db)
+  if (applied.length) log(`migrations applied: ${applied.join(', ')}`)
+  const svc: Services = {
+    db: database.db,
+    dbKind: database.kind,
+    clock: systemClock,
+    config,
+    files: localFileStore(path.join(config.dataDir, 'files')),
+  }
+  await ensureAdmin(svc, log)
+  if (config.demo) await seedDemo(svc, log)
+  return { svc, database }
+}
+
+const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')

@@ -1,0 +1,43 @@
+import { initTRPC } from '@trpc/server'
+import type { Scope } from '../../src/auth/scopes'
+import { type Access, authorize, PUBLIC } from '../auth/authorize'
+import type { Actor, Auth, RequestCtx } from '../context'
+import { AppError } from '../errors'
+
+export type TrpcMeta = { access: Access }
+
+const t = initTRPC
+  .context<RequestCtx>()
+  .meta<TrpcMeta>()
+  .create({
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const cause = error instanceof AppError ? error : null
+      const validation = error.code === 'BAD_REQUEST' && !cause
+      return {
+        ...shape,
+        data: {
+          ...shape.data,
+          appCode: cause?.appCode ?? (validation ? 'INVALID_INPUT' : error.code === 'INTERNAL_SERVER_ERROR' ? 'INTERNAL' : null),
+          extra: cause?.extra ?? null,
+        },
+        // Unexpected failures never show their internals.
+        message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : shape.message,
+      }
+    },
+  })
+
+export const router = t.router
+export const createCallerFactory = t.createCallerFactory
+
+/** A procedure guarded by `access`; its context gains the acting user (`actor`, `auth`). */
+export function procedure(access: Access) {
+  return t.procedure.meta({ access }).use(async ({ ctx, next }) => {
+    const actor = await authorize(ctx, access)
+    return next({ ctx: { ...ctx, actor: actor as Actor, auth: ctx.auth as Auth } })
+  })
+}
+
+export const publicProcedure = t.procedure.meta({ access: PUBLIC })
+export const signedIn = procedure({ scope: 'signed-in' })
+export const scoped = (...scopes: [Scope, ...Scope[]]) => procedure({ scope: scopes.length === 1 ? scopes[0] : scopes })
