@@ -1,0 +1,77 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import pg from 'pg'
+import { openPglite, openPostgres, type OpenDatabase } from '../db/connect'
+import { migrateToLatest } from '../db/migrate'
+
+const MIGRATIONS = path.join(import.meta.dir, '..', '..', 'migrations')
+
+/** Names the template after the migrations' contents, so a changed migration gets a fresh template. */
+function templateName(): string {
+  const hash = createHash('sha256')
+  for (const f of readdirSync(MIGRATIONS).sort()) hash.update(f).update(readFileSync(path.join(MIGRATIONS, f)))
+  return `mes_tpl_${hash.digest('hex').slice(0, 12)}`
+}
+
+function withDatabase(url: string, name: string) {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+async function ensureTemplate(adminUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    // Several test processes may start at once: one builds the template, the others wait.
+    await admin.query('select pg_advisory_lock(727001)')
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [name])
+    if (exists.rowCount === 0) {
+      await admin.query(`create database "${name}"`)
+      const tpl = openPostgres(withDatabase(adminUrl, name), 1)
+      try {
+        await migrateToLatest(tpl.db)
+      } catch (e) {
+        await tpl.close()
+        await admin.query(`drop database "${name}"`)
+        throw e
+      }
+      await tpl.close()
+    }
+  } finally {
+    await admin.query('select pg_advisory_unlock(727001)')
+    await admin.end()
+  }
+}
+
+/**
+ * A fresh, migrated database for one test file: a copy of a migrated template on PostgreSQL
+ * when TEST_DATABASE_URL is set (CI), otherwise an in-memory PGlite.
+ */
+export async function createTestDatabase(): Promise<OpenDatabase> {
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) {
+    const database = await openPglite()
+    await migrateToLatest(database.db)
+    return database
+  }
+  const template = templateName()
+  await ensureTemplate(adminUrl, template)
+  const name = `mes_t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`create database "${name}" template "${template}"`)
+  await admin.end()
+  const database = openPostgres(withDatabase(adminUrl, name), 10)
+  return {
+    ...database,
+    async close() {
+      await database.close()
+      const dropper = new pg.Client({ connectionString: adminUrl })
+      await dropper.connect()
+      await dropper.query(`drop database if exists "${name}" with (force)`)
+      await dropper.end()
+    },
+  }
+}
