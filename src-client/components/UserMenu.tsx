@@ -1,0 +1,82 @@
+import { Avatar, Button, Menu, Modal, Text } from '@mantine/core'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
+import { HOME_PAGES, type HomePageName, hasScope } from '../../src/auth/scopes'
+import type { Preferences } from '../../src/domains/session/schemas'
+import { auth } from '../lib/auth-store'
+import { AREAS } from '../lib/areas'
+import { notifyError } from '../lib/notify'
+import { trpcClient } from '../lib/trpc'
+import { useSession } from '../lib/use-auth'
+import { ChangePasswordForm } from './ChangePasswordForm'
+
+const AREA_OF_HOME: Record<HomePageName, keyof typeof AREAS> = {
+  operatorRoot: 'operator',
+  productionRoot: 'production',
+  libraryRoot: 'library',
+  adminPanel: 'admin',
+  qualityRoot: 'quality',
+  traceabilityRoot: 'traceability',
+  reportRoot: 'report',
+}
+
+async function savePreferences(userKey: string, preferences: Partial<Preferences>) {
+  try {
+    await trpcClient.users.patch.mutate({ key: userKey, patch: { preferences } })
+    await auth.refreshSession()
+  } catch (e) {
+    notifyError(e)
+  }
+}
+
+/** Language, theme, homepage, password and sign-out (SPEC 2 and 9). */
+export function UserMenu() {
+  const { t, i18n } = useLingui()
+  const session = useSession()
+  const [passwordOpen, setPasswordOpen] = useState(false)
+  if (!session) return null
+  const { preferences: prefs } = session
+  const initials = `${session.name[0] ?? ''}${session.surname[0] ?? ''}`.toUpperCase() || session.username[0]?.toUpperCase()
+  const homes = HOME_PAGES.filter((h) => hasScope(session.scope, h.scope))
+  const check = (on: boolean) => (on ? '✓ ' : '')
+
+  return (
+    <>
+      <Menu shadow="md" width={260} position="bottom-end">
+        <Menu.Target>
+          <Button variant="subtle" size="md" leftSection={<Avatar size="sm" color="teal">{initials}</Avatar>} data-testid="user-menu">
+            <Text size="sm" visibleFrom="sm">
+              {session.name || session.username}
+            </Text>
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{t`Lingua`}</Menu.Label>
+          <Menu.Item onClick={() => savePreferences(session.user_key, { locale: 'it' })}>{check(i18n.locale === 'it')}Italiano</Menu.Item>
+          <Menu.Item onClick={() => savePreferences(session.user_key, { locale: 'en' })}>{check(i18n.locale === 'en')}English</Menu.Item>
+          <Menu.Divider />
+          <Menu.Label>{t`Tema`}</Menu.Label>
+          <Menu.Item onClick={() => savePreferences(session.user_key, { theme: 'light' })}>{check(prefs.theme === 'light')}{t`Chiaro`}</Menu.Item>
+          <Menu.Item onClick={() => savePreferences(session.user_key, { theme: 'dark' })}>{check(prefs.theme === 'dark')}{t`Scuro`}</Menu.Item>
+          <Menu.Divider />
+          <Menu.Label>{t`Pagina iniziale`}</Menu.Label>
+          <Menu.Item onClick={() => savePreferences(session.user_key, { home_page: null })}>{check(!prefs.home_page)}{t`Automatica`}</Menu.Item>
+          {homes.map((h) => (
+            <Menu.Item key={h.name} onClick={() => savePreferences(session.user_key, { home_page: h.name })}>
+              {check(prefs.home_page === h.name)}
+              {i18n._(AREAS[AREA_OF_HOME[h.name]].title)}
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
+          <Menu.Item onClick={() => setPasswordOpen(true)}>{t`Cambia password`}</Menu.Item>
+          <Menu.Item color="red" onClick={() => auth.logout()}>
+            {t`Esci`}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <Modal opened={passwordOpen} onClose={() => setPasswordOpen(false)} title={<Trans>Cambia password</Trans>}>
+        <ChangePasswordForm onDone={() => setPasswordOpen(false)} />
+      </Modal>
+    </>
+  )
+}

@@ -1,0 +1,151 @@
+import { notifications } from '@mantine/notifications'
+import type { SessionInfo } from '../../src/domains/session/schemas'
+import { type ApiError, toApiError } from './api-error'
+import { resetInteraction } from './activity'
+import { rest, setRestErrorHandler } from './rest'
+import { queryClient, setTrpcErrorHandler, trpcClient } from './trpc'
+
+export type LoginReason = 'login-first' | 'session-terminated'
+
+export type AuthState =
+  | { status: 'unknown' }
+  | { status: 'anonymous' }
+  | { status: 'active'; session: SessionInfo }
+  | { status: 'locked'; session: SessionInfo | null; username: string | null }
+
+/** Calls whose 401 only means "not signed in" rather than "your session was ended" (SPEC 4). */
+const QUIET_401 = new Set(['session.whoami', 'session.info', '/whoami', '/session', '/login', '/logout'])
+
+/**
+ * The client's view of the session (SPEC 4): unknown -> active after whoami and session info,
+ * locked after the idle timeout, a reload or a restored snapshot; unlocked by password.
+ */
+export class AuthStore {
+  private state: AuthState = { status: 'unknown' }
+  private listeners = new Set<() => void>()
+  /** A page load with a live session starts locked. */
+  private firstCheck = true
+  /** Registered by the app: go to the login screen with a notice. */
+  onSignedOut: (reason: LoginReason | null) => void = () => {}
+
+  constructor() {
+    const handle = (path: string, e: ApiError) => this.handleRefusal(path, e)
+    setTrpcErrorHandler(handle)
+    setRestErrorHandler(handle)
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+  getState = () => this.state
+
+  private set(state: AuthState) {
+    this.state = state
+    for (const l of this.listeners) l()
+  }
+
+  get session(): SessionInfo | null {
+    return this.state.status === 'active' || this.state.status === 'locked' ? this.state.session : null
+  }
+
+  /** Restores a recent snapshot: the session comes back locked. */
+  restoreLocked(session: SessionInfo | null) {
+    this.firstCheck = false
+    this.set({ status: 'locked', session, username: session?.username ?? null })
+  }
+
+  /** Recognises the session (whoami, then session info); called on every navigation. */
+  async ensure(): Promise<AuthState> {
+    try {
+      const who = await trpcClient.session.whoami.query()
+      const known = this.session
+      const session =
+        known && known.user_key === who.user_key && known.session_key === who.session_key
+          ? known
+          : await trpcClient.session.info.mutate({ user_key: who.user_key })
+      if (this.firstCheck) {
+        this.firstCheck = false
+        await trpcClient.session.lock.mutate()
+        this.set({ status: 'locked', session, username: session.username })
+      } else if (this.state.status !== 'locked') {
+        this.set({ status: 'active', session })
+      }
+    } catch (e) {
+      const err = toApiError(e)
+      this.firstCheck = false
+      if (err.code === 'SESSION_LOCKED') {
+        this.set({ status: 'locked', session: this.session, username: (err.extra.username as string) ?? this.session?.username ?? null })
+      } else if (err.status === 401) {
+        this.set({ status: 'anonymous' })
+      } else {
+        throw err
+      }
+    }
+    return this.state
+  }
+
+  async login(username: string, password: string): Promise<SessionInfo> {
+    await rest('POST', '/login', { username, password })
+    this.firstCheck = false
+    queryClient.clear()
+    const who = await trpcClient.session.whoami.query()
+    const session = await trpcClient.session.info.mutate({ user_key: who.user_key })
+    resetInteraction()
+    notifications.clean()
+    this.set({ status: 'active', session })
+    return session
+  }
+
+  async refreshSession(): Promise<SessionInfo | null> {
+    const known = this.session
+    if (!known) return null
+    const session = await trpcClient.session.info.mutate({ user_key: known.user_key })
+    this.set(this.state.status === 'locked' ? { ...this.state, session } : { status: 'active', session })
+    return session
+  }
+
+  lock() {
+    if (this.state.status !== 'active') return
+    this.set({ status: 'locked', session: this.state.session, username: this.state.session.username })
+    // Tell the server too, so the lock cannot be bypassed by calling the API directly.
+    trpcClient.session.lock.mutate().catch(() => {})
+  }
+
+  async unlock(password: string) {
+    await rest('POST', '/session/unlock', { password })
+    resetInteraction()
+    const who = await trpcClient.session.whoami.query()
+    const session = await trpcClient.session.info.mutate({ user_key: who.user_key })
+    this.set({ status: 'active', session })
+    await queryClient.invalidateQueries()
+  }
+
+  async logout() {
+    try {
+      await rest('POST', '/logout')
+    } catch {
+      // Signed out on the server already: nothing else to end.
+    }
+    this.signedOut(null)
+  }
+
+  private signedOut(reason: LoginReason | null) {
+    queryClient.clear()
+    this.set({ status: 'anonymous' })
+    this.onSignedOut(reason)
+  }
+
+  private handleRefusal(path: string, e: ApiError) {
+    if (e.code === 'SESSION_LOCKED' && this.state.status === 'active') {
+      this.set({ status: 'locked', session: this.state.session, username: this.state.session.username })
+    } else if (e.status === 401 && !QUIET_401.has(path) && this.state.status !== 'anonymous') {
+      // A logout caused by a 401 skips any job pause: the server has already ended the session.
+      this.signedOut('session-terminated')
+    } else if (e.code === 'PASSWORD_CHANGE_REQUIRED') {
+      this.refreshSession().catch(() => {})
+    }
+  }
+}
+
+export const auth = new AuthStore()

@@ -1,0 +1,67 @@
+import '@mantine/core/styles.css'
+import '@mantine/notifications/styles.css'
+import { I18nProvider } from '@lingui/react'
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core'
+import { Notifications } from '@mantine/notifications'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { createRouter, RouterProvider } from '@tanstack/react-router'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { lastInteraction } from './lib/activity'
+import { auth } from './lib/auth-store'
+import { activateLocale, i18n, localeFor } from './lib/i18n'
+import { setLastHref } from './lib/last-location'
+import { saveSnapshot, takeSnapshot } from './lib/snapshot'
+import { queryClient, trpc } from './lib/trpc'
+import { routeTree } from './routeTree.gen'
+import { cssVariablesResolver, theme } from './theme'
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient, trpc, auth },
+  defaultPreload: 'intent',
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: false,
+})
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router
+  }
+}
+
+// A snapshot saved on unload less than 5 minutes ago comes back, locked (SPEC 4).
+const snapshot = takeSnapshot(queryClient)
+if (snapshot?.state.session) {
+  auth.restoreLocked(snapshot.state.session)
+  if (snapshot.state.href !== location.pathname + location.search) history.replaceState(null, '', snapshot.state.href)
+}
+await activateLocale(localeFor(snapshot?.state.session?.preferences.locale))
+
+auth.onSignedOut = (reason) => {
+  void router.navigate({ to: '/login', search: reason ? { reason } : {} })
+}
+router.subscribe('onResolved', ({ toLocation }) => setLastHref(toLocation.href))
+
+window.addEventListener('pagehide', () => {
+  if (location.pathname.startsWith('/login')) return
+  saveSnapshot(
+    { last_interaction: lastInteraction(), state: { href: location.pathname + location.search, session: auth.session } },
+    queryClient,
+  )
+})
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'mes.color-scheme' })
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <I18nProvider i18n={i18n}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+        <Notifications position="top-center" zIndex={1000} />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </I18nProvider>
+  </StrictMode>,
+)

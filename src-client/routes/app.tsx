@@ -1,0 +1,32 @@
+import { msg } from '@lingui/core/macro'
+import { createFileRoute, redirect } from '@tanstack/react-router'
+import { hasScope, homePagePath } from '../../src/auth/scopes'
+import { AppLayout } from '../components/AppLayout'
+import { i18n } from '../lib/i18n'
+import { getLastHref } from '../lib/last-location'
+import { notifyAlert } from '../lib/notify'
+
+/**
+ * Every application screen sits below /app. SPEC 6: not signed in -> "login first" and the
+ * login screen with redirect_to; missing a matched route's scope -> "not authorised" and the
+ * navigation is cancelled (the user stays where they were).
+ */
+export const Route = createFileRoute('/app')({
+  beforeLoad: async ({ context, location, matches, preload }) => {
+    const state = await context.auth.ensure()
+    if (state.status === 'anonymous' || state.status === 'unknown') {
+      if (!preload) notifyAlert(i18n._(msg`Effettua prima il login`))
+      throw redirect({ to: '/login', search: { redirect_to: location.href, reason: 'login-first' } })
+    }
+    const session = context.auth.session
+    if (!session) return // locked before the session was known: the lock screen covers everything
+    const denied = matches.some((m) => m.staticData?.scope && !hasScope(session.scope, m.staticData.scope))
+    if (denied) {
+      if (!preload) notifyAlert(i18n._(msg`Non autorizzato`))
+      const stay = getLastHref()
+      const fallback = homePagePath(session.scope, session.preferences.home_page) ?? '/app'
+      throw redirect({ href: stay && stay !== location.href ? stay : fallback, replace: true })
+    }
+  },
+  component: AppLayout,
+})

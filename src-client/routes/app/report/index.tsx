@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { AreaHome } from '../../../components/AreaHome'
+import { AREAS } from '../../../lib/areas'
+
+export const Route = createFileRoute('/app/report/')({
+  component: () => <AreaHome area={AREAS.report} />,
+})

@@ -1,0 +1,32 @@
+import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin'
+import babel from '@rolldown/plugin-babel'
+import { tanstackRouter } from '@tanstack/router-plugin/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const API_PORT = Number(process.env.PORT ?? 8000)
+
+// Order matters (TOOLCHAIN.md): router code splitting, React, Lingui macros through Babel, catalogs.
+export default defineConfig({
+  root: 'src-client',
+  publicDir: '../public',
+  build: { outDir: '../dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: './routes',
+      generatedRouteTree: './routeTree.gen.ts',
+    }),
+    react(),
+    babel({ presets: [linguiTransformerBabelPreset()] }),
+    lingui(),
+  ],
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    proxy: {
+      '/api': { target: `http://localhost:${API_PORT}`, changeOrigin: false },
+      '/media': { target: `http://localhost:${API_PORT}`, changeOrigin: false },
+    },
+  },
+})
