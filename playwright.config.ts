@@ -37,7 +37,7 @@ export default defineConfig({
   webServer: {
     command: `bun scripts/e2e-server.ts`,
     url: `http://localhost:${PORT}/api/health`,
-    env: { E2E_PORT: String(PORT) },
+    env: { E2E_PORT: String(PORT), ...(process.env.MES_CLIENT_DIST ? { MES_CLIENT_DIST: process.env.MES_CLIENT_DIST } : {}) },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',

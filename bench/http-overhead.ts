@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { type ChildServer, startChild } from './lib/child'
+import { backendCpu, machineBusy, processCpuMs } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
@@ -27,6 +28,8 @@ type Target = {
   id: 'a' | 'b' | 'c' | 'd'
   label: string
   server: ChildServer
+  /** Whether its PostgreSQL backends' CPU counts too. */
+  usesDb: boolean
   path: string
   headers?: Record<string, string>
   /** Checks one answer before loading, so a broken target is never measured. */
@@ -49,6 +52,13 @@ async function signIn(port: number): Promise<{ token: string; userKey: string }>
   return { token: body.detail.token, userKey: body.detail.user_key }
 }
 
+const fmtUs = (us: number | null) => (us === null ? '?' : us.toFixed(0))
+
+const medianOrNull = (xs: (number | null)[]) => {
+  const known = xs.filter((x): x is number => x !== null)
+  return known.length ? median(known) : null
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y)
   const mid = Math.floor(s.length / 2)
@@ -64,6 +74,11 @@ async function run(ctx: BenchContext) {
   const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL
 
   const wrk = await ensureWrk()
+  // Other work on the machine skews requests/s (CPU per request much less): note how busy it was.
+  const busyBefore = await machineBusy(2000)
+  if (busyBefore !== null && busyBefore > 0.1) {
+    console.warn(`[bench] WARNING: the machine is already ${(busyBefore * 100).toFixed(0)}% busy before the run: requests/s will be low and noisy`)
+  }
   const database = await createThrowawayDatabase(adminUrl, 'mes_bench')
   ctx.onCleanup(async () => {
     await database.drop()
@@ -96,12 +111,13 @@ async function run(ctx: BenchContext) {
   const hello = (status: number, body: unknown) =>
     status === 200 && JSON.stringify(body) === '{"hello":"world"}' ? null : `expected 200 {"hello":"world"}, got ${status} ${JSON.stringify(body)}`
   const targets: Target[] = [
-    { id: 'a', label: 'bare Bun.serve JSON', server: bare, path: '/', check: hello },
-    { id: 'b', label: 'Hono route JSON', server: hono, path: '/', check: hello },
+    { id: 'a', label: 'bare Bun.serve JSON', server: bare, usesDb: false, path: '/', check: hello },
+    { id: 'b', label: 'Hono route JSON', server: hono, usesDb: false, path: '/', check: hello },
     {
       id: 'c',
       label: 'GET /api/whoami (REST, PostgreSQL)',
       server: rest,
+      usesDb: true,
       path: '/api/whoami',
       headers: bearer,
       check: (status, body) =>
@@ -111,6 +127,7 @@ async function run(ctx: BenchContext) {
       id: 'd',
       label: 'GET /api/trpc/session.whoami (tRPC)',
       server: trpc,
+      usesDb: true,
       path: '/api/trpc/session.whoami',
       headers: bearer,
       check: (status, body) =>
@@ -137,13 +154,23 @@ async function run(ctx: BenchContext) {
   console.log(`[bench] wrk -t${threads} -c${connections}: ${warmup} s warm-up, then ${rounds} round(s) of ${seconds} s per target, targets interleaved`)
   for (const t of targets) await runWrk(wrk, options(t, warmup))
 
-  const measured = new Map<Target['id'], WrkResult[]>(targets.map((t) => [t.id, []]))
+  type Measured = WrkResult & { appUsPerReq: number | null; dbUsPerReq: number | null }
+  const measured = new Map<Target['id'], Measured[]>(targets.map((t) => [t.id, []]))
+  const pgCpu = backendCpu(adminUrl, database.name)
+  const perRequest = (ms: number | null, requests: number) => (ms === null || !requests ? null : (ms * 1000) / requests)
   for (let round = 1; round <= rounds; round++) {
     for (const t of targets) {
+      const pid = t.server.proc.pid
+      if (t.usesDb) await pgCpu.begin()
+      const app0 = processCpuMs(pid)
       const r = await runWrk(wrk, options(t, seconds))
-      measured.get(t.id)?.push(r)
+      const app1 = processCpuMs(pid)
+      const db = t.usesDb ? await pgCpu.end() : null
+      const m: Measured = { ...r, appUsPerReq: perRequest(app0 === null || app1 === null ? null : app1 - app0, r.requests), dbUsPerReq: perRequest(db, r.requests) }
+      measured.get(t.id)?.push(m)
       const bad = errorCount(r) ? `  ERRORS ${JSON.stringify(r.errors)}` : ''
-      console.log(`  round ${round} (${t.id}) ${t.label.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2)} ms${bad}`)
+      const cpu = `server CPU ${fmtUs(m.appUsPerReq)} us/req${t.usesDb ? `, PostgreSQL ${fmtUs(m.dbUsPerReq)} us/req` : ''}`
+      console.log(`  round ${round} (${t.id}) ${t.label.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2).padStart(6)} ms  ${cpu}${bad}`)
     }
   }
 
@@ -155,6 +182,8 @@ async function run(ctx: BenchContext) {
       p50: median(rs.map((r) => r.p50Ms)),
       p99: median(rs.map((r) => r.p99Ms)),
       errors: rs.reduce((n, r) => n + errorCount(r), 0),
+      appUs: medianOrNull(rs.map((r) => r.appUsPerReq)),
+      dbUs: medianOrNull(rs.map((r) => r.dbUsPerReq)),
       all: rs.map((r) => r.rps.toFixed(0)).join(' / '),
     }
   })
@@ -166,12 +195,23 @@ async function run(ctx: BenchContext) {
   ]
 
   const results = table(
-    ['target', 'req/s (median)', 'p50 ms', 'p99 ms', 'errors', `req/s per round`],
-    summary.map((s) => [`(${s.t.id}) ${s.t.label}`, s.rps.toFixed(0), s.p50.toFixed(2), s.p99.toFixed(2), String(s.errors), s.all]),
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU us/req', 'PostgreSQL CPU us/req', 'req/s per round'],
+    summary.map((s) => [
+      `(${s.t.id}) ${s.t.label}`,
+      s.rps.toFixed(0),
+      s.p50.toFixed(2),
+      s.p99.toFixed(2),
+      String(s.errors),
+      fmtUs(s.appUs),
+      s.t.usesDb ? fmtUs(s.dbUs) : '-',
+      s.all,
+    ]),
+    [false, true, true, true, true, true, true, false],
   )
   const ratioTable = table(
     ['ratio', 'value', 'target', 'verdict', 'what'],
     ratios.map((r) => [r.name, r.value.toFixed(3), r.target === null ? '-' : `>= ${r.target}`, r.target === null ? '-' : r.value >= r.target ? 'met' : 'MISSED', r.meaning]),
+    [false, true, false, false, false],
   )
   console.log(`\n${results.text}\n\n${ratioTable.text}\n`)
 
@@ -181,7 +221,11 @@ async function run(ctx: BenchContext) {
     [
       `Command: \`${ctx.command}\``,
       '',
-      `Machine: ${machineLine([`PostgreSQL ${pgVersion}`, `wrk -t${threads} -c${connections}`, `${warmup} s warm-up`, `${rounds} x ${seconds} s per target (interleaved; median shown)`])}`,
+      'req/s, p50 and p99: medians over the rounds. CPU per request: user+system time of the server process and of the',
+      "PostgreSQL backends serving the bench database, divided by the requests served (less sensitive to other load).",
+      '',
+      `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; load: wrk -t${threads} -c${connections}, ${warmup} s warm-up, ${rounds} x ${seconds} s per target (interleaved; medians shown).`,
+      `Machine busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,
       '',
       results.markdown,
       '',

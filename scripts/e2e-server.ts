@@ -32,6 +32,7 @@ const config = readConfig({
   MES_DATA_DIR: dataDir,
   MES_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
   MES_DEMO: '1',
+  ...(process.env.MES_CLIENT_DIST ? { MES_CLIENT_DIST: process.env.MES_CLIENT_DIST } : {}),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 })
 const { svc, database } = await prepareServices(config, (line) => console.log(`[e2e-server] ${line}`))

@@ -1,5 +1,7 @@
+export {}
+
 /**
- * `bun run test`: the whole suite on a fresh clone. Installs dependencies, runs bun test
+ * `bun run test`: the whole suite on a fresh clone. Installs dependencies, type-checks, runs bun test
  * (server, shared, client), builds the client and runs the Playwright specs in Chromium.
  * Ends with one summary line "N passed, N failed".
  */
@@ -40,6 +42,7 @@ function finish(): never {
 }
 
 await run('install', ['bun', 'install', '--frozen-lockfile'])
+await run('type check', ['bun', '--bun', 'tsc', '--noEmit', '-p', '.'])
 await run('unit and server tests', ['bun', 'test'], (out) => ({
   passed: num(out, /^\s*(\d+) pass$/m),
   failed: num(out, /^\s*(\d+) fail$/m),

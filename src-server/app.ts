@@ -15,7 +15,6 @@ import { restRoutes } from './rest/routes'
 import { assertSafeKey } from './storage/file-store'
 import { appRouter } from './trpc/app-router'
 
-export const CLIENT_DIST = path.join(import.meta.dir, '..', 'dist')
 
 const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { message, code, ...extra } })
 
@@ -67,9 +66,13 @@ export function createApp(svc: Services) {
   })
 
   // The built client: hashed assets cached for good, every other path falls back to the SPA.
-  app.use('/assets/*', serveStatic({ root: path.relative(process.cwd(), CLIENT_DIST), onFound: (_p, c) => c.header('cache-control', 'public, max-age=31536000, immutable') }))
-  app.use('*', serveStatic({ root: path.relative(process.cwd(), CLIENT_DIST) }))
-  app.get('*', serveStatic({ path: path.relative(process.cwd(), path.join(CLIENT_DIST, 'index.html')) }))
+  const dist = path.relative(process.cwd(), svc.config.clientDist)
+  app.use(
+    '/assets/*',
+    serveStatic({ root: dist, onFound: (_p, c) => c.header('cache-control', 'public, max-age=31536000, immutable') }),
+  )
+  app.use('*', serveStatic({ root: dist }))
+  app.get('*', serveStatic({ path: path.join(dist, 'index.html') }))
   app.all('*', (c) => c.json(errorBody('not found', 'NOT_FOUND'), 404))
   return app
 }

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import * as v from 'valibot'
 
 /** Every environment variable the server reads, parsed in one place. */
@@ -16,7 +17,10 @@ const EnvSchema = v.object({
     '/api',
   ),
   MES_DEMO: v.optional(v.picklist(['0', '1', ''], 'MES_DEMO must be 1 or 0'), ''),
+  MES_CLIENT_DIST: v.optional(v.pipe(v.string(), v.minLength(1))),
 })
+
+const DEFAULT_CLIENT_DIST = path.join(import.meta.dir, '..', 'dist')
 
 export type Config = {
   port: number
@@ -25,6 +29,8 @@ export type Config = {
   adminPassword: string | undefined
   apiPrefix: string
   demo: boolean
+  /** The built client (Vite output); tests may point at another build. */
+  clientDist: string
 }
 
 export class ConfigError extends Error {}
@@ -46,5 +52,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     adminPassword: o.MES_ADMIN_PASSWORD,
     apiPrefix: o.API_PREFIX,
     demo: o.MES_DEMO === '1',
+    clientDist: o.MES_CLIENT_DIST ? path.resolve(o.MES_CLIENT_DIST) : DEFAULT_CLIENT_DIST,
   }
 }

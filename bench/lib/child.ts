@@ -11,7 +11,10 @@ const READY = /^BENCH_READY port=(\d+)$/m
  * prints on stdout is passed on, prefixed with its name.
  */
 export async function startChild(name: string, script: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ChildServer> {
-  const proc = Bun.spawn([process.execPath, script], {
+  // BENCH_PROFILE=DIR: every server writes a CPU profile (Markdown, grep-friendly) into DIR on exit.
+  const profile = process.env.BENCH_PROFILE
+  const flags = profile ? ['--cpu-prof-md', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}-${Date.now()}.md`] : []
+  const proc = Bun.spawn([process.execPath, ...flags, script], {
     env: { ...process.env, ...env },
     stdout: 'pipe',
     stderr: 'inherit',

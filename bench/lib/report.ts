@@ -5,12 +5,12 @@ import path from 'node:path'
 export const RESULTS_FILE = path.join(import.meta.dir, '..', 'RESULTS.md')
 
 /** A plain-text table for the terminal and Markdown for RESULTS.md. */
-export function table(header: string[], rows: string[][]): { text: string; markdown: string } {
+export function table(header: string[], rows: string[][], numeric: boolean[] = header.map((_, i) => i > 0)): { text: string; markdown: string } {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  const line = (cells: string[]) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()
   const text = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
   const md = (cells: string[]) => `| ${cells.join(' | ')} |`
-  const markdown = [md(header), md(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(md)].join('\n')
+  const markdown = [md(header), md(header.map((_, i) => (numeric[i] ? '---:' : '---'))), ...rows.map(md)].join('\n')
   return { text, markdown }
 }
 

@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+// Admin opens on the company settings.
 export const Route = createFileRoute('/app/admin/')({
-  component: () => <AreaHome area={AREAS.admin} />,
+  beforeLoad: () => {
+    throw redirect({ to: '/app/admin/general/company', replace: true })
+  },
 })

@@ -1,3 +1,5 @@
 declare module '*.po' {
   export const messages: Record<string, unknown>
 }
+
+declare module '*.css'

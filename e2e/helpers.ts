@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs'
+import { type APIRequestContext, expect, type Page, request } from '@playwright/test'
+
+/** Shared by the browser tests: demo accounts, sign-in, users made through the admin API. */
+export const DEMO_PASSWORD = 'demo1234'
+export const ADMIN_PASSWORD = 'e2e-admin-password'
+export const SHOTS_DIR = '/tmp/e2e-shots'
+mkdirSync(SHOTS_DIR, { recursive: true })
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png`, fullPage: true })
+
+let counter = 0
+/** A username no other test (or earlier run against the same database) uses. */
+export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}`
+
+/** Signs in through the login form (the login screen must be showing). */
+export async function fillLogin(page: Page, username: string, password: string) {
+  await page.getByRole('textbox', { name: /^(Username)$/ }).fill(username)
+  await page.getByRole('textbox', { name: 'Password' }).fill(password)
+  await page.getByRole('button', { name: /^(Sign in|Accedi)$/ }).click()
+}
+
+/** Opens the login screen and signs in; waits until the app left /login. */
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto('/login')
+  await fillLogin(page, username, password)
+  await expect(page).toHaveURL(/\/app\//)
+}
+
+export async function signOut(page: Page) {
+  await page.getByTestId('user-menu').click()
+  await page.getByRole('menuitem', { name: /^(Sign out|Esci)$/ }).click()
+  await expect(page).toHaveURL(/\/login/)
+}
+
+/** Opens the user menu and clicks an entry (the current choice carries a check mark before its label). */
+export async function chooseInUserMenu(page: Page, label: string) {
+  await page.getByTestId('user-menu').click()
+  await page.getByRole('menuitem', { name: new RegExp(`^(✓ )?${label}$`) }).click()
+}
+
+/** An API client signed in as admin by Bearer token (no cookie, so no CSRF origin needed). */
+export async function adminApi(baseURL: string): Promise<APIRequestContext> {
+  const anon = await request.newContext({ baseURL })
+  const res = await anon.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } })
+  expect(res.status()).toBe(200)
+  const { token } = (await res.json()).detail
+  await anon.dispose()
+  return request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } })
+}
+
+export type NewUser = { username: string; password: string; key: string }
+
+/** Creates a user as admin; the password is the temporary one (must be changed at first sign-in). */
+export async function createUser(baseURL: string, scope: string, opts: { name?: string; surname?: string } = {}): Promise<NewUser> {
+  const api = await adminApi(baseURL)
+  const username = uniqueName('e2e')
+  const res = await api.post('/api/user', { data: { username, scope, name: opts.name ?? 'Test', surname: opts.surname ?? 'User' } })
+  expect(res.status(), await res.text()).toBe(201)
+  const { _key, temp_psw } = (await res.json()).detail
+  await api.dispose()
+  return { username, password: temp_psw, key: _key }
+}
+
+/** Creates a user and replaces the temporary password through the API, so it can sign in straight away. */
+export async function createReadyUser(baseURL: string, scope: string, opts: { name?: string; surname?: string } = {}): Promise<NewUser> {
+  const user = await createUser(baseURL, scope, opts)
+  const api = await request.newContext({ baseURL })
+  const login = await api.post('/api/login', { data: { username: user.username, password: user.password } })
+  expect(login.status()).toBe(200)
+  const { token } = (await login.json()).detail
+  const password = 'e2e-password-1'
+  const change = await api.post('/api/password', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { current_password: user.password, new_password: password },
+  })
+  expect(change.status(), await change.text()).toBeLessThan(300)
+  await api.post('/api/logout', { headers: { authorization: `Bearer ${token}` } })
+  await api.dispose()
+  return { ...user, password }
+}

@@ -1,0 +1,24 @@
+import { Trans } from '@lingui/react/macro'
+import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { RouteTabs } from '../../../../components/RouteTabs'
+
+export const Route = createFileRoute('/app/admin/general')({
+  component: GeneralSettingsLayout,
+})
+
+function GeneralSettingsLayout() {
+  return (
+    <>
+      <RouteTabs
+        tabs={[
+          { to: '/app/admin/general/company', label: <Trans>Azienda</Trans> },
+          { to: '/app/admin/general/default-phase', label: <Trans>Fase predefinita</Trans> },
+          { to: '/app/admin/general/departments', label: <Trans>Reparti</Trans> },
+          { to: '/app/admin/general/api-token', label: <Trans>Token API</Trans> },
+          { to: '/app/admin/general/other', label: <Trans>Altro</Trans> },
+        ]}
+      />
+      <Outlet />
+    </>
+  )
+}
