@@ -64,11 +64,13 @@ export class AuthStore {
         known && known.user_key === who.user_key && known.session_key === who.session_key
           ? known
           : await trpcClient.session.info.mutate({ user_key: who.user_key })
-      if (this.firstCheck) {
+      if (this.firstCheck || this.state.status === 'locked') {
+        // A reload, or a lock the server has not heard of (a restored snapshot): lock it there
+        // too, or the API would keep answering behind the lock screen.
         this.firstCheck = false
         await trpcClient.session.lock.mutate()
         this.set({ status: 'locked', session, username: session.username })
-      } else if (this.state.status !== 'locked') {
+      } else {
         this.set({ status: 'active', session })
       }
     } catch (e) {

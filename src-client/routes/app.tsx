@@ -23,9 +23,12 @@ export const Route = createFileRoute('/app')({
     const denied = matches.some((m) => m.staticData?.scope && !hasScope(session.scope, m.staticData.scope))
     if (denied) {
       if (!preload) notifyAlert(i18n._(msg`Non autorizzato`))
+      // Stay where the user was, unless that was the login screen (it would send a signed-in
+      // user straight back to redirect_to, the refused path): then go to the homepage.
       const stay = getLastHref()
       const fallback = homePagePath(session.scope, session.preferences.home_page) ?? '/app'
-      throw redirect({ href: stay && stay !== location.href ? stay : fallback, replace: true })
+      const canStay = stay && stay !== location.href && !stay.startsWith('/login')
+      throw redirect({ href: canStay ? stay : fallback, replace: true })
     }
   },
   component: AppLayout,
