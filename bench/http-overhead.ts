@@ -53,6 +53,7 @@ async function signIn(port: number): Promise<{ token: string; userKey: string }>
 }
 
 const fmtUs = (us: number | null) => (us === null ? '?' : us.toFixed(0))
+const fmtPct = (share: number | null) => (share === null ? '?' : `${(share * 100).toFixed(0)}%`)
 
 const medianOrNull = (xs: (number | null)[]) => {
   const known = xs.filter((x): x is number => x !== null)
@@ -169,7 +170,7 @@ async function run(ctx: BenchContext) {
       const m: Measured = { ...r, appUsPerReq: perRequest(app0 === null || app1 === null ? null : app1 - app0, r.requests), dbUsPerReq: perRequest(db, r.requests) }
       measured.get(t.id)?.push(m)
       const bad = errorCount(r) ? `  ERRORS ${JSON.stringify(r.errors)}` : ''
-      const cpu = `server CPU ${fmtUs(m.appUsPerReq)} us/req${t.usesDb ? `, PostgreSQL ${fmtUs(m.dbUsPerReq)} us/req` : ''}`
+      const cpu = `server CPU ${fmtUs(m.appUsPerReq)} us/req${t.usesDb ? `, PostgreSQL ${fmtUs(m.dbUsPerReq)} us/req` : ''}, wrk ${fmtPct(r.clientCpu)} of a core`
       console.log(`  round ${round} (${t.id}) ${t.label.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2).padStart(6)} ms  ${cpu}${bad}`)
     }
   }
@@ -183,19 +184,27 @@ async function run(ctx: BenchContext) {
       p99: median(rs.map((r) => r.p99Ms)),
       errors: rs.reduce((n, r) => n + errorCount(r), 0),
       appUs: medianOrNull(rs.map((r) => r.appUsPerReq)),
+      wrkCpu: medianOrNull(rs.map((r) => r.clientCpu)),
       dbUs: medianOrNull(rs.map((r) => r.dbUsPerReq)),
       all: rs.map((r) => r.rps.toFixed(0)).join(' / '),
     }
   })
   const rps = (id: Target['id']) => summary.find((s) => s.t.id === id)?.rps ?? Number.NaN
+  // CPU per request (server + its PostgreSQL backends): the cost ratio, robust to other load on the machine.
+  const cpu = (id: Target['id']) => {
+    const s = summary.find((x) => x.t.id === id)
+    return s?.appUs == null ? Number.NaN : s.appUs + (s.t.usesDb ? (s.dbUs ?? Number.NaN) : 0)
+  }
   const ratios = [
-    { name: 'b/a', value: rps('b') / rps('a'), target: 0.8, meaning: 'Hono vs bare Bun.serve' },
-    { name: 'c/a', value: rps('c') / rps('a'), target: null, meaning: 'authenticated whoami (REST, PostgreSQL) vs bare' },
-    { name: 'd/c', value: rps('d') / rps('c'), target: 0.8, meaning: 'tRPC whoami vs REST whoami' },
+    { name: 'b/a', value: rps('b') / rps('a'), target: 0.8, meaning: 'Hono vs bare Bun.serve (req/s)' },
+    { name: 'c/a', value: rps('c') / rps('a'), target: null, meaning: 'authenticated whoami (REST, PostgreSQL) vs bare (req/s)' },
+    { name: 'd/c', value: rps('d') / rps('c'), target: 0.8, meaning: 'tRPC whoami vs REST whoami (req/s)' },
+    { name: 'b/a CPU', value: cpu('a') / cpu('b'), target: null, meaning: 'same as b/a from CPU per request: cost(a)/cost(b)' },
+    { name: 'd/c CPU', value: cpu('c') / cpu('d'), target: null, meaning: 'same as d/c from CPU per request (server + PostgreSQL): cost(c)/cost(d)' },
   ]
 
   const results = table(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU us/req', 'PostgreSQL CPU us/req', 'req/s per round'],
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU us/req', 'PostgreSQL CPU us/req', 'wrk CPU', 'req/s per round'],
     summary.map((s) => [
       `(${s.t.id}) ${s.t.label}`,
       s.rps.toFixed(0),
@@ -204,9 +213,10 @@ async function run(ctx: BenchContext) {
       String(s.errors),
       fmtUs(s.appUs),
       s.t.usesDb ? fmtUs(s.dbUs) : '-',
+      fmtPct(s.wrkCpu),
       s.all,
     ]),
-    [false, true, true, true, true, true, true, false],
+    [false, true, true, true, true, true, true, true, false],
   )
   const ratioTable = table(
     ['ratio', 'value', 'target', 'verdict', 'what'],
@@ -222,7 +232,8 @@ async function run(ctx: BenchContext) {
       `Command: \`${ctx.command}\``,
       '',
       'req/s, p50 and p99: medians over the rounds. CPU per request: user+system time of the server process and of the',
-      "PostgreSQL backends serving the bench database, divided by the requests served (less sensitive to other load).",
+      'PostgreSQL backends serving the bench database, divided by the requests served (less sensitive to other load).',
+      "wrk CPU: the load generator's own CPU as a share of one core; near 100% the client, not the server, is the limit.",
       '',
       `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; load: wrk -t${threads} -c${connections}, ${warmup} s warm-up, ${rounds} x ${seconds} s per target (interleaved; medians shown).`,
       `Machine busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,

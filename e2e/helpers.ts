@@ -24,7 +24,7 @@ export async function fillLogin(page: Page, username: string, password: string) 
 export async function signIn(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.goto('/login')
   await fillLogin(page, username, password)
-  await expect(page).toHaveURL(/\/app\//)
+  await expect(page).toHaveURL(/\/app(\/|$)/)
 }
 
 export async function signOut(page: Page) {

@@ -1,10 +1,136 @@
 import { expect, test } from '@playwright/test'
+import { createUser, DEMO_PASSWORD, fillLogin, shot, signIn } from './helpers'
 
-test('a production user signs in and lands on the production area', async ({ page }) => {
+test.describe('homepage by scope priority (operator > production > library > admin > quality > traceability > reporting)', () => {
+  const cases = [
+    { user: 'operatore1', path: '/app/operator', title: 'Operator', nav: ['Operator'] },
+    { user: 'capoturno', path: '/app/operator', title: 'Operator', nav: ['Operator', 'Production', 'Quality'] },
+    { user: 'produzione', path: '/app/production', title: 'Production', nav: ['Production'] },
+    { user: 'libreria', path: '/app/library', title: 'Library', nav: ['Library'] },
+    { user: 'qualita', path: '/app/quality', title: 'Quality', nav: ['Quality'] },
+    { user: 'tracciabilita', path: '/app/traceability', title: 'Traceability', nav: ['Traceability'] },
+    { user: 'rapporti', path: '/app/report', title: 'Reports', nav: ['Reports'] },
+  ]
+  for (const c of cases) {
+    test(`${c.user} lands on ${c.path}`, async ({ page }) => {
+      await signIn(page, c.user)
+      await expect(page).toHaveURL(new RegExp(`${c.path}$`))
+      await expect(page.getByTestId('screen-title')).toHaveText(c.title)
+      // The navigation offers exactly the areas the scope allows.
+      await expect(page.getByRole('navigation').getByRole('link')).toHaveText(c.nav)
+    })
+  }
+
+  test('admin (every permission) lands on the operator area and sees every area', async ({ page }) => {
+    await signIn(page, 'admin', 'e2e-admin-password')
+    await expect(page).toHaveURL(/\/app\/operator$/)
+    await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
+  })
+
+  test('a warehouse-only user has no home destination and gets the error screen', async ({ page }) => {
+    await signIn(page, 'magazzino')
+    await expect(page).toHaveURL(/\/app\/?$/)
+    await expect(page.getByText('No home page')).toBeVisible()
+    await shot(page, 'no-home-page')
+    // Its own area is still reachable from the navigation.
+    await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
+    await expect(page).toHaveURL(/\/app\/warehouse$/)
+    await expect(page.getByTestId('screen-title')).toHaveText('Warehouse')
+  })
+})
+
+test('wrong password: English message, stays on the login screen, password cleared', async ({ page }) => {
   await page.goto('/login')
-  await page.getByLabel('Username').fill('produzione')
-  await page.getByRole('textbox', { name: 'Password' }).fill('demo1234')
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveTitle('progress')
+  await shot(page, 'login-en')
+  await fillLogin(page, 'operatore2', 'not-the-password')
+  await expect(page.getByRole('alert')).toHaveText('Incorrect username or password')
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(page.getByRole('textbox', { name: 'Password' })).toHaveValue('')
+  // An unknown user gets the very same answer.
+  await fillLogin(page, 'nobody-here', 'whatever1')
+  await expect(page.getByRole('alert')).toHaveText('Incorrect username or password')
+})
+
+test.describe('Italian browser', () => {
+  test.use({ locale: 'it-IT' })
+
+  test('login screen and wrong password in Italian', async ({ page }) => {
+    await page.goto('/login')
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'it')
+    await fillLogin(page, 'operatore2', 'sbagliata')
+    await expect(page.getByRole('alert')).toHaveText('Username o password errati')
+    await shot(page, 'login-it-wrong-password')
+  })
+
+  test('signed out: a protected path asks to log in first, in Italian', async ({ page }) => {
+    await page.goto('/app/library/')
+    await expect(page.getByTestId('login-notice')).toHaveText('Effettua prima il login')
+    await expect(page).toHaveURL(/\/login\?redirect_to=%2Fapp%2Flibrary%2F/)
+  })
+})
+
+test('redirect_to round trip: signed out -> login first -> signed in on the requested path', async ({ page }) => {
+  await page.goto('/app/library/?tab=products')
+  await expect(page).toHaveURL(/\/login\?/)
+  const url = new URL(page.url())
+  // The full path with its query (the router drops the trailing slash).
+  expect(url.searchParams.get('redirect_to')).toMatch(/^\/app\/library\/?\?tab=products$/)
+  await expect(page.getByTestId('login-notice')).toHaveText('Login first')
+  // The short alert shows too.
+  await expect(page.locator('.mantine-Notification-root', { hasText: 'Login first' })).toBeVisible()
+  await fillLogin(page, 'libreria', DEMO_PASSWORD)
+  await expect(page).toHaveURL(/\/app\/library\/?\?tab=products$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Library')
+})
+
+test('redirect_to a refused area: "Not authorised", then the homepage', async ({ page }) => {
+  await page.goto('/login?redirect_to=%2Fapp%2Fadmin')
+  await fillLogin(page, 'produzione', DEMO_PASSWORD)
+  await expect(page.locator('.mantine-Notification-root', { hasText: 'Not authorised' }).first()).toBeVisible()
   await expect(page).toHaveURL(/\/app\/production$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Production')
+})
+
+test('an unsafe redirect_to is ignored', async ({ page }) => {
+  await page.goto('/login?redirect_to=%2F%2Fevil.example%2Fx')
+  await fillLogin(page, 'qualita', DEMO_PASSWORD)
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/quality$/)
+})
+
+test('a temporary password must be changed at first sign-in, then the user reaches the area', async ({ page, baseURL }) => {
+  const user = await createUser(baseURL!, 'library', { name: 'Nuovo', surname: 'Utente' })
+  await page.goto('/login')
+  await fillLogin(page, user.username, user.password)
+  await expect(page.getByRole('heading', { name: 'Change the temporary password' })).toBeVisible()
+  await expect(page.getByRole('navigation')).toHaveCount(0)
+  await shot(page, 'forced-password-change')
+  // The API refuses everything else until then.
+  const refused = await page.evaluate(async () => (await fetch('/api/user/x')).status)
+  expect(refused).toBeGreaterThanOrEqual(400)
+
+  await page.getByLabel('Current password').fill(user.password)
+  await page.getByLabel('New password', { exact: true }).fill('short')
+  await page.getByLabel('Repeat the new password').fill('short')
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByRole('alert')).toHaveText('The new password needs at least 8 characters')
+
+  await page.getByLabel('New password', { exact: true }).fill('brand-new-pass')
+  await page.getByLabel('Repeat the new password').fill('brand-new-pasS')
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByRole('alert')).toHaveText('The two passwords do not match')
+
+  await page.getByLabel('Repeat the new password').fill('brand-new-pass')
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByTestId('screen-title')).toHaveText('Library')
+  await expect(page).toHaveURL(/\/app\/library$/)
+
+  // The temporary password no longer works; the new one does, without the change screen.
+  await page.getByTestId('user-menu').click()
+  await page.getByRole('menuitem', { name: 'Sign out' }).click()
+  await fillLogin(page, user.username, user.password)
+  await expect(page.getByRole('alert')).toHaveText('Incorrect username or password')
+  await fillLogin(page, user.username, 'brand-new-pass')
+  await expect(page.getByTestId('screen-title')).toHaveText('Library')
 })

@@ -30,12 +30,11 @@ declare module '@tanstack/react-router' {
   }
 }
 
-// A snapshot saved on unload less than 5 minutes ago comes back, locked (SPEC 4).
+// A snapshot saved on unload less than 5 minutes ago comes back, locked (SPEC 4). The URL the
+// page was opened with wins over the snapshot's: a typed or bookmarked address must not be
+// replaced by the previous screen (on a reload they are the same anyway).
 const snapshot = takeSnapshot(queryClient)
-if (snapshot?.state.session) {
-  auth.restoreLocked(snapshot.state.session)
-  if (snapshot.state.href !== location.pathname + location.search) history.replaceState(null, '', snapshot.state.href)
-}
+if (snapshot?.state.session) auth.restoreLocked(snapshot.state.session)
 await activateLocale(localeFor(snapshot?.state.session?.preferences.locale))
 
 auth.onSignedOut = (reason) => {

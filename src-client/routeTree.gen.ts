@@ -22,6 +22,7 @@ import { Route as AppReportRouteRouteImport } from './routes/app/report/route'
 import { Route as AppTraceabilityRouteRouteImport } from './routes/app/traceability/route'
 import { Route as AppWarehouseRouteRouteImport } from './routes/app/warehouse/route'
 import { Route as AppAdminIndexRouteImport } from './routes/app/admin/index'
+import { Route as AppAdminGeneralRouteRouteImport } from './routes/app/admin/general/route'
 import { Route as AppLibraryIndexRouteImport } from './routes/app/library/index'
 import { Route as AppOperatorIndexRouteImport } from './routes/app/operator/index'
 import { Route as AppProductionIndexRouteImport } from './routes/app/production/index'
@@ -29,6 +30,7 @@ import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
 import { Route as AppReportIndexRouteImport } from './routes/app/report/index'
 import { Route as AppTraceabilityIndexRouteImport } from './routes/app/traceability/index'
 import { Route as AppWarehouseIndexRouteImport } from './routes/app/warehouse/index'
+import { Route as AppAdminGeneralIndexRouteImport } from './routes/app/admin/general/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -95,6 +97,11 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppAdminGeneralRouteRoute = AppAdminGeneralRouteRouteImport.update({
+  id: '/general',
+  path: '/general',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppLibraryIndexRoute = AppLibraryIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -130,6 +137,11 @@ const AppWarehouseIndexRoute = AppWarehouseIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppWarehouseRouteRoute,
 } as any)
+const AppAdminGeneralIndexRoute = AppAdminGeneralIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminGeneralRouteRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -144,6 +156,7 @@ export interface FileRoutesByFullPath {
   '/app/traceability': typeof AppTraceabilityRouteRouteWithChildren
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
+  '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -152,6 +165,7 @@ export interface FileRoutesByFullPath {
   '/app/report/': typeof AppReportIndexRoute
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
+  '/app/admin/general/': typeof AppAdminGeneralIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -165,6 +179,7 @@ export interface FileRoutesByTo {
   '/app/report': typeof AppReportIndexRoute
   '/app/traceability': typeof AppTraceabilityIndexRoute
   '/app/warehouse': typeof AppWarehouseIndexRoute
+  '/app/admin/general': typeof AppAdminGeneralIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -180,6 +195,7 @@ export interface FileRoutesById {
   '/app/traceability': typeof AppTraceabilityRouteRouteWithChildren
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
+  '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -188,6 +204,7 @@ export interface FileRoutesById {
   '/app/report/': typeof AppReportIndexRoute
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
+  '/app/admin/general/': typeof AppAdminGeneralIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -204,6 +221,7 @@ export interface FileRouteTypes {
     | '/app/traceability'
     | '/app/warehouse'
     | '/app/'
+    | '/app/admin/general'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -212,6 +230,7 @@ export interface FileRouteTypes {
     | '/app/report/'
     | '/app/traceability/'
     | '/app/warehouse/'
+    | '/app/admin/general/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -225,6 +244,7 @@ export interface FileRouteTypes {
     | '/app/report'
     | '/app/traceability'
     | '/app/warehouse'
+    | '/app/admin/general'
   id:
     | '__root__'
     | '/'
@@ -239,6 +259,7 @@ export interface FileRouteTypes {
     | '/app/traceability'
     | '/app/warehouse'
     | '/app/'
+    | '/app/admin/general'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -247,6 +268,7 @@ export interface FileRouteTypes {
     | '/app/report/'
     | '/app/traceability/'
     | '/app/warehouse/'
+    | '/app/admin/general/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -348,6 +370,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/app/admin/general': {
+      id: '/app/admin/general'
+      path: '/general'
+      fullPath: '/app/admin/general'
+      preLoaderRoute: typeof AppAdminGeneralRouteRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
     '/app/library/': {
       id: '/app/library/'
       path: '/'
@@ -397,14 +426,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppWarehouseIndexRouteImport
       parentRoute: typeof AppWarehouseRouteRoute
     }
+    '/app/admin/general/': {
+      id: '/app/admin/general/'
+      path: '/'
+      fullPath: '/app/admin/general/'
+      preLoaderRoute: typeof AppAdminGeneralIndexRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
   }
 }
 
+interface AppAdminGeneralRouteRouteChildren {
+  AppAdminGeneralIndexRoute: typeof AppAdminGeneralIndexRoute
+}
+
+const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
+  AppAdminGeneralIndexRoute: AppAdminGeneralIndexRoute,
+}
+
+const AppAdminGeneralRouteRouteWithChildren =
+  AppAdminGeneralRouteRoute._addFileChildren(AppAdminGeneralRouteRouteChildren)
+
 interface AppAdminRouteRouteChildren {
+  AppAdminGeneralRouteRoute: typeof AppAdminGeneralRouteRouteWithChildren
   AppAdminIndexRoute: typeof AppAdminIndexRoute
 }
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
+  AppAdminGeneralRouteRoute: AppAdminGeneralRouteRouteWithChildren,
   AppAdminIndexRoute: AppAdminIndexRoute,
 }
 

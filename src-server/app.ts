@@ -5,6 +5,7 @@ import { serveStatic } from 'hono/bun'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/authenticate'
 import { authorize } from './auth/authorize'
+import { MEDIA_FILE_PATH, serveMediaFile } from './domains/media/http'
 import type { Services } from './context'
 import { AppError } from './errors'
 import type { AppEnv } from './http-env'
@@ -49,6 +50,8 @@ export function createApp(svc: Services) {
   api.all('*', (c) => c.json(errorBody(`no such API path: ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404))
   app.route(prefix, api)
 
+  // Uploaded media by key (`/media/{key}`) with their type and name; other stored files below.
+  app.get(MEDIA_FILE_PATH, authenticate(svc), serveMediaFile(svc))
   // Stored files (user images, product media ...) for signed-in users only.
   app.get('/media/*', authenticate(svc), async (c) => {
     await authorize(c.get('ctx'), { scope: 'signed-in' })

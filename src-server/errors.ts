@@ -50,3 +50,10 @@ export const isUniqueViolation = (e: unknown, constraint?: string) =>
   e !== null &&
   (e as { code?: string }).code === '23505' &&
   (!constraint || (e as { constraint?: string }).constraint === constraint)
+
+/**
+ * A row still referenced elsewhere: foreign_key_violation (23503), or restrict_violation (23001),
+ * which PostgreSQL 18 (PGlite) raises for ON DELETE RESTRICT.
+ */
+export const isForeignKeyViolation = (e: unknown) =>
+  typeof e === 'object' && e !== null && ['23503', '23001'].includes((e as { code?: string }).code ?? '')

@@ -9,6 +9,8 @@ export type WrkResult = {
   p90Ms: number
   p99Ms: number
   maxMs: number
+  /** wrk's own CPU time over the run, as a share of one core: near 1 per thread, the client is the limit. */
+  clientCpu: number | null
   /** Socket errors plus non-2xx/3xx answers: a run with any is not a valid measurement. */
   errors: { connect: number; read: number; write: number; status: number; timeout: number }
 }
@@ -63,7 +65,9 @@ export async function runWrk(wrk: string, o: WrkOptions): Promise<WrkResult> {
     errors: WrkResult['errors']
   }
   const seconds = raw.duration_us / 1e6
+  const cpuUs = proc.resourceUsage()?.cpuTime.total
   return {
+    clientCpu: cpuUs === undefined ? null : Number(cpuUs) / raw.duration_us,
     requests: raw.requests,
     seconds,
     rps: raw.requests / seconds,

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { Step } from '../../src/domains/process/steps'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -71,6 +72,58 @@ export interface SettingsTable {
   value: ColumnType<unknown, string, string>
 }
 
+export interface DepartmentsTable {
+  id: Generated<string>
+  code: string
+  name: string
+  created_at: CreatedAt
+}
+
+// Admin libraries (migration 2026-11-21-03): media, form fields, operations, issue types.
+export interface MediaTable {
+  id: Generated<string>
+  filename: string
+  content_type: string
+  size: number
+  storage_key: string
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface FormFieldsTable {
+  id: Generated<string>
+  name: string
+  type: string
+  options: ColumnType<string[], string | undefined, string>
+  multiple: Generated<boolean>
+  mandatory: Generated<boolean>
+  help_text: Generated<string>
+  archived_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface OperationsTable {
+  id: Generated<string>
+  name: string
+  default_phase_steps: ColumnType<Step[], string | undefined, string>
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface IssueTypesTable {
+  id: Generated<string>
+  code: string
+  name: string
+  close_within_hours: Generated<number>
+  critical: Generated<boolean>
+  link_type: Generated<string>
+  print_templates: ColumnType<string[], string | undefined, string>
+  active: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -78,6 +131,11 @@ export interface Database {
   login_throttle: LoginThrottleTable
   events: EventsTable
   settings: SettingsTable
+  departments: DepartmentsTable
+  media: MediaTable
+  form_fields: FormFieldsTable
+  operations: OperationsTable
+  issue_types: IssueTypesTable
 }
 
 export type User = Selectable<UsersTable>

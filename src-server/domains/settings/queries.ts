@@ -1,5 +1,15 @@
+import { sql } from 'kysely'
 import { DEFAULT_SETTINGS, type GeneralSettings } from '../../../src/domains/settings/schemas'
 import type { Db } from '../../db/connect'
+
+/**
+ * Settings rows: one JSON value per key. General settings use their own names as keys
+ * (`idle_lock_minutes` is also read by auth/sessions.ts); the others are named here.
+ */
+export const SETTING_KEYS = {
+  defaultPhaseParameters: 'default_phase_parameters',
+  companyLogo: 'company_logo',
+} as const
 
 export async function readSettings(db: Db): Promise<GeneralSettings> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', Object.keys(DEFAULT_SETTINGS)).execute()
@@ -10,10 +20,32 @@ export async function readSettings(db: Db): Promise<GeneralSettings> {
 export async function writeSettings(db: Db, patch: Partial<GeneralSettings>): Promise<void> {
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue
-    await db
-      .insertInto('settings')
-      .values({ key, value: JSON.stringify(value) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
-      .execute()
+    await writeSetting(db, key, value)
   }
+}
+
+export async function readSetting(db: Db, key: string): Promise<unknown> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst()
+  return row?.value
+}
+
+export async function writeSetting(db: Db, key: string, value: unknown): Promise<void> {
+  const json = JSON.stringify(value)
+  await db
+    .insertInto('settings')
+    .values({ key, value: json })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
+    .execute()
+}
+
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute()
+}
+
+/**
+ * Serialises settings changes (inside a transaction) so each event's before/after is exact
+ * even when two admins save at once. Settings rows may not exist yet, so rows cannot be locked.
+ */
+export async function lockSettings(db: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('mes.settings'))`.execute(db)
 }

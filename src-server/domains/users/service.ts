@@ -1,16 +1,18 @@
 import type * as v from 'valibot'
-import { formatScope, HOME_PAGES, hasScope, parseScope } from '../../../src/auth/scopes'
-import type { UserCreateInput, UserPatchInput, UserRow } from '../../../src/domains/users/schemas'
+import { formatScope, HOME_PAGES, hasScope, parseScope, type Scope } from '../../../src/auth/scopes'
+import type { UserCreateInput, UserPage, UserPageInput, UserPatchInput, UserRow, UserSort } from '../../../src/domains/users/schemas'
 import { hashPassword } from '../../auth/password'
 import { temporaryPassword } from '../../auth/secrets'
 import { endUserSessions } from '../../auth/sessions'
+import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import type { User } from '../../db/schema'
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../errors'
 import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
 import { preferencesOf } from '../session/service'
-import { selectUserRows } from './queries'
+import { countUsers, orderedUserRows, selectUserRows } from './queries'
 
 type CreateInput = v.InferOutput<typeof UserCreateInput>
 type PatchInput = v.InferOutput<typeof UserPatchInput>
@@ -34,6 +36,37 @@ function checkedUsername(username: string): string {
 }
 
 const usernameTaken = () => conflict('USERNAME_TAKEN', 'username already in use')
+const wrongUserId = () => notFound('WRONG_USER_ID', 'wrong user ID')
+
+/** User keys are UUIDs: anything else is a wrong user ID, never a database error. */
+function checkedKey(key: string): string {
+  if (!isUuid(key)) throw wrongUserId()
+  return key
+}
+
+/** SPEC 5: operator (and any user's) hourly cost must be >= 0. */
+function checkedHourlyCost(cost: number | null | undefined) {
+  if (typeof cost === 'number' && cost < 0) throw badRequest('HOURLY_COST_NEGATIVE', 'hourly cost must be >= 0')
+  return cost
+}
+
+/** A department the user belongs to must exist (or be none). */
+async function checkedDepartment(db: Db, key: string | null | undefined) {
+  if (!key) return key
+  const found = await db.selectFrom('departments').select('id').where('id', '=', key).executeTakeFirst()
+  if (!found) throw wrongDepartment()
+  return key
+}
+const wrongDepartment = () => unprocessable('WRONG_DEPARTMENT_KEY', 'wrong department key')
+/** PostgreSQL foreign_key_violation: the department went away while the user was saved. */
+const isForeignKeyViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23503'
+
+/** Locks the user row for the rest of the transaction. */
+async function lockUser(trx: Db, key: string) {
+  const user = await trx.selectFrom('users').selectAll().where('id', '=', checkedKey(key)).forUpdate().executeTakeFirst()
+  if (!user) throw wrongUserId()
+  return user
+}
 
 async function assertUsernameFree(db: Db, username: string, exceptId?: string) {
   let q = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
@@ -42,34 +75,69 @@ async function assertUsernameFree(db: Db, username: string, exceptId?: string) {
 }
 
 export async function getUser(svc: Services, key: string): Promise<UserRow> {
-  const row = await selectUserRows(svc.db, svc.clock.now()).where('u.id', '=', key).executeTakeFirst()
-  if (!row) throw notFound('WRONG_USER_ID', 'wrong user ID')
+  const row = await selectUserRows(svc.db, svc.clock.now()).where('u.id', '=', checkedKey(key)).executeTakeFirst()
+  if (!row) throw wrongUserId()
   return row
 }
 
 export async function requireUserId(db: Db, key: string): Promise<string> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', key).executeTakeFirst()
-  if (!row) throw notFound('WRONG_USER_ID', 'wrong user ID')
+  const row = await db.selectFrom('users').select('id').where('id', '=', checkedKey(key)).executeTakeFirst()
+  if (!row) throw wrongUserId()
   return row.id
 }
 
-export async function listUsers(svc: Services, opts: { activeOnly?: boolean; scope?: string }): Promise<UserRow[]> {
-  let q = selectUserRows(svc.db, svc.clock.now()).orderBy('u.username')
-  if (opts.activeOnly) q = q.where('u.archived_at', 'is', null).where('u.enabled', '=', true)
-  if (opts.scope) q = q.where('u.scope', '~', `(^|\\s)${opts.scope}(\\s|$)`)
-  return q.execute()
+export type ListOptions = {
+  /** SPEC `GET user?active_only=`: only users who may sign in (not archived and enabled). */
+  activeOnly?: boolean
+  search?: string
+  archived?: boolean
+  enabled?: boolean
+  scope?: Scope
+  sort?: UserSort
+  dir?: 'asc' | 'desc'
+}
+
+/**
+ * Every matching user, no paging (`GET user`, the operator list with `scope=operator`).
+ * `activeOnly` narrows to users who can sign in; the other filters combine with it.
+ */
+export async function listUsers(svc: Services, opts: ListOptions): Promise<UserRow[]> {
+  const { activeOnly, sort, dir, ...filters } = opts
+  if (activeOnly) {
+    if (filters.archived === true || filters.enabled === false) return []
+    filters.archived = false
+    filters.enabled = true
+  }
+  return orderedUserRows(svc.db, svc.clock.now(), filters, { sort, dir }).execute()
+}
+
+export const DEFAULT_PAGE_SIZE = 25
+
+/** One page of the user library: filtered, sorted, with the total number of matching users. */
+export async function pageUsers(svc: Services, input: UserPageInput): Promise<UserPage> {
+  const { page = 1, page_size = DEFAULT_PAGE_SIZE, sort, dir, ...filters } = input
+  const [rows, total] = await Promise.all([
+    orderedUserRows(svc.db, svc.clock.now(), filters, { sort, dir })
+      .limit(page_size)
+      .offset((page - 1) * page_size)
+      .execute(),
+    countUsers(svc.db, filters),
+  ])
+  return { rows, total }
 }
 
 /** Creates a user with a temporary password, returned once and to be replaced at first sign-in. */
 export async function createUser(svc: Services, actor: Actor, input: CreateInput): Promise<{ _key: string; temp_psw: string }> {
   const username = checkedUsername(input.username)
   const scope = checkedScope(input.scope)
+  checkedHourlyCost(input.hourly_cost)
   const tempPassword = temporaryPassword()
   const passwordHash = await hashPassword(tempPassword)
   const now = svc.clock.now()
   try {
     return await svc.db.transaction().execute(async (trx) => {
       await assertUsernameFree(trx, username)
+      await checkedDepartment(trx, input.department_key)
       const { id } = await trx
         .insertInto('users')
         .values({
@@ -91,35 +159,58 @@ export async function createUser(svc: Services, actor: Actor, input: CreateInput
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw usernameTaken()
+    if (isForeignKeyViolation(e)) throw wrongDepartment()
     throw e
   }
 }
 
+const EDITABLE = ['username', 'name', 'surname', 'email', 'department_key', 'hourly_cost', 'scope', 'enabled'] as const
+const COLUMN = { department_key: 'department_id' } as const
+const columnOf = (f: (typeof EDITABLE)[number]) => (f in COLUMN ? COLUMN[f as keyof typeof COLUMN] : f) as keyof User
+
 /**
- * `PATCH user/{key}`: anyone may change their own preferences; everything else is for admins.
- * Disabling a user ends their sessions at once.
+ * `PATCH user/{key}`: only the fields sent change. Anyone may change their own preferences;
+ * everything else is for admins. Disabling a user ends their sessions at once. An admin cannot
+ * disable themselves or take away their own admin permission.
  */
 export async function patchUser(svc: Services, actor: Actor, key: string, patch: PatchInput): Promise<UserRow> {
   const { preferences, ...fields } = patch
   const changesFields = Object.values(fields).some((x) => x !== undefined)
   if (!isAdmin(actor) && (key !== actor.userId || changesFields)) throw forbidden('NOT_AUTHORISED', 'not authorised')
+  checkedKey(key)
   const now = svc.clock.now()
   try {
     await svc.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('users').selectAll().where('id', '=', key).forUpdate().executeTakeFirst()
-      if (!user) throw notFound('WRONG_USER_ID', 'wrong user ID')
-      const set: Record<string, unknown> = {}
+      const user = await lockUser(trx, key)
+      const next: Partial<Record<(typeof EDITABLE)[number], unknown>> = {}
       if (fields.username !== undefined) {
-        set.username = checkedUsername(fields.username)
-        await assertUsernameFree(trx, set.username as string, key)
+        next.username = checkedUsername(fields.username)
+        await assertUsernameFree(trx, next.username as string, key)
       }
-      if (fields.scope !== undefined) set.scope = checkedScope(fields.scope)
-      for (const f of ['name', 'surname', 'hourly_cost', 'enabled'] as const) if (fields[f] !== undefined) set[f] = fields[f]
-      if (fields.email !== undefined) set.email = fields.email || null
-      if (fields.department_key !== undefined) set.department_id = fields.department_key
+      if (fields.scope !== undefined) next.scope = checkedScope(fields.scope)
+      if (fields.hourly_cost !== undefined) next.hourly_cost = checkedHourlyCost(fields.hourly_cost)
+      if (fields.department_key !== undefined) next.department_key = await checkedDepartment(trx, fields.department_key)
+      for (const f of ['name', 'surname', 'enabled'] as const) if (fields[f] !== undefined) next[f] = fields[f]
+      if (fields.email !== undefined) next.email = fields.email || null
+      if (key === actor.userId) {
+        if (next.enabled === false && user.enabled) throw unprocessable('CANNOT_DISABLE_SELF', 'you cannot disable yourself')
+        if (next.scope !== undefined && hasScope(user.scope, 'admin') && !hasScope(next.scope as string, 'admin')) {
+          throw unprocessable('CANNOT_REMOVE_OWN_ADMIN', 'you cannot remove your own admin permission')
+        }
+      }
+      // What really changes, with its old and new value (the event says what changed).
+      const changes: Record<string, { from: unknown; to: unknown }> = {}
+      const set: Record<string, unknown> = {}
+      for (const f of EDITABLE) {
+        if (!(f in next)) continue
+        const from = user[columnOf(f)]
+        if (from === next[f]) continue
+        changes[f] = { from, to: next[f] }
+        set[columnOf(f)] = next[f]
+      }
       if (preferences) {
         const merged = { ...preferencesOf(user), ...preferences }
-        const scope = (set.scope as string | undefined) ?? user.scope
+        const scope = (next.scope as string | undefined) ?? user.scope
         const home = HOME_PAGES.find((h) => h.name === merged.home_page)
         if (merged.home_page && !(home && hasScope(scope, home.scope))) {
           throw unprocessable('NO_HOMEPAGE', 'this home page is not available with your permissions')
@@ -129,14 +220,64 @@ export async function patchUser(svc: Services, actor: Actor, key: string, patch:
       if (Object.keys(set).length === 0) return
       await trx.updateTable('users').set(set).where('id', '=', key).execute()
       if (set.enabled === false) await endUserSessions(trx, key, now)
-      const changed = Object.keys(set).filter((k) => k !== 'password_hash')
-      await appendEvent(trx, actor, { event_type: 'USER_UPDATED', subject_type: 'user', subject_key: key, data: { changed } }, now)
+      const changed = [...Object.keys(changes), ...(preferences ? ['preferences'] : [])]
+      await appendEvent(trx, actor, { event_type: 'USER_UPDATED', subject_type: 'user', subject_key: key, data: { changed, changes } }, now)
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw usernameTaken()
+    if (isForeignKeyViolation(e)) throw wrongDepartment()
     throw e
   }
   return getUser(svc, key)
+}
+
+/**
+ * Delete = archive (SPEC 4): the user disappears from lists and cannot sign in, their sessions
+ * end, and every record that names them stays. Archiving an archived user changes nothing.
+ */
+export async function archiveUser(svc: Services, actor: Actor, key: string): Promise<UserRow> {
+  if (checkedKey(key) === actor.userId) throw unprocessable('CANNOT_ARCHIVE_SELF', 'you cannot delete yourself')
+  const now = svc.clock.now()
+  await svc.db.transaction().execute(async (trx) => {
+    const user = await lockUser(trx, key)
+    if (user.archived_at) return
+    await trx.updateTable('users').set({ archived_at: now }).where('id', '=', key).execute()
+    await endUserSessions(trx, key, now)
+    await appendEvent(trx, actor, { event_type: 'USER_ARCHIVED', subject_type: 'user', subject_key: key, data: { username: user.username } }, now)
+  })
+  return getUser(svc, key)
+}
+
+/** Brings an archived user back to the lists; they may sign in again if enabled. */
+export async function restoreUser(svc: Services, actor: Actor, key: string): Promise<UserRow> {
+  const now = svc.clock.now()
+  await svc.db.transaction().execute(async (trx) => {
+    const user = await lockUser(trx, key)
+    if (!user.archived_at) return
+    await trx.updateTable('users').set({ archived_at: null }).where('id', '=', key).execute()
+    await appendEvent(trx, actor, { event_type: 'USER_RESTORED', subject_type: 'user', subject_key: key, data: { username: user.username } }, now)
+  })
+  return getUser(svc, key)
+}
+
+/**
+ * SPEC 6: an admin resets a password. The new temporary password is returned once, must be
+ * replaced at the next sign-in, and the user's sessions end. Your own password you change instead.
+ */
+export async function resetPassword(svc: Services, actor: Actor, key: string): Promise<{ _key: string; temp_psw: string }> {
+  if (checkedKey(key) === actor.userId) {
+    throw unprocessable('CANNOT_RESET_OWN_PASSWORD', 'you cannot reset your own password: change it instead')
+  }
+  const tempPassword = temporaryPassword()
+  const passwordHash = await hashPassword(tempPassword)
+  const now = svc.clock.now()
+  await svc.db.transaction().execute(async (trx) => {
+    await lockUser(trx, key)
+    await trx.updateTable('users').set({ password_hash: passwordHash, must_change_password: true }).where('id', '=', key).execute()
+    await endUserSessions(trx, key, now)
+    await appendEvent(trx, actor, { event_type: 'USER_PASSWORD_RESET', subject_type: 'user', subject_key: key }, now)
+  })
+  return { _key: key, temp_psw: tempPassword }
 }
 
 /** `PUT user/{key}/image`: own image or, for admins, anyone's. The bytes must decode as an image. */

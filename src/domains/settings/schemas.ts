@@ -3,7 +3,8 @@ import * as v from 'valibot'
 /** Plant-wide settings edited in admin/general; each key is stored as its own row. */
 export const GeneralSettings = v.object({
   company_name: v.pipe(v.string(), v.maxLength(200)),
-  operator_hourly_cost: v.pipe(v.number(), v.minValue(0, 'operator hourly cost must be >= 0'), v.maxValue(1_000_000)),
+  // SPEC 5 ">= 0" is checked by the service with its own code (OPERATOR_HOURLY_COST_NEGATIVE).
+  operator_hourly_cost: v.pipe(v.number(), v.finite(), v.maxValue(1_000_000)),
   allow_unassigned_jobs: v.boolean(),
   independent_queue_reordering: v.boolean(),
   serial_code_edit: v.boolean(),
@@ -27,3 +28,36 @@ export const DEFAULT_SETTINGS: GeneralSettings = {
   autocomplete_min_chars_serials: 3,
   autocomplete_min_chars_tags: 3,
 }
+
+/** `PATCH settings`: any subset of the general settings; unknown keys are refused. */
+export const SettingsPatch = v.strictObject(v.partial(GeneralSettings).entries)
+export type SettingsPatch = v.InferOutput<typeof SettingsPatch>
+
+/** The keys of each admin/general tab, so a tab saves only its own fields. */
+export const COMPANY_KEYS = ['company_name', 'operator_hourly_cost'] as const satisfies readonly (keyof GeneralSettings)[]
+export const OTHER_KEYS = [
+  'allow_unassigned_jobs',
+  'independent_queue_reordering',
+  'serial_code_edit',
+  'serial_delete',
+  'inventory_management',
+  'idle_lock_minutes',
+  'autocomplete_min_chars_serials',
+  'autocomplete_min_chars_tags',
+] as const satisfies readonly (keyof GeneralSettings)[]
+
+/**
+ * `GET settings`: readable by every signed-in user (company name and logo, the flags that
+ * shape production, operator, traceability and warehouse screens, autocomplete minimums).
+ * The operator hourly cost is a cost figure: null unless the caller holds one of COST_SCOPES.
+ */
+export const SettingsRow = v.object({
+  ...GeneralSettings.entries,
+  operator_hourly_cost: v.nullable(v.number()),
+  logo_url: v.nullable(v.string()),
+})
+export type SettingsRow = v.InferOutput<typeof SettingsRow>
+export const COST_SCOPES = ['admin', 'production', 'reporting'] as const
+
+/** The company logo must be square (SPEC 5 and 9); the server decodes the image to check. */
+export const LOGO_FIELD = 'new_logo'

@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test'
+import { ADMIN_PASSWORD, DEMO_PASSWORD, shot, signIn } from './helpers'
+
+const notice = (page: import('@playwright/test').Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text })
+
+test('refused area (in-app navigation): "Not authorised" and the user stays where they were', async ({ page }) => {
+  await signIn(page, 'produzione')
+  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'Settings' })).toHaveCount(0)
+  // The router follows history.pushState like a link click.
+  await page.evaluate(() => history.pushState(null, '', '/app/admin'))
+  await expect(notice(page, 'Not authorised')).toBeVisible()
+  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Production')
+  await expect(page.getByText('Settings')).toHaveCount(0)
+})
+
+test('refused area (typed URL, a reload): "Not authorised", homepage behind the lock screen', async ({ page }) => {
+  await signIn(page, 'qualita')
+  await page.goto('/app/admin')
+  await expect(notice(page, 'Not authorised')).toBeVisible()
+  await expect(page.getByText('Session locked')).toBeVisible()
+  await expect(page).not.toHaveURL(/\/app\/admin/)
+  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Unlock' }).click()
+  await expect(page.getByText('Session locked')).toHaveCount(0)
+  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+})
+
+test('a signed-in user opening / goes to their homepage (locked, as after any reload)', async ({ page }) => {
+  await signIn(page, 'libreria')
+  await page.goto('/')
+  await expect(page).toHaveURL(/\/app\/library$/)
+  await expect(page.getByText('Session locked')).toBeVisible()
+  await page.goto('/login')
+  await expect(page).toHaveURL(/\/app\/library$/)
+})
+
+test('signed out, / goes to the login screen', async ({ page }) => {
+  await page.goto('/')
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+})
+
+test('not-found screen for an unknown path; unknown API paths answer JSON 404', async ({ page, request }) => {
+  await page.goto('/nowhere')
+  await expect(page.getByText('does not exist')).toBeVisible()
+  await expect(page.getByRole('heading', { name: '404' })).toBeVisible()
+  await expect(page).toHaveTitle('progress')
+  await shot(page, 'not-found')
+  await page.getByRole('link', { name: 'Back to the home page' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+
+  const res = await request.get('/api/nowhere')
+  expect(res.status()).toBe(404)
+  expect(res.headers()['content-type']).toContain('application/json')
+  const body = await res.json()
+  expect(body.detail.code).toBe('NOT_FOUND')
+})
+
+test('document title: the area title, else "progress"', async ({ page }) => {
+  await page.goto('/login')
+  await expect(page).toHaveTitle('progress')
+  await signIn(page, 'admin', ADMIN_PASSWORD)
+  await expect(page).toHaveTitle('Operator')
+  await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click()
+  await expect(page).toHaveURL(/\/app\/admin(\/|$)/)
+  await expect(page).toHaveTitle('Settings')
+  await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
+  await expect(page).toHaveTitle('Quality')
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+})
+
+test.describe('Italian browser', () => {
+  test.use({ locale: 'it-IT' })
+  test('document title in Italian', async ({ page }) => {
+    await signIn(page, 'admin', ADMIN_PASSWORD)
+    await expect(page).toHaveTitle('Operatore')
+    await page.getByRole('navigation').getByRole('link', { name: 'Impostazioni' }).click()
+    await expect(page).toHaveTitle('Impostazioni')
+    await page.getByRole('navigation').getByRole('link', { name: 'Rapporti' }).click()
+    await expect(page).toHaveTitle('Rapporti')
+    await expect(page.getByTestId('screen-title')).toHaveText('Rapporti')
+    await shot(page, 'area-it')
+  })
+})

@@ -1,0 +1,193 @@
+import { expect, type Page, type Route, test } from '@playwright/test'
+import { adminApi, chooseInUserMenu, createReadyUser, DEMO_PASSWORD, fillLogin, shot, signIn } from './helpers'
+
+const SNAPSHOT_KEY = 'mes.temp-session'
+const lockScreen = (page: Page) => page.getByRole('dialog', { name: 'Session locked' })
+const apiStatus = (page: Page, path: string) => page.evaluate(async (p) => (await fetch(p)).status, path)
+
+async function unlock(page: Page, password: string) {
+  await lockScreen(page).getByRole('textbox', { name: 'Password' }).fill(password)
+  await lockScreen(page).getByRole('button', { name: 'Unlock' }).click()
+}
+
+/** Holds the page's whoami calls until released, to look at the screen before the server answers. */
+async function holdWhoami(page: Page) {
+  const held: Route[] = []
+  let arrived!: () => void
+  const first = new Promise<void>((resolve) => (arrived = resolve))
+  let holding = true
+  await page.route(/\/api\/trpc\/[^?]*session\.whoami/, (route) => {
+    if (!holding) return route.continue()
+    held.push(route)
+    arrived()
+  })
+  return {
+    arrived: first,
+    release: async () => {
+      holding = false
+      for (const r of held) await r.continue()
+    },
+  }
+}
+
+test('idle lock after 15 minutes (Playwright clock); wrong password stays locked; the API answers 423 meanwhile', async ({ page }) => {
+  await page.clock.install()
+  await signIn(page, 'operatore1')
+  await expect(page.getByTestId('screen-title')).toHaveText('Operator')
+  await expect(lockScreen(page)).toHaveCount(0)
+
+  // 14 minutes without activity: still open.
+  await page.clock.fastForward('14:00')
+  await page.clock.runFor(6_000)
+  await expect(lockScreen(page)).toHaveCount(0)
+  expect(await apiStatus(page, '/api/whoami')).toBe(200)
+
+  await page.clock.fastForward('02:00')
+  await expect(lockScreen(page)).toBeVisible()
+  await expect(lockScreen(page)).toContainText('Session of Marco Rossi: enter your password to continue.')
+  await shot(page, 'lock-screen')
+  // The server holds the lock too: a direct call is refused while locked.
+  await expect.poll(() => apiStatus(page, '/api/whoami')).toBe(423)
+  const body = await page.evaluate(async () => (await fetch('/api/whoami')).json())
+  expect(body.detail.code).toBe('SESSION_LOCKED')
+
+  await unlock(page, 'wrong-password')
+  await expect(lockScreen(page).getByRole('alert')).toHaveText('Wrong password')
+  await expect(lockScreen(page)).toBeVisible()
+  expect(await apiStatus(page, '/api/whoami')).toBe(423)
+
+  await unlock(page, DEMO_PASSWORD)
+  await expect(lockScreen(page)).toHaveCount(0)
+  await expect(page).toHaveURL(/\/app\/operator$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Operator')
+  expect(await apiStatus(page, '/api/whoami')).toBe(200)
+
+  // Unlocking restarts the idle timer.
+  await page.clock.fastForward('10:00')
+  await page.clock.runFor(6_000)
+  await expect(lockScreen(page)).toHaveCount(0)
+})
+
+test('activity keeps the session open past the idle timeout', async ({ page }) => {
+  await page.clock.install()
+  await signIn(page, 'operatore1')
+  for (let i = 0; i < 3; i++) {
+    await page.clock.fastForward('08:00')
+    await page.mouse.move(100 + i * 10, 200)
+    await page.mouse.move(300, 300 + i * 10)
+  }
+  await page.clock.runFor(6_000)
+  // 24 minutes since sign-in, but never 15 idle.
+  await expect(lockScreen(page)).toHaveCount(0)
+  await expect(page.getByTestId('screen-title')).toHaveText('Operator')
+})
+
+test('reload lock: a reload shows the lock screen; unlocking returns to the same page', async ({ page }) => {
+  await signIn(page, 'capoturno')
+  await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
+  await expect(page).toHaveURL(/\/app\/quality$/)
+  await page.reload()
+  await expect(lockScreen(page)).toBeVisible()
+  await expect(lockScreen(page)).toContainText('Davide Marini')
+  await expect.poll(() => apiStatus(page, '/api/whoami')).toBe(423)
+  await unlock(page, DEMO_PASSWORD)
+  await expect(lockScreen(page)).toHaveCount(0)
+  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+})
+
+test('lock screen: "close the session and start another" ends the session', async ({ page }) => {
+  await signIn(page, 'tracciabilita')
+  await page.reload()
+  await expect(lockScreen(page)).toBeVisible()
+  await lockScreen(page).getByRole('button', { name: 'Close the session and start another' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(lockScreen(page)).toHaveCount(0)
+  expect(await apiStatus(page, '/api/whoami')).toBe(401)
+  await fillLogin(page, 'libreria', DEMO_PASSWORD)
+  await expect(page).toHaveURL(/\/app\/library$/)
+  await expect(lockScreen(page)).toHaveCount(0)
+})
+
+test('snapshot within 5 minutes: consumed on reload, the lock screen names the user before the server answers', async ({ page }) => {
+  await signIn(page, 'capoturno')
+  await page.getByRole('navigation').getByRole('link', { name: 'Production' }).click()
+  await expect(page).toHaveURL(/\/app\/production$/)
+  await page.mouse.move(200, 200)
+  await page.mouse.move(220, 240)
+
+  const whoami = await holdWhoami(page)
+  await page.reload()
+  await whoami.arrived
+  // Restored from the snapshot: locked, with the name, while whoami is still pending.
+  await expect(lockScreen(page)).toBeVisible()
+  await expect(lockScreen(page)).toContainText('Session of Davide Marini')
+  expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
+  await whoami.release()
+
+  await unlock(page, DEMO_PASSWORD)
+  await expect(lockScreen(page)).toHaveCount(0)
+  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Production')
+})
+
+test('snapshot older than 5 minutes: ignored and removed; the reload still locks', async ({ page }) => {
+  await signIn(page, 'capoturno')
+  // Age the snapshot the app writes on unload (this listener runs after the app's).
+  await page.evaluate((key) => {
+    window.addEventListener('pagehide', () => {
+      const raw = localStorage.getItem(key)
+      if (!raw) return
+      const snap = JSON.parse(raw)
+      snap.last_interaction = Date.now() - 5 * 60_000 - 1_000
+      localStorage.setItem(key, JSON.stringify(snap))
+    })
+  }, SNAPSHOT_KEY)
+
+  const whoami = await holdWhoami(page)
+  await page.reload()
+  await whoami.arrived
+  expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
+  // Nothing restored: no session to show until the server answers.
+  await expect(lockScreen(page)).toHaveCount(0)
+  await whoami.release()
+  await expect(lockScreen(page)).toBeVisible()
+  await expect(lockScreen(page)).toContainText('Davide Marini')
+})
+
+test('no snapshot is written on the login screen', async ({ page }) => {
+  await page.goto('/login')
+  await page.reload()
+  expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
+})
+
+test('401 -> signed out with the "session terminated" notice', async ({ page, baseURL }) => {
+  const user = await createReadyUser(baseURL!, 'production')
+  await signIn(page, user.username, user.password)
+  // The session is ended elsewhere (an admin deletes it).
+  const who = await page.request.get('/api/whoami')
+  const sessionKey = (await who.json()).detail.session_key as string
+  const admin = await adminApi(baseURL!)
+  expect((await admin.delete(`/api/session/${sessionKey}`)).status()).toBe(200)
+  await admin.dispose()
+
+  // The next call (changing the theme PATCHes the preferences) gets 401.
+  await chooseInUserMenu(page, 'Dark')
+  await expect(page).toHaveURL(/\/login\?reason=session-terminated$/)
+  await expect(page.getByTestId('login-notice')).toHaveText('Session terminated: sign in again')
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light')
+  await fillLogin(page, user.username, user.password)
+  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(lockScreen(page)).toHaveCount(0)
+})
+
+test('401 after a logout from another tab of the same browser', async ({ page, baseURL }) => {
+  const user = await createReadyUser(baseURL!, 'quality')
+  await signIn(page, user.username, user.password)
+  // Same cookie, another request: the token stops working.
+  const res = await page.request.post('/api/logout', { headers: { origin: baseURL! } })
+  expect(res.status()).toBe(200)
+  await chooseInUserMenu(page, 'English')
+  await expect(page).toHaveURL(/\/login\?reason=session-terminated$/)
+  await expect(page.getByTestId('login-notice')).toHaveText('Session terminated: sign in again')
+})

@@ -1,0 +1,76 @@
+import { msg } from '@lingui/core/macro'
+import type { MessageDescriptor } from '@lingui/core'
+import { Trans } from '@lingui/react/macro'
+import { Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type { Scope } from '../../../../../src/auth/scopes'
+import type { SettingsRow } from '../../../../../src/domains/settings/schemas'
+import { queryClient, trpc } from '../../../../lib/trpc'
+
+/** One block of a settings tab: a titled surface with an optional explanation. */
+export function Section({ title, description, children }: { title: ReactNode; description?: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="md">
+        <div>
+          <Title order={4}>{title}</Title>
+          {description && (
+            <Text size="sm" c="dimmed" mt={4}>
+              {description}
+            </Text>
+          )}
+        </div>
+        {children}
+      </Stack>
+    </Paper>
+  )
+}
+
+/** Save and cancel for a settings form: both idle until something changed. */
+export function FormActions({ dirty, saving, onCancel }: { dirty: boolean; saving: boolean; onCancel: () => void }) {
+  return (
+    <Group justify="flex-end" gap="sm">
+      <Button variant="default" onClick={onCancel} disabled={!dirty || saving}>
+        <Trans>Annulla</Trans>
+      </Button>
+      <Button type="submit" disabled={!dirty} loading={saving}>
+        <Trans>Salva</Trans>
+      </Button>
+    </Group>
+  )
+}
+
+export function Loading() {
+  return (
+    <Center p="xl">
+      <Loader />
+    </Center>
+  )
+}
+
+/** The general settings, shared by the company and "other" tabs. */
+export function useSettings() {
+  return useQuery(trpc.settings.get.queryOptions())
+}
+
+export function storeSettings(row: SettingsRow) {
+  queryClient.setQueryData(trpc.settings.get.queryKey(), row)
+}
+
+/** Same object, key by key (the forms compare their draft with what the server holds). */
+export function sameValues<T extends object>(a: T, b: T): boolean {
+  return Object.keys(a).every((k) => Object.is(a[k as keyof T], b[k as keyof T]))
+}
+
+/** Labels of the permission words, as the admin reads them next to checkboxes and badges. */
+export const SCOPE_LABELS: Record<Scope, MessageDescriptor> = {
+  admin: msg`Amministrazione`,
+  library: msg`Libreria`,
+  operator: msg`Operatore`,
+  production: msg`Produzione`,
+  quality: msg`Qualità`,
+  traceability: msg`Tracciabilità`,
+  reporting: msg`Rapporti`,
+  warehouse: msg`Magazzino`,
+}

@@ -1,0 +1,367 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute } from '@tanstack/react-router'
+import { useState } from 'react'
+import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
+import { API_TOKEN_DESCRIPTION_MAX, type ApiTokenCreated, type ApiTokenRow } from '../../../../../src/domains/api-tokens/schemas'
+import { formatDate, formatDateTime } from '../../../../../src/i18n/format'
+import { toApiError } from '../../../../lib/api-error'
+import { errorMessage } from '../../../../lib/error-messages'
+import { notifyError, notifySuccess } from '../../../../lib/notify'
+import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { Loading, SCOPE_LABELS, Section } from './-settings-ui'
+
+export const Route = createFileRoute('/app/admin/general/api-token')({
+  component: ApiTokensTab,
+})
+
+const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiTokens.list.queryKey() })
+
+function ApiTokensTab() {
+  const { t, i18n } = useLingui()
+  const { data } = useQuery(trpc.apiTokens.list.queryOptions())
+  const [creating, setCreating] = useState(false)
+  const [revoking, setRevoking] = useState<ApiTokenRow | null>(null)
+  const statusLabel = { active: t`Attivo`, expired: t`Scaduto`, revoked: t`Revocato` }
+  const statusColor = { active: 'teal', expired: 'gray', revoked: 'red' }
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Section
+        title={<Trans>Token API</Trans>}
+        description={
+          <Trans>
+            Gli script e i sistemi esterni usano l'API REST con un token (intestazione Authorization: Bearer). Il token agisce a
+            tuo nome con i soli permessi scelti, fino alla scadenza o alla revoca.
+          </Trans>
+        }
+      >
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            <Trans>
+              Documentazione:{' '}
+              <a href="/api/docs" target="_blank" rel="noreferrer">
+                /api/docs
+              </a>
+            </Trans>
+          </Text>
+          <Button onClick={() => setCreating(true)}>
+            <Trans>Nuovo token</Trans>
+          </Button>
+        </Group>
+        {!data ? (
+          <Loading />
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table verticalSpacing="sm" striped data-testid="api-tokens-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>
+                    <Trans>Descrizione</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Permessi</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Scadenza</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Creato</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Ultimo uso</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Stato</Trans>
+                  </Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((row) => (
+                  <Table.Tr key={row._key} data-testid={`api-token-${row._key}`} c={row.status === 'active' ? undefined : 'dimmed'}>
+                    <Table.Td fw={500}>{row.description}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {parseScope(row.scope).map((s) => (
+                          <Badge key={s} variant="light" size="sm" tt="none">
+                            {i18n._(SCOPE_LABELS[s])}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(row.expiration)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {formatDate(row.created_at)}
+                      <Text size="xs" c="dimmed">
+                        {row.created_by_username}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.last_used ? formatDateTime(row.last_used) : '—'}</Table.Td>
+                    <Table.Td>
+                      <Badge color={statusColor[row.status]} variant={row.status === 'active' ? 'light' : 'outline'} tt="none">
+                        {statusLabel[row.status]}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {row.status === 'active' && (
+                        <Button size="compact-sm" variant="subtle" color="red" onClick={() => setRevoking(row)}>
+                          <Trans>Revoca</Trans>
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+                {data.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={7}>
+                      <Text c="dimmed" ta="center" py="md">
+                        <Trans>Nessun token API</Trans>
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+      <CreateTokenModal opened={creating} onClose={() => setCreating(false)} />
+      <RevokeTokenModal token={revoking} onClose={() => setRevoking(null)} />
+    </Stack>
+  )
+}
+
+const DAY = 24 * 3_600_000
+type Validity = '7' | '30' | '90' | '365' | 'date'
+
+/** The last millisecond of a local calendar day written YYYY/MM/DD (SPEC date format), or null. */
+function endOfDay(text: string): number | null {
+  const m = text.trim().match(/^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/)
+  if (!m) return null
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(y, mo - 1, d, 23, 59, 59, 999)
+  return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date.getTime() : null
+}
+
+function expirationOf(validity: Validity, customDate: string): number | null {
+  if (validity === 'date') return endOfDay(customDate)
+  const day = new Date(Date.now() + Number(validity) * DAY)
+  return new Date(day.getFullYear(), day.getMonth(), day.getDate(), 23, 59, 59, 999).getTime()
+}
+
+function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t, i18n } = useLingui()
+  const [description, setDescription] = useState('')
+  const [validity, setValidity] = useState<Validity>('90')
+  const [customDate, setCustomDate] = useState('')
+  const [scopes, setScopes] = useState<Scope[]>([])
+  const [tried, setTried] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const [created, setCreated] = useState<ApiTokenCreated | null>(null)
+
+  const expiration = expirationOf(validity, customDate)
+  const errors = {
+    description: description.trim() ? null : t`Inserisci una descrizione`,
+    expiration:
+      expiration === null
+        ? t`Inserisci una data nel formato AAAA/MM/GG`
+        : expiration <= Date.now()
+          ? t`La scadenza deve essere nel futuro`
+          : null,
+    scopes: scopes.length ? null : t`Seleziona almeno un permesso`,
+  }
+  const valid = !errors.description && !errors.expiration && !errors.scopes
+
+  function close() {
+    setDescription('')
+    setValidity('90')
+    setCustomDate('')
+    setScopes([])
+    setTried(false)
+    setFailure(null)
+    setCreated(null)
+    onClose()
+  }
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault()
+    setTried(true)
+    setFailure(null)
+    if (!valid) return
+    setBusy(true)
+    try {
+      const row = await trpcClient.apiTokens.create.mutate({ description: description.trim(), expiration, scope: scopes.join(' ') })
+      setCreated(row)
+      await refresh()
+    } catch (err) {
+      setFailure(errorMessage(toApiError(err)))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? <Trans>Token creato</Trans> : <Trans>Nuovo token API</Trans>}
+      size="lg"
+      closeOnClickOutside={!created}
+    >
+      {created ? (
+        <Stack>
+          <Alert color="yellow" title={<Trans>Copia il token adesso</Trans>}>
+            <Trans>Per sicurezza viene mostrato solo questa volta: chiudendo la finestra non sarà più possibile leggerlo.</Trans>
+          </Alert>
+          <Text size="sm">
+            <Trans>
+              {created.description}, valido fino al {formatDate(created.expiration)}
+            </Trans>
+          </Text>
+          <Code block data-testid="api-token-value" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap', fontSize: 14 }}>
+            {created.token}
+          </Code>
+          <Group justify="space-between">
+            <CopyButton value={created.token} timeout={2000}>
+              {({ copied, copy }) => (
+                <Button variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? <Trans>Copiato</Trans> : <Trans>Copia token</Trans>}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={close}>
+              <Trans>Ho copiato il token</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit}>
+          <Stack>
+            <TextInput
+              label={t`Descrizione`}
+              description={t`A cosa serve il token, per riconoscerlo nell'elenco`}
+              name="token-description"
+              maxLength={API_TOKEN_DESCRIPTION_MAX}
+              data-autofocus
+              value={description}
+              onChange={(e) => setDescription(e.currentTarget.value)}
+              error={tried && errors.description}
+            />
+            <Group align="flex-start" grow>
+              <Select
+                label={t`Validità`}
+                name="token-validity"
+                allowDeselect={false}
+                data={[
+                  { value: '7', label: t`7 giorni` },
+                  { value: '30', label: t`30 giorni` },
+                  { value: '90', label: t`90 giorni` },
+                  { value: '365', label: t`1 anno` },
+                  { value: 'date', label: t`Fino a una data…` },
+                ]}
+                value={validity}
+                onChange={(v) => v && setValidity(v as Validity)}
+              />
+              {validity === 'date' ? (
+                <TextInput
+                  label={t`Scadenza`}
+                  name="token-expiration"
+                  placeholder={t`AAAA/MM/GG`}
+                  value={customDate}
+                  onChange={(e) => setCustomDate(e.currentTarget.value)}
+                  error={(tried || customDate.length >= 8) && errors.expiration}
+                />
+              ) : (
+                <TextInput label={t`Scadenza`} value={expiration ? formatDate(expiration) : ''} readOnly variant="filled" tabIndex={-1} />
+              )}
+            </Group>
+            <Checkbox.Group
+              label={t`Permessi del token`}
+              description={t`Il token potrà fare solo ciò che questi permessi consentono`}
+              value={scopes}
+              onChange={(v) => setScopes(v as Scope[])}
+              error={tried && errors.scopes}
+            >
+              <SimpleGrid cols={2} mt="xs" spacing="xs">
+                {SCOPES.map((s) => (
+                  <Checkbox key={s} value={s} label={i18n._(SCOPE_LABELS[s])} />
+                ))}
+              </SimpleGrid>
+            </Checkbox.Group>
+            {failure && (
+              <Alert color="red" role="alert" title={<Trans>Impossibile creare il token API</Trans>}>
+                {failure}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close} disabled={busy}>
+                <Trans>Annulla</Trans>
+              </Button>
+              <Button type="submit" loading={busy}>
+                <Trans>Crea token</Trans>
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  )
+}
+
+function RevokeTokenModal({ token, onClose }: { token: ApiTokenRow | null; onClose: () => void }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+
+  async function revoke() {
+    if (!token) return
+    setBusy(true)
+    try {
+      await trpcClient.apiTokens.revoke.mutate({ key: token._key })
+      await refresh()
+      notifySuccess(t`Token revocato`)
+      onClose()
+    } catch (err) {
+      notifyError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Modal opened={token !== null} onClose={onClose} title={<Trans>Revocare il token?</Trans>} centered>
+      {token && (
+        <Stack>
+          <Text>
+            <Trans>Il token «{token.description}» smetterà subito di funzionare. L'operazione non si può annullare.</Trans>
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              <Trans>Annulla</Trans>
+            </Button>
+            <Button color="red" onClick={revoke} loading={busy}>
+              <Trans>Revoca</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  )
+}

@@ -1,0 +1,344 @@
+import { msg } from '@lingui/core/macro'
+import type { MessageDescriptor } from '@lingui/core'
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
+import { EMAIL_PATTERN, type UserRow } from '../../../../../src/domains/users/schemas'
+import type { ErrorCode } from '../../../../../src/errors'
+import { type ApiError, toApiError } from '../../../../lib/api-error'
+import { errorMessage } from '../../../../lib/error-messages'
+import { queryClient, trpc } from '../../../../lib/trpc'
+
+/** Labels of the permission words, next to checkboxes and on badges. */
+export const SCOPE_LABELS: Record<Scope, MessageDescriptor> = {
+  admin: msg`Amministrazione`,
+  library: msg`Libreria`,
+  operator: msg`Operatore`,
+  production: msg`Produzione`,
+  quality: msg`Qualità`,
+  traceability: msg`Tracciabilità`,
+  reporting: msg`Rapporti`,
+  warehouse: msg`Magazzino`,
+}
+
+const SCOPE_COLORS: Record<Scope, string> = {
+  admin: 'red',
+  library: 'grape',
+  operator: 'teal',
+  production: 'blue',
+  quality: 'orange',
+  traceability: 'cyan',
+  reporting: 'gray',
+  warehouse: 'yellow',
+}
+
+export function PermissionBadges({ scope }: { scope: string }) {
+  const { i18n } = useLingui()
+  return (
+    <Group gap={4} wrap="wrap">
+      {parseScope(scope).map((s) => (
+        <Badge key={s} size="sm" variant="light" color={SCOPE_COLORS[s]} tt="none">
+          {i18n._(SCOPE_LABELS[s])}
+        </Badge>
+      ))}
+    </Group>
+  )
+}
+
+export function UserAvatar({ user, size = 'sm' }: { user: Pick<UserRow, 'name' | 'surname' | 'username' | 'image_url'>; size?: number | 'sm' | 'md' | 'lg' | 'xl' }) {
+  const initials = `${user.name[0] ?? ''}${user.surname[0] ?? ''}`.toUpperCase() || user.username[0]?.toUpperCase()
+  return (
+    <Avatar src={user.image_url} size={size} color="teal" radius="xl" alt="">
+      {initials}
+    </Avatar>
+  )
+}
+
+/** Everything but the password and the image: what the create and detail forms edit. */
+export type UserDraft = {
+  username: string
+  name: string
+  surname: string
+  email: string
+  department_key: string | null
+  /** '' = no cost set. */
+  hourly_cost: number | ''
+  scope: Scope[]
+  enabled: boolean
+}
+
+export type DraftField = keyof UserDraft
+export type FieldErrors = Partial<Record<DraftField, string>>
+
+export const EMPTY_DRAFT: UserDraft = {
+  username: '',
+  name: '',
+  surname: '',
+  email: '',
+  department_key: null,
+  hourly_cost: '',
+  scope: [],
+  enabled: true,
+}
+
+export function draftOf(user: UserRow): UserDraft {
+  return {
+    username: user.username,
+    name: user.name,
+    surname: user.surname,
+    email: user.email ?? '',
+    department_key: user.department_key,
+    hourly_cost: user.hourly_cost ?? '',
+    scope: parseScope(user.scope),
+    enabled: user.enabled,
+  }
+}
+
+/** The request body for a draft: what the API calls each field. */
+export function payloadOf(draft: UserDraft) {
+  return {
+    username: draft.username.trim(),
+    name: draft.name.trim(),
+    surname: draft.surname.trim(),
+    email: draft.email.trim() || null,
+    department_key: draft.department_key,
+    hourly_cost: draft.hourly_cost === '' ? null : draft.hourly_cost,
+    scope: SCOPES.filter((s) => draft.scope.includes(s)).join(' '),
+    enabled: draft.enabled,
+  }
+}
+export type UserPayload = ReturnType<typeof payloadOf>
+
+/** SPEC 5: only what changed is sent; an empty patch means there is nothing to save. */
+export function patchOf(original: UserRow, draft: UserDraft): Partial<UserPayload> {
+  const before = payloadOf(draftOf(original))
+  const after = payloadOf(draft)
+  const patch: Partial<UserPayload> = {}
+  for (const key of Object.keys(after) as (keyof UserPayload)[]) {
+    if (!Object.is(before[key], after[key])) (patch as Record<string, unknown>)[key] = after[key]
+  }
+  return patch
+}
+
+/** The rules the server checks, checked here first so the admin sees them next to the fields. */
+export function validateDraft(draft: UserDraft, i18n: { _: (m: MessageDescriptor) => string }): FieldErrors {
+  const errors: FieldErrors = {}
+  if (!draft.username.trim()) errors.username = i18n._(msg`Username obbligatorio`)
+  else if (!/^[\p{L}\p{N}._@-]+$/u.test(draft.username.trim())) {
+    errors.username = i18n._(msg`Lo username può contenere solo lettere, cifre e . _ @ -`)
+  }
+  if (draft.scope.length === 0) errors.scope = i18n._(msg`Seleziona almeno un permesso`)
+  if (draft.hourly_cost !== '' && draft.hourly_cost < 0) errors.hourly_cost = i18n._(msg`Il costo orario deve essere maggiore o uguale a 0`)
+  if (draft.email.trim() && !EMAIL_PATTERN.test(draft.email.trim())) errors.email = i18n._(msg`Indirizzo email non valido`)
+  return errors
+}
+
+/** Which field a server refusal is about, so its message can sit next to that field. */
+const FIELD_OF_CODE: Partial<Record<ErrorCode, DraftField>> = {
+  USERNAME_REQUIRED: 'username',
+  USERNAME_TAKEN: 'username',
+  PERMISSION_REQUIRED: 'scope',
+  CANNOT_REMOVE_OWN_ADMIN: 'scope',
+  HOURLY_COST_NEGATIVE: 'hourly_cost',
+  WRONG_DEPARTMENT_KEY: 'department_key',
+  CANNOT_DISABLE_SELF: 'enabled',
+}
+
+/** A refusal as a field error when it names one of the form's fields, else null. */
+export function fieldErrorOf(error: ApiError): FieldErrors | null {
+  const field = FIELD_OF_CODE[error.code as ErrorCode]
+  if (field) return { [field]: errorMessage(error) }
+  if (error.code === 'INVALID_INPUT') {
+    const issues = (error.extra.issues as { path?: string }[] | undefined) ?? []
+    const path = issues[0]?.path ?? error.message.split(':')[0] ?? ''
+    const named = (Object.keys(EMPTY_DRAFT) as DraftField[]).find((f) => path === f || path.endsWith(`.${f}`))
+    if (named) return { [named]: errorMessage(error) }
+  }
+  return null
+}
+
+export function useDepartments() {
+  return useQuery(trpc.departments.list.queryOptions())
+}
+
+/** Every user query (lists, pages, details) is stale after a change. */
+export const invalidateUsers = () => queryClient.invalidateQueries(trpc.users.pathFilter())
+
+/** The fields of a user, shared by the new-user page and the detail page. */
+export function UserFields(props: {
+  draft: UserDraft
+  onChange: (draft: UserDraft) => void
+  errors: FieldErrors
+  /** The signed-in admin editing themselves: enabled and admin stay as they are. */
+  isSelf?: boolean
+  showEnabled?: boolean
+  disabled?: boolean
+}) {
+  const { t, i18n } = useLingui()
+  const { draft, errors, isSelf } = props
+  const departments = useDepartments()
+  const set = <K extends DraftField>(key: K, value: UserDraft[K]) => props.onChange({ ...draft, [key]: value })
+  const departmentOptions = (departments.data ?? []).map((d) => ({ value: d._key, label: `${d.name} (${d.code})` }))
+  // A department that vanished still shows as its key rather than an empty box.
+  if (draft.department_key && departments.data && !departmentOptions.some((o) => o.value === draft.department_key)) {
+    departmentOptions.push({ value: draft.department_key, label: draft.department_key })
+  }
+
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <TextInput
+          label={t`Username`}
+          required
+          autoComplete="off"
+          value={draft.username}
+          onChange={(e) => set('username', e.currentTarget.value)}
+          error={errors.username}
+          disabled={props.disabled}
+          data-autofocus
+        />
+        <TextInput
+          label={t`Email`}
+          type="email"
+          autoComplete="off"
+          value={draft.email}
+          onChange={(e) => set('email', e.currentTarget.value)}
+          error={errors.email}
+          disabled={props.disabled}
+        />
+        <TextInput label={t`Nome`} value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} disabled={props.disabled} />
+        <TextInput
+          label={t`Cognome`}
+          value={draft.surname}
+          onChange={(e) => set('surname', e.currentTarget.value)}
+          error={errors.surname}
+          disabled={props.disabled}
+        />
+        <Select
+          label={t`Reparto`}
+          placeholder={departments.isLoading ? t`Caricamento…` : t`Nessun reparto`}
+          data={departmentOptions}
+          value={draft.department_key}
+          onChange={(value) => set('department_key', value)}
+          clearable
+          searchable
+          nothingFoundMessage={t`Nessun reparto trovato`}
+          error={errors.department_key}
+          disabled={props.disabled}
+        />
+        <NumberInput
+          label={t`Costo orario (€/h)`}
+          min={0}
+          decimalScale={2}
+          step={0.5}
+          allowNegative={false}
+          value={draft.hourly_cost}
+          onChange={(value) => set('hourly_cost', typeof value === 'number' ? value : value === '' ? '' : Number(value))}
+          error={errors.hourly_cost}
+          disabled={props.disabled}
+        />
+      </SimpleGrid>
+      <Checkbox.Group
+        label={t`Permessi`}
+        description={t`Le aree dell'applicazione che l'utente può aprire`}
+        withAsterisk
+        value={draft.scope}
+        onChange={(value) => set('scope', value as Scope[])}
+        error={errors.scope}
+      >
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" mt="xs">
+          {SCOPES.map((s) => (
+            <Checkbox
+              key={s}
+              value={s}
+              label={i18n._(SCOPE_LABELS[s])}
+              // Nobody takes away their own admin permission (the server refuses it too).
+              disabled={props.disabled || (isSelf && s === 'admin' && draft.scope.includes('admin'))}
+            />
+          ))}
+        </SimpleGrid>
+      </Checkbox.Group>
+      {props.showEnabled && (
+        <Switch
+          label={t`Abilitato`}
+          description={
+            isSelf ? t`Non puoi disabilitare il tuo stesso utente` : t`Un utente disabilitato non può accedere; le sue sessioni vengono chiuse subito`
+          }
+          checked={draft.enabled}
+          onChange={(e) => set('enabled', e.currentTarget.checked)}
+          disabled={props.disabled || isSelf}
+          error={errors.enabled}
+        />
+      )}
+    </Stack>
+  )
+}
+
+/** SPEC 6: a temporary password is shown once; the user must replace it at the next sign-in. */
+export function TempPasswordModal({ username, password, onClose, title }: { username: string; password: string | null; onClose: () => void; title: ReactNode }) {
+  const { t } = useLingui()
+  return (
+    <Modal opened={password !== null} onClose={onClose} title={title} closeOnClickOutside={false} centered size="md">
+      <Stack>
+        <Text size="sm">
+          <Trans>
+            Password temporanea per <b>{username}</b>:
+          </Trans>
+        </Text>
+        <Group gap="sm" wrap="nowrap" justify="space-between" p="sm" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 8 }}>
+          <Code fz="xl" fw={700} bg="transparent" data-testid="temp-password" style={{ letterSpacing: 1, userSelect: 'all' }}>
+            {password}
+          </Code>
+          <CopyButton value={password ?? ''} timeout={2000}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : undefined} onClick={copy}>
+                {copied ? t`Copiata` : t`Copia`}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+        <Alert color="orange" variant="light" title={t`Viene mostrata solo ora`}>
+          <Trans>Copiala e consegnala all'utente: non sarà più visibile. Al primo accesso l'utente dovrà sceglierne una nuova.</Trans>
+        </Alert>
+        <Group justify="flex-end">
+          <Button onClick={onClose}>
+            <Trans>Fatto</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}
+
+/** A small read-only fact on the detail page (creation date, last login ...). */
+export function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children}</Text>
+    </div>
+  )
+}
+
+export { toApiError }

@@ -1,0 +1,27 @@
+import { sql } from 'kysely'
+import type { ApiTokenRow } from '../../../src/domains/api-tokens/schemas'
+import type { Db } from '../../db/connect'
+
+const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
+
+/** API tokens as the admin list shows them (never the secret); status as of `now`. */
+export function selectApiTokenRows(db: Db, now: Date) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.created_by')
+    .select([
+      't.id as _key',
+      't.description',
+      't.scope',
+      ms('t.expires_at').as('expiration'),
+      ms('t.created_at').as('created_at'),
+      't.created_by',
+      'u.username as created_by_username',
+      sql<number | null>`(extract(epoch from t.revoked_at) * 1000)::float8`.as('revoked_at'),
+      sql<number | null>`(extract(epoch from t.last_used_at) * 1000)::float8`.as('last_used'),
+      sql<ApiTokenRow['status']>`case when t.revoked_at is not null then 'revoked' when t.expires_at <= ${now} then 'expired' else 'active' end`.as(
+        'status',
+      ),
+    ])
+    .$castTo<ApiTokenRow>()
+}

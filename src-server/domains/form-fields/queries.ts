@@ -1,0 +1,45 @@
+import { type Expression, sql } from 'kysely'
+import type { FieldRow } from '../../../src/domains/form-fields/schemas'
+import type { Db } from '../../db/connect'
+
+/**
+ * "The field is referenced": by an operation's default steps. The product library adds product
+ * steps and product metadata here, so every in-use rule (type change, delete) follows.
+ */
+export function fieldInUse(fieldId: Expression<string>) {
+  return sql<boolean>`exists (
+    select 1 from operations o
+    where o.default_phase_steps @> jsonb_build_array(jsonb_build_object('fields', jsonb_build_array(${fieldId}::text)))
+  )`
+}
+
+/** Names of the operations whose default steps use the field, for messages. */
+export async function operationsUsingField(db: Db, fieldId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('operations')
+    .select('name')
+    .where(sql<boolean>`default_phase_steps @> jsonb_build_array(jsonb_build_object('fields', jsonb_build_array(${fieldId}::text)))`)
+    .orderBy('name')
+    .limit(50)
+    .execute()
+  return rows.map((r) => r.name)
+}
+
+export function selectFieldRows(db: Db) {
+  return db
+    .selectFrom('form_fields as f')
+    .select((eb) => [
+      'f.id as _key',
+      'f.name',
+      'f.type',
+      'f.options',
+      'f.multiple',
+      'f.mandatory',
+      'f.help_text',
+      sql<boolean>`f.archived_at is null`.as('active'),
+      fieldInUse(eb.ref('f.id')).as('in_use'),
+      sql<number>`(extract(epoch from f.created_at) * 1000)::float8`.as('created_at'),
+      sql<number>`(extract(epoch from f.updated_at) * 1000)::float8`.as('updated_at'),
+    ])
+    .$castTo<FieldRow>()
+}
