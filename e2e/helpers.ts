@@ -40,7 +40,13 @@ export async function chooseInUserMenu(page: Page, label: string) {
 }
 
 /** An API client signed in as admin by Bearer token (no cookie, so no CSRF origin needed). */
-export async function adminApi(baseURL: string): Promise<APIRequestContext> {
+export function adminApi(baseURL: string): Promise<APIRequestContext> {
+  adminApiCache ??= newAdminApi(baseURL)
+  return adminApiCache
+}
+let adminApiCache: Promise<APIRequestContext> | undefined
+
+async function newAdminApi(baseURL: string): Promise<APIRequestContext> {
   const anon = await request.newContext({ baseURL })
   const res = await anon.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } })
   expect(res.status()).toBe(200)
@@ -58,7 +64,6 @@ export async function createUser(baseURL: string, scope: string, opts: { name?: 
   const res = await api.post('/api/user', { data: { username, scope, name: opts.name ?? 'Test', surname: opts.surname ?? 'User' } })
   expect(res.status(), await res.text()).toBe(201)
   const { _key, temp_psw } = (await res.json()).detail
-  await api.dispose()
   return { username, password: temp_psw, key: _key }
 }
 

@@ -1,4 +1,4 @@
-import { expect, type Page, type Route, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { adminApi, chooseInUserMenu, createReadyUser, DEMO_PASSWORD, fillLogin, shot, signIn } from './helpers'
 
 const SNAPSHOT_KEY = 'mes.temp-session'
@@ -10,24 +10,26 @@ async function unlock(page: Page, password: string) {
   await lockScreen(page).getByRole('button', { name: 'Unlock' }).click()
 }
 
-/** Holds the page's whoami calls until released, to look at the screen before the server answers. */
-async function holdWhoami(page: Page) {
-  const held: Route[] = []
-  let arrived!: () => void
-  const first = new Promise<void>((resolve) => (arrived = resolve))
-  let holding = true
-  await page.route(/\/api\/trpc\/[^?]*session\.whoami/, (route) => {
-    if (!holding) return route.continue()
-    held.push(route)
-    arrived()
-  })
-  return {
-    arrived: first,
-    release: async () => {
-      holding = false
-      for (const r of held) await r.continue()
+/** Locks the session on the server only (as after the idle timeout), behind the page's back. */
+async function lockOnServer(page: Page) {
+  const status = await page.evaluate(async () => (await fetch('/api/session/lock', { method: 'POST' })).status)
+  expect(status).toBeLessThan(300)
+}
+
+/** Ages the snapshot the app writes on unload (this listener runs after the app's own). */
+async function ageSnapshotOnUnload(page: Page, ageMs: number) {
+  await page.evaluate(
+    ({ key, ageMs }) => {
+      window.addEventListener('pagehide', () => {
+        const raw = localStorage.getItem(key)
+        if (!raw) return
+        const snap = JSON.parse(raw)
+        snap.last_interaction = Date.now() - ageMs
+        localStorage.setItem(key, JSON.stringify(snap))
+      })
     },
-  }
+    { key: SNAPSHOT_KEY, ageMs },
+  )
 }
 
 test('idle lock after 15 minutes (Playwright clock); wrong password stays locked; the API answers 423 meanwhile', async ({ page }) => {
@@ -109,21 +111,20 @@ test('lock screen: "close the session and start another" ends the session', asyn
   await expect(lockScreen(page)).toHaveCount(0)
 })
 
-test('snapshot within 5 minutes: consumed on reload, the lock screen names the user before the server answers', async ({ page }) => {
+// With the server already locked, whoami answers 423 with the username only: the full name on the
+// lock screen can only come from the restored snapshot.
+test('snapshot within 5 minutes: consumed on reload and restored locked, with the session it saved', async ({ page }) => {
   await signIn(page, 'capoturno')
   await page.getByRole('navigation').getByRole('link', { name: 'Production' }).click()
   await expect(page).toHaveURL(/\/app\/production$/)
   await page.mouse.move(200, 200)
-  await page.mouse.move(220, 240)
+  await ageSnapshotOnUnload(page, 4 * 60_000 + 50_000)
+  await lockOnServer(page)
 
-  const whoami = await holdWhoami(page)
   await page.reload()
-  await whoami.arrived
-  // Restored from the snapshot: locked, with the name, while whoami is still pending.
-  await expect(lockScreen(page)).toBeVisible()
-  await expect(lockScreen(page)).toContainText('Session of Davide Marini')
+  await expect(lockScreen(page)).toContainText('Session of Davide Marini: enter your password to continue.')
   expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
-  await whoami.release()
+  await expect(page).toHaveURL(/\/app\/production$/)
 
   await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
@@ -133,26 +134,30 @@ test('snapshot within 5 minutes: consumed on reload, the lock screen names the u
 
 test('snapshot older than 5 minutes: ignored and removed; the reload still locks', async ({ page }) => {
   await signIn(page, 'capoturno')
-  // Age the snapshot the app writes on unload (this listener runs after the app's).
-  await page.evaluate((key) => {
-    window.addEventListener('pagehide', () => {
-      const raw = localStorage.getItem(key)
-      if (!raw) return
-      const snap = JSON.parse(raw)
-      snap.last_interaction = Date.now() - 5 * 60_000 - 1_000
-      localStorage.setItem(key, JSON.stringify(snap))
-    })
-  }, SNAPSHOT_KEY)
+  await ageSnapshotOnUnload(page, 5 * 60_000 + 10_000)
+  await lockOnServer(page)
 
-  const whoami = await holdWhoami(page)
   await page.reload()
-  await whoami.arrived
+  // Nothing restored: the lock screen only knows the username the server gave.
+  await expect(lockScreen(page)).toContainText('Session of capoturno: enter your password to continue.')
   expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
-  // Nothing restored: no session to show until the server answers.
+
+  await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
-  await whoami.release()
-  await expect(lockScreen(page)).toBeVisible()
+  await expect(page.getByTestId('user-menu')).toContainText('Davide')
+  await expect(page.getByTestId('screen-title')).toHaveText('Operator')
+})
+
+test('a typed address wins over the snapshot of the previous screen', async ({ page }) => {
+  await signIn(page, 'capoturno')
+  await expect(page).toHaveURL(/\/app\/operator$/)
+  await page.mouse.move(200, 200)
+  await page.goto('/app/quality')
   await expect(lockScreen(page)).toContainText('Davide Marini')
+  expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
+  await unlock(page, DEMO_PASSWORD)
+  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 
 test('no snapshot is written on the login screen', async ({ page }) => {
@@ -169,7 +174,6 @@ test('401 -> signed out with the "session terminated" notice', async ({ page, ba
   const sessionKey = (await who.json()).detail.session_key as string
   const admin = await adminApi(baseURL!)
   expect((await admin.delete(`/api/session/${sessionKey}`)).status()).toBe(200)
-  await admin.dispose()
 
   // The next call (changing the theme PATCHes the preferences) gets 401.
   await chooseInUserMenu(page, 'Dark')

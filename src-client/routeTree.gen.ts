@@ -30,7 +30,28 @@ import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
 import { Route as AppReportIndexRouteImport } from './routes/app/report/index'
 import { Route as AppTraceabilityIndexRouteImport } from './routes/app/traceability/index'
 import { Route as AppWarehouseIndexRouteImport } from './routes/app/warehouse/index'
+import { Route as AppAdminFieldIndexRouteImport } from './routes/app/admin/field/index'
+import { Route as AppAdminFieldField_keyRouteImport } from './routes/app/admin/field/$field_key'
+import { Route as AppAdminFieldNewRouteImport } from './routes/app/admin/field/new'
 import { Route as AppAdminGeneralIndexRouteImport } from './routes/app/admin/general/index'
+import { Route as AppAdminGeneralApiTokenRouteImport } from './routes/app/admin/general/api-token'
+import { Route as AppAdminGeneralCompanyRouteImport } from './routes/app/admin/general/company'
+import { Route as AppAdminGeneralDefaultPhaseRouteImport } from './routes/app/admin/general/default-phase'
+import { Route as AppAdminGeneralDepartmentsRouteImport } from './routes/app/admin/general/departments'
+import { Route as AppAdminGeneralOtherRouteImport } from './routes/app/admin/general/other'
+import { Route as AppAdminIssueTypesIndexRouteImport } from './routes/app/admin/issue-types/index'
+import { Route as AppAdminIssueTypesIssueTypeKeyRouteImport } from './routes/app/admin/issue-types/$issueTypeKey'
+import { Route as AppAdminIssueTypesNewRouteImport } from './routes/app/admin/issue-types/new'
+import { Route as AppAdminOperationsIndexRouteImport } from './routes/app/admin/operations/index'
+import { Route as AppAdminOperationsOperation_keyRouteImport } from './routes/app/admin/operations/$operation_key'
+import { Route as AppAdminOperationsNewRouteImport } from './routes/app/admin/operations/new'
+import { Route as AppAdminUsersIndexRouteImport } from './routes/app/admin/users/index'
+import { Route as AppAdminUsersUser_keyRouteRouteImport } from './routes/app/admin/users/$user_key/route'
+import { Route as AppAdminUsersNewRouteImport } from './routes/app/admin/users/new'
+import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
+import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
+import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
+import { Route as AppAdminUsersUser_keyResetPasswordRouteImport } from './routes/app/admin/users/$user_key/reset-password'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -137,11 +158,125 @@ const AppWarehouseIndexRoute = AppWarehouseIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppWarehouseRouteRoute,
 } as any)
+const AppAdminFieldIndexRoute = AppAdminFieldIndexRouteImport.update({
+  id: '/field/',
+  path: '/field/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminFieldField_keyRoute = AppAdminFieldField_keyRouteImport.update({
+  id: '/field/$field_key',
+  path: '/field/$field_key',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminFieldNewRoute = AppAdminFieldNewRouteImport.update({
+  id: '/field/new',
+  path: '/field/new',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppAdminGeneralIndexRoute = AppAdminGeneralIndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => AppAdminGeneralRouteRoute,
 } as any)
+const AppAdminGeneralApiTokenRoute = AppAdminGeneralApiTokenRouteImport.update({
+  id: '/api-token',
+  path: '/api-token',
+  getParentRoute: () => AppAdminGeneralRouteRoute,
+} as any)
+const AppAdminGeneralCompanyRoute = AppAdminGeneralCompanyRouteImport.update({
+  id: '/company',
+  path: '/company',
+  getParentRoute: () => AppAdminGeneralRouteRoute,
+} as any)
+const AppAdminGeneralDefaultPhaseRoute =
+  AppAdminGeneralDefaultPhaseRouteImport.update({
+    id: '/default-phase',
+    path: '/default-phase',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralDepartmentsRoute =
+  AppAdminGeneralDepartmentsRouteImport.update({
+    id: '/departments',
+    path: '/departments',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralOtherRoute = AppAdminGeneralOtherRouteImport.update({
+  id: '/other',
+  path: '/other',
+  getParentRoute: () => AppAdminGeneralRouteRoute,
+} as any)
+const AppAdminIssueTypesIndexRoute = AppAdminIssueTypesIndexRouteImport.update({
+  id: '/issue-types/',
+  path: '/issue-types/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminIssueTypesIssueTypeKeyRoute =
+  AppAdminIssueTypesIssueTypeKeyRouteImport.update({
+    id: '/issue-types/$issueTypeKey',
+    path: '/issue-types/$issueTypeKey',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppAdminIssueTypesNewRoute = AppAdminIssueTypesNewRouteImport.update({
+  id: '/issue-types/new',
+  path: '/issue-types/new',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminOperationsIndexRoute = AppAdminOperationsIndexRouteImport.update({
+  id: '/operations/',
+  path: '/operations/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminOperationsOperation_keyRoute =
+  AppAdminOperationsOperation_keyRouteImport.update({
+    id: '/operations/$operation_key',
+    path: '/operations/$operation_key',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppAdminOperationsNewRoute = AppAdminOperationsNewRouteImport.update({
+  id: '/operations/new',
+  path: '/operations/new',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminUsersIndexRoute = AppAdminUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminUsersUser_keyRouteRoute =
+  AppAdminUsersUser_keyRouteRouteImport.update({
+    id: '/users/$user_key',
+    path: '/users/$user_key',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppAdminUsersNewRoute = AppAdminUsersNewRouteImport.update({
+  id: '/users/new',
+  path: '/users/new',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
+  AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
+    id: '/delete',
+    path: '/delete',
+    getParentRoute: () => AppAdminIssueTypesIssueTypeKeyRoute,
+  } as any)
+const AppAdminOperationsOperation_keyDeleteRoute =
+  AppAdminOperationsOperation_keyDeleteRouteImport.update({
+    id: '/delete',
+    path: '/delete',
+    getParentRoute: () => AppAdminOperationsOperation_keyRoute,
+  } as any)
+const AppAdminUsersUser_keyDeleteRoute =
+  AppAdminUsersUser_keyDeleteRouteImport.update({
+    id: '/delete',
+    path: '/delete',
+    getParentRoute: () => AppAdminUsersUser_keyRouteRoute,
+  } as any)
+const AppAdminUsersUser_keyResetPasswordRoute =
+  AppAdminUsersUser_keyResetPasswordRouteImport.update({
+    id: '/reset-password',
+    path: '/reset-password',
+    getParentRoute: () => AppAdminUsersUser_keyRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -165,7 +300,28 @@ export interface FileRoutesByFullPath {
   '/app/report/': typeof AppReportIndexRoute
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
+  '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
+  '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
+  '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
+  '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
+  '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
+  '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
+  '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
+  '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
+  '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
+  '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
+  '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
+  '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
+  '/app/admin/users/': typeof AppAdminUsersIndexRoute
+  '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
+  '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
+  '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
+  '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -179,7 +335,28 @@ export interface FileRoutesByTo {
   '/app/report': typeof AppReportIndexRoute
   '/app/traceability': typeof AppTraceabilityIndexRoute
   '/app/warehouse': typeof AppWarehouseIndexRoute
+  '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
+  '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
+  '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
+  '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
+  '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
+  '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
+  '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
+  '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
+  '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
+  '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
+  '/app/admin/issue-types': typeof AppAdminIssueTypesIndexRoute
+  '/app/admin/operations': typeof AppAdminOperationsIndexRoute
+  '/app/admin/users': typeof AppAdminUsersIndexRoute
+  '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
+  '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
+  '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
+  '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -204,7 +381,28 @@ export interface FileRoutesById {
   '/app/report/': typeof AppReportIndexRoute
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
+  '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
+  '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
+  '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
+  '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
+  '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
+  '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
+  '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
+  '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
+  '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
+  '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
+  '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
+  '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
+  '/app/admin/users/': typeof AppAdminUsersIndexRoute
+  '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
+  '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
+  '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
+  '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -230,7 +428,28 @@ export interface FileRouteTypes {
     | '/app/report/'
     | '/app/traceability/'
     | '/app/warehouse/'
+    | '/app/admin/users/$user_key'
+    | '/app/admin/field/$field_key'
+    | '/app/admin/field/new'
+    | '/app/admin/general/api-token'
+    | '/app/admin/general/company'
+    | '/app/admin/general/default-phase'
+    | '/app/admin/general/departments'
+    | '/app/admin/general/other'
+    | '/app/admin/issue-types/$issueTypeKey'
+    | '/app/admin/issue-types/new'
+    | '/app/admin/operations/$operation_key'
+    | '/app/admin/operations/new'
+    | '/app/admin/users/new'
+    | '/app/admin/field/'
     | '/app/admin/general/'
+    | '/app/admin/issue-types/'
+    | '/app/admin/operations/'
+    | '/app/admin/users/'
+    | '/app/admin/issue-types/$issueTypeKey/delete'
+    | '/app/admin/operations/$operation_key/delete'
+    | '/app/admin/users/$user_key/delete'
+    | '/app/admin/users/$user_key/reset-password'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -244,7 +463,28 @@ export interface FileRouteTypes {
     | '/app/report'
     | '/app/traceability'
     | '/app/warehouse'
+    | '/app/admin/users/$user_key'
+    | '/app/admin/field/$field_key'
+    | '/app/admin/field/new'
+    | '/app/admin/general/api-token'
+    | '/app/admin/general/company'
+    | '/app/admin/general/default-phase'
+    | '/app/admin/general/departments'
+    | '/app/admin/general/other'
+    | '/app/admin/issue-types/$issueTypeKey'
+    | '/app/admin/issue-types/new'
+    | '/app/admin/operations/$operation_key'
+    | '/app/admin/operations/new'
+    | '/app/admin/users/new'
+    | '/app/admin/field'
     | '/app/admin/general'
+    | '/app/admin/issue-types'
+    | '/app/admin/operations'
+    | '/app/admin/users'
+    | '/app/admin/issue-types/$issueTypeKey/delete'
+    | '/app/admin/operations/$operation_key/delete'
+    | '/app/admin/users/$user_key/delete'
+    | '/app/admin/users/$user_key/reset-password'
   id:
     | '__root__'
     | '/'
@@ -268,7 +508,28 @@ export interface FileRouteTypes {
     | '/app/report/'
     | '/app/traceability/'
     | '/app/warehouse/'
+    | '/app/admin/users/$user_key'
+    | '/app/admin/field/$field_key'
+    | '/app/admin/field/new'
+    | '/app/admin/general/api-token'
+    | '/app/admin/general/company'
+    | '/app/admin/general/default-phase'
+    | '/app/admin/general/departments'
+    | '/app/admin/general/other'
+    | '/app/admin/issue-types/$issueTypeKey'
+    | '/app/admin/issue-types/new'
+    | '/app/admin/operations/$operation_key'
+    | '/app/admin/operations/new'
+    | '/app/admin/users/new'
+    | '/app/admin/field/'
     | '/app/admin/general/'
+    | '/app/admin/issue-types/'
+    | '/app/admin/operations/'
+    | '/app/admin/users/'
+    | '/app/admin/issue-types/$issueTypeKey/delete'
+    | '/app/admin/operations/$operation_key/delete'
+    | '/app/admin/users/$user_key/delete'
+    | '/app/admin/users/$user_key/reset-password'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -426,6 +687,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppWarehouseIndexRouteImport
       parentRoute: typeof AppWarehouseRouteRoute
     }
+    '/app/admin/field/': {
+      id: '/app/admin/field/'
+      path: '/field'
+      fullPath: '/app/admin/field/'
+      preLoaderRoute: typeof AppAdminFieldIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/field/$field_key': {
+      id: '/app/admin/field/$field_key'
+      path: '/field/$field_key'
+      fullPath: '/app/admin/field/$field_key'
+      preLoaderRoute: typeof AppAdminFieldField_keyRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/field/new': {
+      id: '/app/admin/field/new'
+      path: '/field/new'
+      fullPath: '/app/admin/field/new'
+      preLoaderRoute: typeof AppAdminFieldNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
     '/app/admin/general/': {
       id: '/app/admin/general/'
       path: '/'
@@ -433,28 +715,237 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminGeneralIndexRouteImport
       parentRoute: typeof AppAdminGeneralRouteRoute
     }
+    '/app/admin/general/api-token': {
+      id: '/app/admin/general/api-token'
+      path: '/api-token'
+      fullPath: '/app/admin/general/api-token'
+      preLoaderRoute: typeof AppAdminGeneralApiTokenRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/company': {
+      id: '/app/admin/general/company'
+      path: '/company'
+      fullPath: '/app/admin/general/company'
+      preLoaderRoute: typeof AppAdminGeneralCompanyRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/default-phase': {
+      id: '/app/admin/general/default-phase'
+      path: '/default-phase'
+      fullPath: '/app/admin/general/default-phase'
+      preLoaderRoute: typeof AppAdminGeneralDefaultPhaseRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/departments': {
+      id: '/app/admin/general/departments'
+      path: '/departments'
+      fullPath: '/app/admin/general/departments'
+      preLoaderRoute: typeof AppAdminGeneralDepartmentsRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/other': {
+      id: '/app/admin/general/other'
+      path: '/other'
+      fullPath: '/app/admin/general/other'
+      preLoaderRoute: typeof AppAdminGeneralOtherRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/issue-types/': {
+      id: '/app/admin/issue-types/'
+      path: '/issue-types'
+      fullPath: '/app/admin/issue-types/'
+      preLoaderRoute: typeof AppAdminIssueTypesIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/issue-types/$issueTypeKey': {
+      id: '/app/admin/issue-types/$issueTypeKey'
+      path: '/issue-types/$issueTypeKey'
+      fullPath: '/app/admin/issue-types/$issueTypeKey'
+      preLoaderRoute: typeof AppAdminIssueTypesIssueTypeKeyRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/issue-types/new': {
+      id: '/app/admin/issue-types/new'
+      path: '/issue-types/new'
+      fullPath: '/app/admin/issue-types/new'
+      preLoaderRoute: typeof AppAdminIssueTypesNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/operations/': {
+      id: '/app/admin/operations/'
+      path: '/operations'
+      fullPath: '/app/admin/operations/'
+      preLoaderRoute: typeof AppAdminOperationsIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/operations/$operation_key': {
+      id: '/app/admin/operations/$operation_key'
+      path: '/operations/$operation_key'
+      fullPath: '/app/admin/operations/$operation_key'
+      preLoaderRoute: typeof AppAdminOperationsOperation_keyRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/operations/new': {
+      id: '/app/admin/operations/new'
+      path: '/operations/new'
+      fullPath: '/app/admin/operations/new'
+      preLoaderRoute: typeof AppAdminOperationsNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/users/': {
+      id: '/app/admin/users/'
+      path: '/users'
+      fullPath: '/app/admin/users/'
+      preLoaderRoute: typeof AppAdminUsersIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/users/$user_key': {
+      id: '/app/admin/users/$user_key'
+      path: '/users/$user_key'
+      fullPath: '/app/admin/users/$user_key'
+      preLoaderRoute: typeof AppAdminUsersUser_keyRouteRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/users/new': {
+      id: '/app/admin/users/new'
+      path: '/users/new'
+      fullPath: '/app/admin/users/new'
+      preLoaderRoute: typeof AppAdminUsersNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/issue-types/$issueTypeKey/delete': {
+      id: '/app/admin/issue-types/$issueTypeKey/delete'
+      path: '/delete'
+      fullPath: '/app/admin/issue-types/$issueTypeKey/delete'
+      preLoaderRoute: typeof AppAdminIssueTypesIssueTypeKeyDeleteRouteImport
+      parentRoute: typeof AppAdminIssueTypesIssueTypeKeyRoute
+    }
+    '/app/admin/operations/$operation_key/delete': {
+      id: '/app/admin/operations/$operation_key/delete'
+      path: '/delete'
+      fullPath: '/app/admin/operations/$operation_key/delete'
+      preLoaderRoute: typeof AppAdminOperationsOperation_keyDeleteRouteImport
+      parentRoute: typeof AppAdminOperationsOperation_keyRoute
+    }
+    '/app/admin/users/$user_key/delete': {
+      id: '/app/admin/users/$user_key/delete'
+      path: '/delete'
+      fullPath: '/app/admin/users/$user_key/delete'
+      preLoaderRoute: typeof AppAdminUsersUser_keyDeleteRouteImport
+      parentRoute: typeof AppAdminUsersUser_keyRouteRoute
+    }
+    '/app/admin/users/$user_key/reset-password': {
+      id: '/app/admin/users/$user_key/reset-password'
+      path: '/reset-password'
+      fullPath: '/app/admin/users/$user_key/reset-password'
+      preLoaderRoute: typeof AppAdminUsersUser_keyResetPasswordRouteImport
+      parentRoute: typeof AppAdminUsersUser_keyRouteRoute
+    }
   }
 }
 
 interface AppAdminGeneralRouteRouteChildren {
+  AppAdminGeneralApiTokenRoute: typeof AppAdminGeneralApiTokenRoute
+  AppAdminGeneralCompanyRoute: typeof AppAdminGeneralCompanyRoute
+  AppAdminGeneralDefaultPhaseRoute: typeof AppAdminGeneralDefaultPhaseRoute
+  AppAdminGeneralDepartmentsRoute: typeof AppAdminGeneralDepartmentsRoute
+  AppAdminGeneralOtherRoute: typeof AppAdminGeneralOtherRoute
   AppAdminGeneralIndexRoute: typeof AppAdminGeneralIndexRoute
 }
 
 const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
+  AppAdminGeneralApiTokenRoute: AppAdminGeneralApiTokenRoute,
+  AppAdminGeneralCompanyRoute: AppAdminGeneralCompanyRoute,
+  AppAdminGeneralDefaultPhaseRoute: AppAdminGeneralDefaultPhaseRoute,
+  AppAdminGeneralDepartmentsRoute: AppAdminGeneralDepartmentsRoute,
+  AppAdminGeneralOtherRoute: AppAdminGeneralOtherRoute,
   AppAdminGeneralIndexRoute: AppAdminGeneralIndexRoute,
 }
 
 const AppAdminGeneralRouteRouteWithChildren =
   AppAdminGeneralRouteRoute._addFileChildren(AppAdminGeneralRouteRouteChildren)
 
+interface AppAdminUsersUser_keyRouteRouteChildren {
+  AppAdminUsersUser_keyDeleteRoute: typeof AppAdminUsersUser_keyDeleteRoute
+  AppAdminUsersUser_keyResetPasswordRoute: typeof AppAdminUsersUser_keyResetPasswordRoute
+}
+
+const AppAdminUsersUser_keyRouteRouteChildren: AppAdminUsersUser_keyRouteRouteChildren =
+  {
+    AppAdminUsersUser_keyDeleteRoute: AppAdminUsersUser_keyDeleteRoute,
+    AppAdminUsersUser_keyResetPasswordRoute:
+      AppAdminUsersUser_keyResetPasswordRoute,
+  }
+
+const AppAdminUsersUser_keyRouteRouteWithChildren =
+  AppAdminUsersUser_keyRouteRoute._addFileChildren(
+    AppAdminUsersUser_keyRouteRouteChildren,
+  )
+
+interface AppAdminIssueTypesIssueTypeKeyRouteChildren {
+  AppAdminIssueTypesIssueTypeKeyDeleteRoute: typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
+}
+
+const AppAdminIssueTypesIssueTypeKeyRouteChildren: AppAdminIssueTypesIssueTypeKeyRouteChildren =
+  {
+    AppAdminIssueTypesIssueTypeKeyDeleteRoute:
+      AppAdminIssueTypesIssueTypeKeyDeleteRoute,
+  }
+
+const AppAdminIssueTypesIssueTypeKeyRouteWithChildren =
+  AppAdminIssueTypesIssueTypeKeyRoute._addFileChildren(
+    AppAdminIssueTypesIssueTypeKeyRouteChildren,
+  )
+
+interface AppAdminOperationsOperation_keyRouteChildren {
+  AppAdminOperationsOperation_keyDeleteRoute: typeof AppAdminOperationsOperation_keyDeleteRoute
+}
+
+const AppAdminOperationsOperation_keyRouteChildren: AppAdminOperationsOperation_keyRouteChildren =
+  {
+    AppAdminOperationsOperation_keyDeleteRoute:
+      AppAdminOperationsOperation_keyDeleteRoute,
+  }
+
+const AppAdminOperationsOperation_keyRouteWithChildren =
+  AppAdminOperationsOperation_keyRoute._addFileChildren(
+    AppAdminOperationsOperation_keyRouteChildren,
+  )
+
 interface AppAdminRouteRouteChildren {
   AppAdminGeneralRouteRoute: typeof AppAdminGeneralRouteRouteWithChildren
   AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminUsersUser_keyRouteRoute: typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  AppAdminFieldField_keyRoute: typeof AppAdminFieldField_keyRoute
+  AppAdminFieldNewRoute: typeof AppAdminFieldNewRoute
+  AppAdminIssueTypesIssueTypeKeyRoute: typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
+  AppAdminIssueTypesNewRoute: typeof AppAdminIssueTypesNewRoute
+  AppAdminOperationsOperation_keyRoute: typeof AppAdminOperationsOperation_keyRouteWithChildren
+  AppAdminOperationsNewRoute: typeof AppAdminOperationsNewRoute
+  AppAdminUsersNewRoute: typeof AppAdminUsersNewRoute
+  AppAdminFieldIndexRoute: typeof AppAdminFieldIndexRoute
+  AppAdminIssueTypesIndexRoute: typeof AppAdminIssueTypesIndexRoute
+  AppAdminOperationsIndexRoute: typeof AppAdminOperationsIndexRoute
+  AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
 }
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
   AppAdminGeneralRouteRoute: AppAdminGeneralRouteRouteWithChildren,
   AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminUsersUser_keyRouteRoute: AppAdminUsersUser_keyRouteRouteWithChildren,
+  AppAdminFieldField_keyRoute: AppAdminFieldField_keyRoute,
+  AppAdminFieldNewRoute: AppAdminFieldNewRoute,
+  AppAdminIssueTypesIssueTypeKeyRoute:
+    AppAdminIssueTypesIssueTypeKeyRouteWithChildren,
+  AppAdminIssueTypesNewRoute: AppAdminIssueTypesNewRoute,
+  AppAdminOperationsOperation_keyRoute:
+    AppAdminOperationsOperation_keyRouteWithChildren,
+  AppAdminOperationsNewRoute: AppAdminOperationsNewRoute,
+  AppAdminUsersNewRoute: AppAdminUsersNewRoute,
+  AppAdminFieldIndexRoute: AppAdminFieldIndexRoute,
+  AppAdminIssueTypesIndexRoute: AppAdminIssueTypesIndexRoute,
+  AppAdminOperationsIndexRoute: AppAdminOperationsIndexRoute,
+  AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
 }
 
 const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(

@@ -12,7 +12,14 @@ export type Auth =
   | { via: 'token'; user: User; tokenId: string; scope: string }
 
 /** Who acts, as services and events see it. */
-export type Actor = { userId: string; sessionId: string | null; scope: string; tokenId: string | null }
+export type Actor = {
+  userId: string
+  sessionId: string | null
+  scope: string
+  tokenId: string | null
+  /** Signed in with a temporary password not yet replaced: only the own preferences may change. */
+  mustChangePassword?: boolean
+}
 
 export type RequestCtx = Services & {
   auth: Auth | null
@@ -26,6 +33,6 @@ export type RequestCtx = Services & {
 
 export function actorOf(auth: Auth): Actor {
   return auth.via === 'session'
-    ? { userId: auth.user.id, sessionId: auth.session.id, scope: auth.user.scope, tokenId: null }
+    ? { userId: auth.user.id, sessionId: auth.session.id, scope: auth.user.scope, tokenId: null, mustChangePassword: auth.user.must_change_password }
     : { userId: auth.user.id, sessionId: null, scope: auth.scope, tokenId: auth.tokenId }
 }

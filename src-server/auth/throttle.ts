@@ -8,8 +8,9 @@ import { AppError } from '../errors'
  * longer block.
  */
 const RULES = {
-  user: { freeFailures: 5, firstBlockMs: 30_000, maxBlockMs: 5 * 60_000 },
-  ip: { freeFailures: 30, firstBlockMs: 60_000, maxBlockMs: 15 * 60_000 },
+  // `blockAt`: the failure that starts the first block (5 failures, then the 6th attempt waits).
+  user: { blockAt: 5, firstBlockMs: 30_000, maxBlockMs: 5 * 60_000 },
+  ip: { blockAt: 30, firstBlockMs: 60_000, maxBlockMs: 15 * 60_000 },
 } as const
 /** Failures older than this are forgotten. */
 const FORGET_AFTER_MS = 15 * 60_000
@@ -37,7 +38,7 @@ export async function recordFailure(db: Db, username: string, ip: string | null,
       const row = await trx.selectFrom('login_throttle').selectAll().where('key', '=', key).forUpdate().executeTakeFirst()
       const stale = !row || now.getTime() - row.last_failure_at.getTime() > FORGET_AFTER_MS
       const failures = stale ? 1 : row.failures + 1
-      const over = failures - rule.freeFailures
+      const over = failures - rule.blockAt + 1
       const blockMs = over > 0 ? Math.min(rule.firstBlockMs * 2 ** (over - 1), rule.maxBlockMs) : 0
       const values = {
         failures,

@@ -26,7 +26,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  * A real, decodable PNG of `width` x `height` pixels in one RGB colour, for upload tests
  * (image checks read the header; browsers can also display it).
  */
-export function pngBytes(width: number, height: number, rgb: [number, number, number] = [0, 128, 128]): Uint8Array {
+export function pngBytes(width: number, height: number, rgb: [number, number, number] = [0, 128, 128]): Uint8Array<ArrayBuffer> {
   const ihdr = new Uint8Array(13)
   const v = new DataView(ihdr.buffer)
   v.setUint32(0, width)

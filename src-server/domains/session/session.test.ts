@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
+import { ADMIN_PASSWORD, signIn, userWithScope, useHarness } from '../../test/harness'
 
 describe('sign-in', () => {
   const h = useHarness()
@@ -38,5 +38,81 @@ describe('sign-in', () => {
     expect((await h.request('POST', '/api/logout', { token: t1 })).status).toBe(200)
     expect((await h.request('GET', '/api/whoami', { token: t1 })).status).toBe(401)
     expect((await h.request('GET', '/api/whoami', { token: t2 })).status).toBe(200)
+  })
+})
+
+describe('POST session and DELETE session/{session_key}', () => {
+  const h = useHarness()
+
+  test('POST session with the own key returns the session details', async () => {
+    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
+    const { token, user_key } = login.body.detail
+    const res = await h.request('POST', '/api/session', { token, body: { user_key } })
+    expect(res.status).toBe(200)
+    expect(res.body.detail).toMatchObject({
+      user_key,
+      session_key: token.split('.')[0],
+      name: 'Admin',
+      surname: '',
+      scope: 'admin library operator production quality traceability reporting warehouse',
+      preferences: { locale: null, home_page: null, theme: 'light' },
+    })
+  })
+
+  test("another user's key is 403 WRONG_USER_ID 'wrong user ID'; a missing key is 400 naming the field", async () => {
+    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const other = await userWithScope(h, 'someone', 'operator')
+    const res = await h.request('POST', '/api/session', { token, body: { user_key: other.key } })
+    expect(res.status).toBe(403)
+    expect(res.body.detail).toMatchObject({ code: 'WRONG_USER_ID', message: 'wrong user ID' })
+    const bogus = await h.request('POST', '/api/session', { token, body: { user_key: 'not-a-key' } })
+    expect(bogus.status).toBe(403)
+    expect(bogus.body.detail.code).toBe('WRONG_USER_ID')
+    const missing = await h.request('POST', '/api/session', { token, body: {} })
+    expect(missing.status).toBe(400)
+    expect(missing.body.detail.code).toBe('INVALID_INPUT')
+    expect(missing.body.detail.message).toContain('user_key')
+  })
+
+  test('preferences saved with PATCH user come back in POST session', async () => {
+    const u = await userWithScope(h, 'prefs.user', 'operator quality')
+    const patch = await h.request('PATCH', `/api/user/${u.key}`, {
+      token: u.token,
+      body: { preferences: { locale: 'en', theme: 'dark', home_page: 'qualityRoot' } },
+    })
+    expect(patch.status).toBe(200)
+    const res = await h.request('POST', '/api/session', { token: u.token, body: { user_key: u.key } })
+    expect(res.body.detail).toMatchObject({ user_key: u.key, scope: 'operator quality', preferences: { locale: 'en', theme: 'dark', home_page: 'qualityRoot' } })
+  })
+
+  test('a user ends their own session by its key', async () => {
+    const u = await userWithScope(h, 'ends.own', 'operator')
+    const second = await signIn(h, 'ends.own', 'password-123')
+    const res = await h.request('DELETE', `/api/session/${second.split('.')[0]}`, { token: u.token })
+    expect(res.status).toBe(200)
+    expect((await h.request('GET', '/api/whoami', { token: second })).status).toBe(401)
+    expect((await h.request('GET', '/api/whoami', { token: u.token })).status).toBe(200)
+    const self = await h.request('DELETE', `/api/session/${u.token.split('.')[0]}`, { token: u.token })
+    expect(self.status).toBe(200)
+    expect((await h.request('GET', '/api/whoami', { token: u.token })).status).toBe(401)
+  })
+
+  test("another user's session is 404 (it is not revealed) unless the caller is an admin", async () => {
+    const a = await userWithScope(h, 'user.a', 'operator production')
+    const b = await userWithScope(h, 'user.b', 'operator')
+    const bKey = b.token.split('.')[0]
+    const refused = await h.request('DELETE', `/api/session/${bKey}`, { token: a.token })
+    expect(refused.status).toBe(404)
+    expect(refused.body.detail.code).toBe('NOT_FOUND')
+    expect((await h.request('GET', '/api/whoami', { token: b.token })).status).toBe(200)
+    expect((await h.request('DELETE', '/api/session/no-such-session', { token: a.token })).status).toBe(404)
+
+    const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const ok = await h.request('DELETE', `/api/session/${bKey}`, { token: admin })
+    expect(ok.status).toBe(200)
+    expect((await h.request('GET', '/api/whoami', { token: b.token })).status).toBe(401)
+    const ev = await h.svc.db.selectFrom('events').selectAll().where('event_type', '=', 'SESSION_DELETED').where('subject_key', '=', bKey!).execute()
+    expect(ev).toHaveLength(1)
+    expect(ev[0]!.session_id).toBe(admin.split('.')[0])
   })
 })

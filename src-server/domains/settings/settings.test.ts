@@ -9,7 +9,7 @@ const eventsOf = (h: Harness, type: string) =>
 
 const settingRows = (h: Harness) => h.svc.db.selectFrom('settings').selectAll().orderBy('key').execute()
 
-function logoForm(bytes: Uint8Array, name = 'logo.png', type = 'image/png') {
+function logoForm(bytes: Uint8Array<ArrayBuffer>, name = 'logo.png', type = 'image/png') {
   const form = new FormData()
   form.append('new_logo', new File([bytes], name, { type }))
   return form

@@ -176,6 +176,10 @@ const columnOf = (f: (typeof EDITABLE)[number]) => (f in COLUMN ? COLUMN[f as ke
 export async function patchUser(svc: Services, actor: Actor, key: string, patch: PatchInput): Promise<UserRow> {
   const { preferences, ...fields } = patch
   const changesFields = Object.values(fields).some((x) => x !== undefined)
+  // PATCH answers before a temporary password is replaced, but then only for the own preferences.
+  if (actor.mustChangePassword && (key !== actor.userId || changesFields)) {
+    throw forbidden('PASSWORD_CHANGE_REQUIRED', 'change your temporary password first')
+  }
   if (!isAdmin(actor) && (key !== actor.userId || changesFields)) throw forbidden('NOT_AUTHORISED', 'not authorised')
   checkedKey(key)
   const now = svc.clock.now()

@@ -27,10 +27,18 @@ export function Section({ title, description, children }: { title: ReactNode; de
   )
 }
 
-/** Save and cancel for a settings form: both idle until something changed. */
-export function FormActions({ dirty, saving, onCancel }: { dirty: boolean; saving: boolean; onCancel: () => void }) {
-  return (
+/**
+ * Save and cancel for a settings form: both idle until something changed. `sticky` keeps them
+ * in view at the bottom of the window for forms taller than the screen.
+ */
+export function FormActions({ dirty, saving, onCancel, sticky }: { dirty: boolean; saving: boolean; onCancel: () => void; sticky?: boolean }) {
+  const buttons = (
     <Group justify="flex-end" gap="sm">
+      {sticky && dirty && (
+        <Text size="sm" c="dimmed" mr="auto">
+          <Trans>Modifiche non salvate</Trans>
+        </Text>
+      )}
       <Button variant="default" onClick={onCancel} disabled={!dirty || saving}>
         <Trans>Annulla</Trans>
       </Button>
@@ -38,6 +46,12 @@ export function FormActions({ dirty, saving, onCancel }: { dirty: boolean; savin
         <Trans>Salva</Trans>
       </Button>
     </Group>
+  )
+  if (!sticky) return buttons
+  return (
+    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+      {buttons}
+    </Paper>
   )
 }
 

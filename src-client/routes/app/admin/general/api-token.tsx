@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -55,10 +56,10 @@ function ApiTokensTab() {
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
             <Trans>
-              Documentazione:{' '}
-              <a href="/api/docs" target="_blank" rel="noreferrer">
+              Documentazione dell'API:{' '}
+              <Anchor href="/api/docs" target="_blank" rel="noreferrer" size="sm">
                 /api/docs
-              </a>
+              </Anchor>
             </Trans>
           </Text>
           <Button onClick={() => setCreating(true)}>
@@ -191,6 +192,8 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
   const valid = !errors.description && !errors.expiration && !errors.scopes
 
   function close() {
+    // The list may show the new token's first use by now.
+    if (created) void refresh()
     setDescription('')
     setValidity('90')
     setCustomDate('')
@@ -231,11 +234,7 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
           <Alert color="yellow" title={<Trans>Copia il token adesso</Trans>}>
             <Trans>Per sicurezza viene mostrato solo questa volta: chiudendo la finestra non sarà più possibile leggerlo.</Trans>
           </Alert>
-          <Text size="sm">
-            <Trans>
-              {created.description}, valido fino al {formatDate(created.expiration)}
-            </Trans>
-          </Text>
+          <TokenSummary description={created.description} until={formatDate(created.expiration)} />
           <Code block data-testid="api-token-value" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap', fontSize: 14 }}>
             {created.token}
           </Code>
@@ -326,6 +325,16 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
   )
 }
 
+function TokenSummary({ description, until }: { description: string; until: string }) {
+  return (
+    <Text size="sm">
+      <Trans>
+        «{description}», valido fino al {until}
+      </Trans>
+    </Text>
+  )
+}
+
 function RevokeTokenModal({ token, onClose }: { token: ApiTokenRow | null; onClose: () => void }) {
   const { t } = useLingui()
   const [busy, setBusy] = useState(false)
@@ -349,9 +358,7 @@ function RevokeTokenModal({ token, onClose }: { token: ApiTokenRow | null; onClo
     <Modal opened={token !== null} onClose={onClose} title={<Trans>Revocare il token?</Trans>} centered>
       {token && (
         <Stack>
-          <Text>
-            <Trans>Il token «{token.description}» smetterà subito di funzionare. L'operazione non si può annullare.</Trans>
-          </Text>
+          <RevokeText description={token.description} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={busy}>
               <Trans>Annulla</Trans>
@@ -363,5 +370,13 @@ function RevokeTokenModal({ token, onClose }: { token: ApiTokenRow | null; onClo
         </Stack>
       )}
     </Modal>
+  )
+}
+
+function RevokeText({ description }: { description: string }) {
+  return (
+    <Text>
+      <Trans>Il token «{description}» smetterà subito di funzionare. L'operazione non si può annullare.</Trans>
+    </Text>
   )
 }

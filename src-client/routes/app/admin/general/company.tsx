@@ -71,7 +71,7 @@ function CompanyForm({ settings }: { settings: SettingsRow }) {
           max={1_000_000}
           decimalScale={2}
           allowNegative={false}
-          maw={260}
+          styles={{ wrapper: { maxWidth: 260 } }}
           value={draft.operator_hourly_cost}
           onChange={(v) => setDraft({ ...draft, operator_hourly_cost: v })}
           error={dirty ? costError : null}
@@ -169,9 +169,7 @@ function LogoSection({ logoUrl }: { logoUrl: string | null }) {
         <Stack gap="sm" style={{ flex: 1 }}>
           {chosen ? (
             <>
-              <Text size="sm">
-                <Trans>Anteprima di {chosen.name}: carica per usarlo come logo.</Trans>
-              </Text>
+              <PreviewText filename={chosen.name} />
               <Group gap="sm">
                 <Button onClick={upload} loading={busy}>
                   <Trans>Carica logo</Trans>
@@ -205,5 +203,13 @@ function LogoSection({ logoUrl }: { logoUrl: string | null }) {
         </Stack>
       </Group>
     </Section>
+  )
+}
+
+function PreviewText({ filename }: { filename: string }) {
+  return (
+    <Text size="sm">
+      <Trans>Anteprima di {filename}: carica l'immagine per usarla come logo.</Trans>
+    </Text>
   )
 }

@@ -155,7 +155,7 @@ function PhaseForm({ saved }: { saved: PhaseParameters }) {
           </SimpleGrid>
         </Section>
 
-        <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(saved)} />
+        <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(saved)} sticky />
       </Stack>
     </form>
   )

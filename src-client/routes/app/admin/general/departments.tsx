@@ -20,6 +20,8 @@ function DepartmentsTab() {
   const { data } = useQuery(trpc.departments.list.queryOptions())
   const [editing, setEditing] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<DepartmentRow | null>(null)
+  const editLabel = (code: string) => t`Modifica ${code}`
+  const deleteLabel = (code: string) => t`Elimina ${code}`
 
   return (
     <Stack maw={900} gap="lg">
@@ -61,7 +63,7 @@ function DepartmentsTab() {
                     <Table.Td ta="right">{d.user_count}</Table.Td>
                     <Table.Td>
                       <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button size="compact-sm" variant="default" onClick={() => setEditing(d._key)} aria-label={t`Modifica ${d.code}`}>
+                        <Button size="compact-sm" variant="default" onClick={() => setEditing(d._key)} aria-label={editLabel(d.code)}>
                           <Trans>Modifica</Trans>
                         </Button>
                         <Tooltip
@@ -80,7 +82,7 @@ function DepartmentsTab() {
                               color="red"
                               disabled={d.user_count > 0}
                               onClick={() => setDeleting(d)}
-                              aria-label={t`Elimina ${d.code}`}
+                              aria-label={deleteLabel(d.code)}
                             >
                               <Trans>Elimina</Trans>
                             </Button>
@@ -125,7 +127,8 @@ function AddDepartment() {
       await refresh()
       setCode('')
       setName('')
-      notifySuccess(t`Reparto ${row.code} creato`)
+      const created = row.code
+      notifySuccess(t`Reparto ${created} creato`)
     } catch (err) {
       notifyError(err)
     } finally {
@@ -243,7 +246,8 @@ function DeleteDepartment({ department, onClose }: { department: DepartmentRow |
     setBusy(true)
     try {
       await trpcClient.departments.remove.mutate({ key: department._key })
-      notifySuccess(t`Reparto ${department.code} eliminato`)
+      const deleted = department.code
+      notifySuccess(t`Reparto ${deleted} eliminato`)
       onClose()
     } catch (err) {
       notifyError(err)
@@ -258,11 +262,7 @@ function DeleteDepartment({ department, onClose }: { department: DepartmentRow |
     <Modal opened={department !== null} onClose={onClose} title={<Trans>Eliminare il reparto?</Trans>} centered>
       {department && (
         <Stack>
-          <Text>
-            <Trans>
-              Il reparto {department.code} ({department.name}) sarà eliminato.
-            </Trans>
-          </Text>
+          <DeleteText code={department.code} name={department.name} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={busy}>
               <Trans>Annulla</Trans>
@@ -274,5 +274,15 @@ function DeleteDepartment({ department, onClose }: { department: DepartmentRow |
         </Stack>
       )}
     </Modal>
+  )
+}
+
+function DeleteText({ code, name }: { code: string; name: string }) {
+  return (
+    <Text>
+      <Trans>
+        Il reparto {code} ({name}) sarà eliminato.
+      </Trans>
+    </Text>
   )
 }

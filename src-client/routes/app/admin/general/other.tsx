@@ -106,12 +106,12 @@ function OtherForm({ initial }: { initial: Draft }) {
         </Section>
         <Section title={<Trans>Sessione e ricerca</Trans>}>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-            {whole('idle_lock_minutes', t`Blocco per inattività`, t`min`, t`Minuti senza attività prima che la sessione si blocchi`)}
+            {whole('idle_lock_minutes', t`Blocco per inattività`, t`min`, t`Minuti di inattività prima del blocco`)}
             {whole('autocomplete_min_chars_serials', t`Ricerca seriali`, t`caratteri`, t`Caratteri minimi per i suggerimenti dei seriali`)}
             {whole('autocomplete_min_chars_tags', t`Ricerca tag`, t`caratteri`, t`Caratteri minimi per i suggerimenti dei tag`)}
           </SimpleGrid>
         </Section>
-        <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(initial)} />
+        <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(initial)} sticky />
       </Stack>
     </form>
   )

@@ -5,6 +5,7 @@ import {
   Alert,
   Avatar,
   Badge,
+  Box,
   Button,
   Checkbox,
   Code,
@@ -51,12 +52,23 @@ const SCOPE_COLORS: Record<Scope, string> = {
   warehouse: 'yellow',
 }
 
+/** Badges keep their whole label (Mantine would cut it short in a narrow table column). */
+export const badgeStyles = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const
+
 export function PermissionBadges({ scope }: { scope: string }) {
   const { i18n } = useLingui()
+  const words = parseScope(scope)
+  if (words.length === SCOPES.length) {
+    return (
+      <Badge size="sm" variant="light" color={SCOPE_COLORS.admin} tt="none" styles={badgeStyles}>
+        <Trans>Tutti i permessi</Trans>
+      </Badge>
+    )
+  }
   return (
-    <Group gap={4} wrap="wrap">
-      {parseScope(scope).map((s) => (
-        <Badge key={s} size="sm" variant="light" color={SCOPE_COLORS[s]} tt="none">
+    <Group gap={4} wrap="wrap" miw={150} maw={210}>
+      {words.map((s) => (
+        <Badge key={s} size="sm" variant="light" color={SCOPE_COLORS[s]} tt="none" styles={badgeStyles}>
           {i18n._(SCOPE_LABELS[s])}
         </Badge>
       ))}
@@ -64,10 +76,22 @@ export function PermissionBadges({ scope }: { scope: string }) {
   )
 }
 
+/** A coloured dot and a word: enabled, signed in ... */
+export function StatusDot({ color, children }: { color: string; children: ReactNode }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Box w={8} h={8} bg={color} style={{ borderRadius: '50%', flexShrink: 0 }} />
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {children}
+      </Text>
+    </Group>
+  )
+}
+
 export function UserAvatar({ user, size = 'sm' }: { user: Pick<UserRow, 'name' | 'surname' | 'username' | 'image_url'>; size?: number | 'sm' | 'md' | 'lg' | 'xl' }) {
   const initials = `${user.name[0] ?? ''}${user.surname[0] ?? ''}`.toUpperCase() || user.username[0]?.toUpperCase()
   return (
-    <Avatar src={user.image_url} size={size} color="teal" radius="xl" alt="">
+    <Avatar src={user.image_url} size={size} color="teal" radius={1000} alt="">
       {initials}
     </Avatar>
   )
@@ -336,7 +360,9 @@ export function Fact({ label, children }: { label: ReactNode; children: ReactNod
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text size="sm">{children}</Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
     </div>
   )
 }

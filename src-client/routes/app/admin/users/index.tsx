@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import { isScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
 import { USER_SORTS, type UserRow, type UserSort } from '../../../../../src/domains/users/schemas'
@@ -11,7 +11,7 @@ import { type DataColumn, DataTable, type SortingState } from '../../../../compo
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
-import { invalidateUsers, PermissionBadges, SCOPE_LABELS, UserAvatar } from './-user-ui'
+import { badgeStyles, invalidateUsers, PermissionBadges, SCOPE_LABELS, StatusDot, UserAvatar } from './-user-ui'
 
 const PAGE_SIZE = 20
 const STATUSES = ['active', 'archived', 'all'] as const
@@ -62,8 +62,11 @@ function UsersList() {
   // Typing searches on the server, once the admin pauses.
   const [text, setText] = useState(search.q ?? '')
   const [debounced] = useDebouncedValue(text, 300)
+  const router = useRouter()
   useEffect(() => {
     const q = debounced.trim() || undefined
+    // The admin may have opened a user meanwhile: a late search must not bring the list back.
+    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/admin/users') return
     if (q !== search.q) setSearch({ q })
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced])
@@ -106,7 +109,7 @@ function UsersList() {
               {row.original.username}
             </Text>
             {!row.original.active && (
-              <Badge size="xs" color="gray" variant="outline">
+              <Badge size="xs" color="gray" variant="outline" tt="none" styles={badgeStyles}>
                 <Trans>Eliminato</Trans>
               </Badge>
             )}
@@ -136,38 +139,54 @@ function UsersList() {
         enableSorting: false,
         cell: ({ row }) =>
           row.original.enabled ? (
-            <Badge color="green" variant="light" size="sm">
+            <StatusDot color="var(--mantine-color-green-6)">
               <Trans>Abilitato</Trans>
-            </Badge>
+            </StatusDot>
           ) : (
-            <Badge color="gray" variant="light" size="sm">
+            <StatusDot color="var(--mantine-color-gray-5)">
               <Trans>Disabilitato</Trans>
-            </Badge>
+            </StatusDot>
           ),
       },
       {
         id: 'logged_in',
         accessorKey: 'logged_in',
-        header: () => t`Connesso`,
+        header: () => <NoWrap>{t`Connesso`}</NoWrap>,
         enableSorting: false,
         cell: ({ row }) =>
           row.original.logged_in ? (
-            <Badge color="teal" variant="dot" size="sm">
-              <Trans>Connesso</Trans>
-            </Badge>
+            <StatusDot color="var(--mantine-color-teal-6)">
+              <Trans>Sì</Trans>
+            </StatusDot>
           ) : (
             <Text size="sm" c="dimmed">
-              <Trans>No</Trans>
+              —
             </Text>
           ),
       },
       {
         id: 'last_login',
         accessorKey: 'last_login',
-        header: () => t`Ultimo accesso`,
-        cell: ({ row }) => (row.original.last_login ? formatDateTime(row.original.last_login) : <Text c="dimmed">{t`Mai`}</Text>),
+        header: () => <NoWrap>{t`Ultimo accesso`}</NoWrap>,
+        cell: ({ row }) =>
+          row.original.last_login ? (
+            <Tooltip label={formatDateTime(row.original.last_login)} openDelay={300}>
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {formatDate(row.original.last_login)}
+              </Text>
+            </Tooltip>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t`Mai`}
+            </Text>
+          ),
       },
-      { id: 'created_at', accessorKey: 'created_at', header: () => t`Creato il`, cell: ({ row }) => formatDate(row.original.created_at) },
+      {
+        id: 'created_at',
+        accessorKey: 'created_at',
+        header: () => <NoWrap>{t`Creato il`}</NoWrap>,
+        cell: ({ row }) => <NoWrap>{formatDate(row.original.created_at)}</NoWrap>,
+      },
       {
         id: 'actions',
         header: () => null,
@@ -262,6 +281,8 @@ function UsersList() {
   )
 }
 
+const NoWrap = ({ children }: { children: React.ReactNode }) => <span style={{ whiteSpace: 'nowrap' }}>{children}</span>
+
 function RowMenu({ user, isSelf, onRestore }: { user: UserRow; isSelf: boolean; onRestore: (u: UserRow) => void }) {
   const { t } = useLingui()
   const params = { user_key: user._key }
@@ -275,14 +296,14 @@ function RowMenu({ user, isSelf, onRestore }: { user: UserRow; isSelf: boolean; 
         </Tooltip>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component={Link} to="/app/admin/users/$user_key" params={params}>
+        <Menu.Item renderRoot={(props) => <Link to="/app/admin/users/$user_key" params={params} {...props} />}>
           <Trans>Modifica</Trans>
         </Menu.Item>
-        <Menu.Item component={Link} to="/app/admin/users/$user_key/reset-password" params={params} disabled={isSelf}>
+        <Menu.Item renderRoot={isSelf ? undefined : (props) => <Link to="/app/admin/users/$user_key/reset-password" params={params} {...props} />} disabled={isSelf}>
           <Trans>Reimposta password</Trans>
         </Menu.Item>
         {user.active ? (
-          <Menu.Item component={Link} to="/app/admin/users/$user_key/delete" params={params} color="red" disabled={isSelf}>
+          <Menu.Item renderRoot={isSelf ? undefined : (props) => <Link to="/app/admin/users/$user_key/delete" params={params} {...props} />} color="red" disabled={isSelf}>
             <Trans>Elimina</Trans>
           </Menu.Item>
         ) : (

@@ -1,0 +1,150 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button, Group, NumberInput, Paper, Select, Stack, Switch, TextInput } from '@mantine/core'
+import { useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import { ISSUE_LINK_TYPES, type IssueLinkType, type IssueTypeRow, MAX_CLOSE_WITHIN_HOURS } from '../../../../../src/domains/issue-types/schemas'
+import { UnsavedChangesGuard } from '../../../../components/UnsavedChangesGuard'
+import { toApiError } from '../../../../lib/api-error'
+import { errorMessage } from '../../../../lib/error-messages'
+import { ISSUE_LINK_LABELS } from '../../../../lib/library-labels'
+import { notifyError, notifySuccess } from '../../../../lib/notify'
+import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+
+type Draft = { code: string; name: string; close_within: number | string; critical: boolean; link_type: IssueLinkType; active: boolean }
+
+const draftOf = (row?: IssueTypeRow): Draft => ({
+  code: row?.code ?? '',
+  name: row?.name ?? '',
+  close_within: row?.close_within ?? 0,
+  critical: row?.critical ?? false,
+  link_type: row?.link_type ?? 'generic',
+  active: row?.active ?? true,
+})
+
+const sameDraft = (a: Draft, b: Draft) => (Object.keys(a) as (keyof Draft)[]).every((k) => String(a[k]) === String(b[k]))
+
+/** New issue type or an existing one. Print templates are kept as they are (their library comes later). */
+export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
+  const { t, i18n } = useLingui()
+  const navigate = useNavigate()
+  const initial = draftOf(issueType)
+  const [draft, setDraft] = useState<Draft>(initial)
+  const [showErrors, setShowErrors] = useState(false)
+  const [serverErrors, setServerErrors] = useState<{ code?: string; name?: string }>({})
+  const [saving, setSaving] = useState(false)
+  const dirty = !sameDraft(draft, initial)
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch })
+    setServerErrors({})
+  }
+
+  const hours = draft.close_within
+  const hoursError =
+    hours === '' ? t`Inserisci le ore (0 = mai)` : !Number.isInteger(Number(hours)) || Number(hours) < 0 ? t`Inserisci un numero intero di ore maggiore o uguale a 0` : null
+  const codeError = serverErrors.code ?? (showErrors && !draft.code.trim() ? t`Il codice è obbligatorio` : null)
+  const nameError = serverErrors.name ?? (showErrors && !draft.name.trim() ? t`Il nome è obbligatorio` : null)
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault()
+    setShowErrors(true)
+    if (!draft.code.trim() || !draft.name.trim() || hoursError) return
+    setSaving(true)
+    try {
+      const input = { ...draft, code: draft.code.trim(), name: draft.name.trim(), close_within: Number(draft.close_within) }
+      const row = issueType
+        ? await trpcClient.issueTypes.patch.mutate({ key: issueType._key, patch: input })
+        : await trpcClient.issueTypes.create.mutate(input)
+      queryClient.setQueryData(trpc.issueTypes.get.queryKey({ key: row._key }), row)
+      await queryClient.invalidateQueries({ queryKey: trpc.issueTypes.list.pathKey() })
+      notifySuccess(issueType ? t`Tipo di segnalazione aggiornato` : t`Tipo di segnalazione creato`)
+      if (!issueType) await navigate({ to: '/app/admin/issue-types/$issueTypeKey', params: { issueTypeKey: row._key }, ignoreBlocker: true })
+    } catch (err) {
+      const error = toApiError(err)
+      if (error.code === 'ISSUE_TYPE_CODE_TAKEN' || error.code === 'ISSUE_TYPE_CODE_REQUIRED') setServerErrors({ code: errorMessage(error) })
+      else if (error.code === 'ISSUE_TYPE_NAME_REQUIRED') setServerErrors({ name: errorMessage(error) })
+      else notifyError(err)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <form onSubmit={save} noValidate>
+      <UnsavedChangesGuard dirty={dirty && !saving} />
+      <Paper withBorder p="lg" radius="md" maw={640}>
+        <Stack gap="md">
+          <Group grow align="flex-start">
+            <TextInput label={t`Codice`} name="code" withAsterisk maxLength={50} value={draft.code} onChange={(e) => set({ code: e.currentTarget.value })} error={codeError} />
+            <TextInput label={t`Nome`} name="name" withAsterisk maxLength={200} value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={nameError} />
+          </Group>
+          <NumberInput
+            label={t`Chiudere entro (ore)`}
+            description={t`Trascorse queste ore, una segnalazione aperta diventa critica. 0 = mai.`}
+            name="close_within"
+            min={0}
+            max={MAX_CLOSE_WITHIN_HOURS}
+            allowDecimal={false}
+            allowNegative={false}
+            suffix=" h"
+            styles={{ wrapper: { maxWidth: 200 } }}
+            value={draft.close_within}
+            onChange={(v) => set({ close_within: v })}
+            error={showErrors || dirty ? hoursError : null}
+          />
+          <Select
+            label={t`Collegata a`}
+            description={t`A cosa si riferiscono le segnalazioni di questo tipo`}
+            name="link_type"
+            allowDeselect={false}
+            styles={{ wrapper: { maxWidth: 320 } }}
+            data={ISSUE_LINK_TYPES.map((l) => ({ value: l, label: i18n._(ISSUE_LINK_LABELS[l]) }))}
+            value={draft.link_type}
+            onChange={(v) => v && set({ link_type: v as IssueLinkType })}
+          />
+          <Switch
+            label={t`Critica`}
+            description={t`Le segnalazioni di questo tipo nascono critiche`}
+            checked={draft.critical}
+            onChange={(e) => set({ critical: e.currentTarget.checked })}
+          />
+          <Switch
+            label={t`Attivo`}
+            description={t`I tipi non attivi non si possono scegliere per nuove segnalazioni`}
+            checked={draft.active}
+            onChange={(e) => set({ active: e.currentTarget.checked })}
+          />
+          <Group justify="space-between" mt="sm">
+            <div>
+              {issueType && (
+                <Button
+                  variant="subtle"
+                  color="red"
+                  onClick={() => navigate({ to: '/app/admin/issue-types/$issueTypeKey/delete', params: { issueTypeKey: issueType._key } })}
+                >
+                  <Trans>Elimina tipo</Trans>
+                </Button>
+              )}
+            </div>
+            <Group gap="sm">
+              <Button
+                variant="default"
+                onClick={() => {
+                  if (!issueType) return navigate({ to: '/app/admin/issue-types', ignoreBlocker: true })
+                  setDraft(initial)
+                  setShowErrors(false)
+                  setServerErrors({})
+                }}
+                disabled={issueType ? !dirty || saving : saving}
+              >
+                <Trans>Annulla</Trans>
+              </Button>
+              <Button type="submit" loading={saving} disabled={Boolean(issueType) && !dirty}>
+                {issueType ? <Trans>Salva</Trans> : <Trans>Crea tipo</Trans>}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  )
+}
