@@ -28,8 +28,8 @@ export function Section({ title, description, children }: { title: ReactNode; de
 }
 
 /**
- * Save and cancel for a settings form: both idle until something changed. `sticky` keeps them
- * in view at the bottom of the window for forms taller than the screen.
+ * Save and cancel for a settings form: both idle until something changed. With `sticky`, a form
+ * taller than the screen keeps them in view at the bottom of the window while it has changes.
  */
 export function FormActions({ dirty, saving, onCancel, sticky }: { dirty: boolean; saving: boolean; onCancel: () => void; sticky?: boolean }) {
   const buttons = (
@@ -47,9 +47,9 @@ export function FormActions({ dirty, saving, onCancel, sticky }: { dirty: boolea
       </Button>
     </Group>
   )
-  if (!sticky) return buttons
+  if (!sticky || !dirty) return buttons
   return (
-    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
       {buttons}
     </Paper>
   )

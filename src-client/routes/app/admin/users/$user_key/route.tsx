@@ -275,6 +275,8 @@ function ImagePicker({ user }: { user: UserRow }) {
       form.set('new_image', file)
       const saved = await rest<UserRow>('PUT', `/user/${user._key}/image`, form)
       queryClient.setQueryData(trpc.users.get.queryKey({ key: user._key }), saved)
+      // The stored picture replaces the local preview.
+      setPreview(null)
       await invalidateUsers()
       notifySuccess(t`Immagine aggiornata`)
     } catch (err) {
