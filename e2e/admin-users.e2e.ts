@@ -103,7 +103,7 @@ test.describe('admin: users library', () => {
     const row = page.getByRole('row').filter({ hasText: username })
     await expect(row).toContainText('Assemblaggio')
     await expect(row).toContainText('Operator')
-    await expect(row.getByRole('cell').nth(6)).toHaveText('Yes')
+    await expect(row.getByRole('cell').nth(5)).toHaveText('EnabledSigned in')
 
     // Delete = archive: gone from the list, cannot sign in.
     await row.click()
@@ -130,7 +130,7 @@ test.describe('admin: users library', () => {
     await page.getByLabel('Cerca').fill(username)
     await expect(page).toHaveURL(new RegExp(`q=${username}`))
     const archived = page.getByRole('row').filter({ hasText: username })
-    await expect(archived).toContainText('Eliminato')
+    await expect(archived.getByRole('cell').nth(5)).toHaveText('Eliminato')
     await shot(page, 'users-list-archived-it')
     await archived.getByRole('button', { name: `Azioni per ${username}` }).click()
     await page.getByRole('menuitem', { name: 'Ripristina' }).click()

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { trpcServer } from '@hono/trpc-server'
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { serveStatic } from 'hono/bun'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/authenticate'
@@ -12,6 +13,7 @@ import type { AppEnv } from './http-env'
 import { apiDocsPage } from './rest/api-docs-page'
 import { mountRoutes } from './rest/mount'
 import { buildOpenApi } from './rest/openapi'
+import { JSON_BODY_LIMIT } from './rest/route'
 import { restRoutes } from './rest/routes'
 import { assertSafeKey } from './storage/file-store'
 import { appRouter } from './trpc/app-router'
@@ -38,6 +40,11 @@ export function createApp(svc: Services) {
   api.get('/openapi.json', (c) => c.json(openapi))
   const docs = apiDocsPage(restRoutes, prefix)
   api.get('/docs', (c) => c.html(docs))
+  // tRPC inputs are JSON too: the same 1 MiB limit as the REST routes.
+  const tooLarge = () => {
+    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
+  }
+  api.use('/trpc/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }))
   api.use(
     '/trpc/*',
     trpcServer({

@@ -12,3 +12,12 @@ export const QueryInt = (min: number, max: number) =>
 
 export const Key = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
 export const UuidKey = (message = 'wrong key') => v.pipe(v.string(), v.uuid(message))
+
+/**
+ * Text PostgreSQL can store: no NUL characters and no lone UTF-16 surrogates (both would make
+ * the database refuse the row with a 5xx). Use inside a pipe: `v.pipe(v.string(), StorableText, ...)`.
+ */
+export const StorableText = v.check(
+  (s: string) => !s.includes('\u0000') && s.isWellFormed(),
+  'text contains characters that cannot be stored (NUL or broken Unicode)',
+)

@@ -136,7 +136,7 @@ describe('temporary passwords (must_change_password)', () => {
     const ev = await h.svc.db.selectFrom('events').selectAll().where('event_type', '=', 'PASSWORD_CHANGED').where('subject_key', '=', u.key).execute()
     expect(ev).toHaveLength(1)
     expect(ev[0]!.user_id).toBe(u.key)
-    expect(ev[0]!.session_id).toBe(token.split('.')[0])
+    expect(ev[0]!.session_id).toBe(token.split('.')[0]!)
   })
 
   test('a normal password change also ends the other sessions and needs the current password', async () => {

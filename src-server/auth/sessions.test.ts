@@ -67,7 +67,7 @@ describe('session tokens', () => {
     const who = await h.request('GET', '/api/whoami', { cookie: token })
     expect(who.status).toBe(200)
     expect(who.body.detail.user_key).toBe(await adminKey(h))
-    expect(who.body.detail.session_key).toBe(token.split('.')[0])
+    expect(who.body.detail.session_key).toBe(token.split('.')[0]!)
     const out = await h.request('POST', '/api/logout', { cookie: token })
     expect(out.status).toBe(200)
     expect(out.headers.get('set-cookie') ?? '').toMatch(/Authorization=;.*Max-Age=0/)

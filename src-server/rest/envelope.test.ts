@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { adminToken, countOf } from '../test/fixtures'
+import { adminToken, appCode, countOf, trpcCall } from '../test/fixtures'
 import { ORIGIN, useHarness } from '../test/harness'
 import { honoPath } from './mount'
 import { JSON_BODY_LIMIT } from './route'
@@ -116,6 +116,52 @@ describe('REST envelope', () => {
     const top = await h.request('POST', '/api/event', { token: admin, body: [1, 2, 3] })
     expect(top.status).toBe(400)
     expect(top.body.detail.code).toBe('INVALID_INPUT')
+  })
+
+  test('text with a NUL character or an unpaired surrogate is 400 INVALID_INPUT (PostgreSQL cannot store it), never a 5xx', async () => {
+    const before = await countOf(h, 'events')
+    const cases: [string, string, unknown][] = [
+      ['POST', '/api/login', { username: 'adm\u0000in', password: 'x' }],
+      ['POST', '/api/event', { event_type: 'X', subject_key: 'a\u0000b' }],
+      ['POST', '/api/event', { event_type: 'X', data: { note: 'a\u0000b' } }],
+      ['POST', '/api/event', { event_type: 'X', data: { 'k\u0000': 1 } }],
+      ['POST', '/api/event', { event_type: 'X', data: { deep: [{ deeper: ['\u0000'] }] } }],
+      ['POST', '/api/user', { username: 'nul.user', name: '\u0000', scope: 'operator' }],
+      ['POST', '/api/session/unlock', { password: '\u0000' }],
+      ['POST', '/api/event', { event_type: 'X', data: { note: 'half a pair \udfff' } }],
+      ['POST', '/api/event', { event_type: 'X', data: { '\ud800': 1 } }],
+      ['POST', '/api/user', { username: 'lone.surrogate', surname: '\ud83d', scope: 'operator' }],
+    ]
+    for (const [method, path, body] of cases) {
+      const res = await h.request(method, path, { token: admin, body })
+      expect({ path, body, status: res.status, code: res.body.detail.code }).toEqual({ path, body, status: 400, code: 'INVALID_INPUT' })
+      expect(res.body.detail.message).toMatch(/NUL|Unicode/)
+    }
+    const query = await h.request('GET', '/api/user/%00', { token: admin })
+    expect(query.status).toBeLessThan(500)
+    const trpc = await trpcCall(h, 'events.record', 'mutation', { event_type: 'X', subject_type: '\u0000' }, { token: admin })
+    expect(trpc.status).toBe(400)
+    expect(appCode(trpc.body)).toBe('INVALID_INPUT')
+    expect(await countOf(h, 'events')).toBe(before)
+  })
+
+  test('absurdly deep JSON is 400 INVALID_INPUT, quickly; ordinary nesting passes', async () => {
+    const nested = (depth: number) => `{"event_type":"DEEP","data":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`
+    const before = await countOf(h, 'events')
+    for (const depth of [100, 20_000, 200_000]) {
+      const res = await raw('POST', '/api/event', nested(depth))
+      expect({ depth, status: res.status, code: res.body.detail.code }).toEqual({ depth, status: 400, code: 'INVALID_INPUT' })
+    }
+    const trpc = await h.request('POST', '/api/trpc/events.record', { token: admin, body: nested(20_000), headers: { 'content-type': 'application/json' } })
+    expect(trpc.status).toBe(400)
+    expect(await countOf(h, 'events')).toBe(before)
+    expect((await raw('POST', '/api/event', nested(20))).status).toBe(201)
+  })
+
+  test('tRPC bodies have the same 1 MiB limit', async () => {
+    const body = JSON.stringify({ event_type: 'BIG', data: { blob: 'x'.repeat(JSON_BODY_LIMIT) } })
+    const res = await h.request('POST', '/api/trpc/events.record', { token: admin, body, headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(413)
   })
 
   test('GET /api/health is public', async () => {

@@ -4,12 +4,14 @@ import * as v from 'valibot'
 import { authorize } from '../auth/authorize'
 import { AppError, badRequest } from '../errors'
 import type { AppEnv } from '../http-env'
+import { assertStorableInput } from '../input-guard'
 import { type AnyRoute, JSON_BODY_LIMIT } from './route'
 
 export const honoPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1')
 
 /** Validates with valibot; the first issue becomes the message, all of them go in `issues`. */
 export function parseInput<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  assertStorableInput(value)
   const result = v.safeParse(schema, value)
   if (result.success) return result.output
   const issues = result.issues.map((i) => ({ path: v.getDotPath(i), message: i.message }))

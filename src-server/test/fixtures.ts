@@ -33,12 +33,11 @@ export async function tableCounts(h: Harness): Promise<Record<string, number>> {
     where table_schema = 'public' and table_type = 'BASE TABLE'
       and table_name not like 'kysely_%' and table_name <> 'login_throttle'
     order by table_name`.execute(h.svc.db)
-  const out: Record<string, number> = {}
-  for (const { name } of tables.rows) {
-    const r = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)}`.execute(h.svc.db)
-    out[name] = Number(r.rows[0]!.n)
-  }
-  return out
+  const names = tables.rows.map((t) => t.name)
+  const counts = await sql<Record<string, number>>`select ${sql.join(
+    names.map((n) => sql`(select count(*)::int from ${sql.table(n)}) as ${sql.ref(n)}`),
+  )}`.execute(h.svc.db)
+  return Object.fromEntries(names.map((n) => [n, Number(counts.rows[0]![n])]))
 }
 
 /** An API token row made the way the admin screens make them; returns the bearer string. */

@@ -64,11 +64,12 @@ export function useHarness(): Harness {
       } catch {}
       return { status: res.status, body: parsed, headers: res.headers }
     }
-  })
+    // A database from a template (or a PGlite start) can take seconds on a busy machine.
+  }, 60_000)
   afterAll(async () => {
     await database?.close()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-  })
+  }, 30_000)
   return h
 }
 

@@ -3,6 +3,7 @@ import type { Scope } from '../../src/auth/scopes'
 import { type Access, authorize, PUBLIC } from '../auth/authorize'
 import type { Actor, Auth, RequestCtx } from '../context'
 import { AppError } from '../errors'
+import { assertStorableInput } from '../input-guard'
 
 export type TrpcMeta = { access: Access }
 
@@ -32,12 +33,16 @@ export const createCallerFactory = t.createCallerFactory
 
 /** A procedure guarded by `access`; its context gains the acting user (`actor`, `auth`). */
 export function procedure(access: Access) {
-  return t.procedure.meta({ access }).use(async ({ ctx, next }) => {
+  return t.procedure.meta({ access }).use(async ({ ctx, next, getRawInput }) => {
     const actor = await authorize(ctx, access)
+    assertStorableInput(await getRawInput())
     return next({ ctx: { ...ctx, actor: actor as Actor, auth: ctx.auth as Auth } })
   })
 }
 
-export const publicProcedure = t.procedure.meta({ access: PUBLIC })
+export const publicProcedure = t.procedure.meta({ access: PUBLIC }).use(async ({ next, getRawInput }) => {
+  assertStorableInput(await getRawInput())
+  return next()
+})
 export const signedIn = procedure({ scope: 'signed-in' })
 export const scoped = (...scopes: [Scope, ...Scope[]]) => procedure({ scope: scopes.length === 1 ? scopes[0] : scopes })

@@ -1,6 +1,5 @@
 import * as v from 'valibot'
-import { ApiTokenCreated, ApiTokenCreateInput, ApiTokenRow } from '../../../src/domains/api-tokens/schemas'
-import { Key } from '../../../src/valibot-helpers'
+import { ApiTokenCreated, ApiTokenCreateInput, ApiTokenKey, ApiTokenRow } from '../../../src/domains/api-tokens/schemas'
 import { route } from '../../rest/route'
 import * as apiTokens from './service'
 
@@ -34,7 +33,7 @@ export const apiTokenRoutes = [
     tag,
     summary: 'Revoke an API token: it answers 401 from now on',
     access: { scope: 'admin' },
-    params: v.object({ key: Key }),
+    params: v.object({ key: ApiTokenKey }),
     response: ApiTokenRow,
     handler: (ctx, { params }) => apiTokens.revokeApiToken(ctx, ctx.actor!, params.key),
   }),

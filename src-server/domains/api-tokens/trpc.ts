@@ -1,6 +1,5 @@
 import * as v from 'valibot'
-import { ApiTokenCreateInput } from '../../../src/domains/api-tokens/schemas'
-import { Key } from '../../../src/valibot-helpers'
+import { ApiTokenCreateInput, ApiTokenKey } from '../../../src/domains/api-tokens/schemas'
 import { router, scoped } from '../../trpc/init'
 import * as apiTokens from './service'
 
@@ -10,6 +9,6 @@ export const apiTokensRouter = router({
     .input(ApiTokenCreateInput)
     .mutation(({ ctx, input }) => apiTokens.createApiToken(ctx, ctx.actor, input)),
   revoke: scoped('admin')
-    .input(v.object({ key: Key }))
+    .input(v.object({ key: ApiTokenKey }))
     .mutation(({ ctx, input }) => apiTokens.revokeApiToken(ctx, ctx.actor, input.key)),
 })

@@ -42,8 +42,9 @@ describe('departments', () => {
     expect((await eventsOf(h, 'DEPARTMENT_CREATED')).length).toBe(2)
   })
 
-  test('code and name are required', async () => {
-    for (const body of [{ code: '', name: 'x' }, { code: '  ', name: 'x' }, { code: 'X' }, { name: 'x' }, { code: 'X', name: ' ' }, {}]) {
+  test('code and name are required, in text the database can store', async () => {
+    const unstorable = [{ code: 'A\u0000B', name: 'x' }, { code: 'X', name: '\ud800' }]
+    for (const body of [{ code: '', name: 'x' }, { code: '  ', name: 'x' }, { code: 'X' }, { name: 'x' }, { code: 'X', name: ' ' }, {}, ...unstorable]) {
       const res = await h.request('POST', '/api/department', { token: admin, body })
       expect(res.status, JSON.stringify(body)).toBe(400)
       expect(res.body.detail.code).toBe('INVALID_INPUT')

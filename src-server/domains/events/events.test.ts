@@ -88,7 +88,7 @@ describe('events: who, which session and when (server time)', () => {
     const res = await trpcCall(h, 'events.record', 'mutation', { event_type: 'BACK_ONLINE' }, { token })
     expect(res.status).toBe(200)
     const ev = await lastEvent(h, 'BACK_ONLINE')
-    expect(ev.session_id).toBe(token.split('.')[0])
+    expect(ev.session_id).toBe(token.split('.')[0]!)
     expect(ev.created_at.getTime()).toBe(h.clock.now().getTime())
   })
 

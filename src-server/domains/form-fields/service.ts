@@ -13,7 +13,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
-import { containsPattern } from '../library-search'
+import { containsPattern } from '../../db/like'
 import { operationsUsingField, selectFieldRows } from './queries'
 
 type Definition = { name: string; type: FieldType; options: string[]; multiple: boolean; mandatory: boolean; help_text: string }

@@ -10,7 +10,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
-import { containsPattern } from '../library-search'
+import { containsPattern } from '../../db/like'
 import { issueCodesOfType, selectIssueTypeRows } from './queries'
 
 const typeNotFound = () => notFound('NOT_FOUND', 'issue type not found')

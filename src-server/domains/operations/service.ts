@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { assertFieldsUsable } from '../form-fields/service'
-import { containsPattern } from '../library-search'
+import { containsPattern } from '../../db/like'
 import { assertMediaExist } from '../media/service'
 import { selectOperationRows } from './queries'
 

@@ -113,6 +113,6 @@ describe('POST session and DELETE session/{session_key}', () => {
     expect((await h.request('GET', '/api/whoami', { token: b.token })).status).toBe(401)
     const ev = await h.svc.db.selectFrom('events').selectAll().where('event_type', '=', 'SESSION_DELETED').where('subject_key', '=', bKey!).execute()
     expect(ev).toHaveLength(1)
-    expect(ev[0]!.session_id).toBe(admin.split('.')[0])
+    expect(ev[0]!.session_id).toBe(admin.split('.')[0]!)
   })
 })

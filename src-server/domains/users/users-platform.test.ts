@@ -156,7 +156,7 @@ describe('PATCH user/{key} preferences', () => {
       .where('subject_key', '=', other.key)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow()
-    expect(ev.session_id).toBe(admin.split('.')[0])
+    expect(ev.session_id).toBe(admin.split('.')[0]!)
     expect(ev.created_at.getTime()).toBe(h.clock.now().getTime())
   })
 })
@@ -202,7 +202,7 @@ describe('PUT user/{key}/image', () => {
     op = await userWithScope(h, 'img.user', 'operator')
   })
 
-  const upload = (token: string, key: string, bytes: Uint8Array, name = 'me.png', type = 'image/png') => {
+  const upload = (token: string, key: string, bytes: Uint8Array<ArrayBuffer>, name = 'me.png', type = 'image/png') => {
     const form = new FormData()
     form.append('new_image', new File([bytes], name, { type }))
     return h.request('PUT', `/api/user/${key}/image`, { token, body: form })

@@ -453,6 +453,22 @@ describe('users: the library list (search, sort, paging, filters)', () => {
   })
 })
 
+describe('users: OpenAPI', () => {
+  const h = useHarness()
+
+  test('documents the list parameters and the archive, restore and reset-password paths', async () => {
+    const doc = (await h.request('GET', '/api/openapi.json')).body
+    const params = (path: string) => (doc.paths[path].get.parameters as { name: string }[]).map((p) => p.name).sort()
+    expect(params('/user')).toEqual(['active_only', 'archived', 'dir', 'enabled', 'scope', 'search', 'sort'])
+    expect(params('/user-page')).toEqual(['archived', 'dir', 'enabled', 'page', 'page_size', 'scope', 'search', 'sort'])
+    for (const path of ['/user/{key}/archive', '/user/{key}/restore', '/user/{key}/reset-password']) {
+      expect(doc.paths[path].post.description).toBe('Needs permission: admin.')
+    }
+    expect(doc.paths['/user-page'].get.responses['200'].content['application/json'].schema.properties.detail.required).toEqual(['rows', 'total'])
+    expect(doc.paths['/user/{key}/reset-password'].post.responses['200'].content['application/json'].schema.properties.detail.properties).toHaveProperty('temp_psw')
+  })
+})
+
 /** A real 1x1 PNG. */
 const PNG_1X1 = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),

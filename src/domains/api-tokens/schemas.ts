@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { StorableText } from '../../valibot-helpers'
 
 export const API_TOKEN_DESCRIPTION_MAX = 200
 /** Tokens are meant to be rotated: at most this far ahead. */
@@ -10,11 +11,14 @@ export const API_TOKEN_MAX_LIFETIME_MS = 5 * 366 * 24 * 3_600_000
  * `expiration` is UTC milliseconds; `scope` the permission words, space-separated, as for users.
  */
 export const ApiTokenCreateInput = v.object({
-  description: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(API_TOKEN_DESCRIPTION_MAX)))),
+  description: v.optional(v.nullable(v.pipe(v.string(), StorableText, v.trim(), v.maxLength(API_TOKEN_DESCRIPTION_MAX)))),
   expiration: v.optional(v.nullable(v.pipe(v.number(), v.integer('expiration must be UTC milliseconds')))),
   scope: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
 })
 export type ApiTokenCreateInput = v.InferOutput<typeof ApiTokenCreateInput>
+
+/** An API token's key (its public id, `mes_...`); anything else simply names no token. */
+export const ApiTokenKey = v.pipe(v.string(), StorableText, v.minLength(1), v.maxLength(100))
 
 export const API_TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const
 

@@ -1,8 +1,9 @@
 import * as v from 'valibot'
+import { StorableText } from '../../valibot-helpers'
 
 /** Plant-wide settings edited in admin/general; each key is stored as its own row. */
 export const GeneralSettings = v.object({
-  company_name: v.pipe(v.string(), v.maxLength(200)),
+  company_name: v.pipe(v.string(), StorableText, v.maxLength(200)),
   // SPEC 5 ">= 0" is checked by the service with its own code (OPERATOR_HOURLY_COST_NEGATIVE).
   operator_hourly_cost: v.pipe(v.number(), v.finite(), v.maxValue(1_000_000)),
   allow_unassigned_jobs: v.boolean(),

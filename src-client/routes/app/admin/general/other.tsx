@@ -107,8 +107,8 @@ function OtherForm({ initial }: { initial: Draft }) {
         <Section title={<Trans>Sessione e ricerca</Trans>}>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
             {whole('idle_lock_minutes', t`Blocco per inattività`, t`min`, t`Minuti di inattività prima del blocco`)}
-            {whole('autocomplete_min_chars_serials', t`Ricerca seriali`, t`caratteri`, t`Caratteri minimi per i suggerimenti dei seriali`)}
-            {whole('autocomplete_min_chars_tags', t`Ricerca tag`, t`caratteri`, t`Caratteri minimi per i suggerimenti dei tag`)}
+            {whole('autocomplete_min_chars_serials', t`Ricerca seriali`, t`caratteri`, t`Caratteri minimi per i suggerimenti`)}
+            {whole('autocomplete_min_chars_tags', t`Ricerca tag`, t`caratteri`, t`Caratteri minimi per i suggerimenti`)}
           </SimpleGrid>
         </Section>
         <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(initial)} sticky />

@@ -66,7 +66,7 @@ export function PermissionBadges({ scope }: { scope: string }) {
     )
   }
   return (
-    <Group gap={4} wrap="wrap" miw={150} maw={210}>
+    <Group gap={4} wrap="wrap" maw={210}>
       {words.map((s) => (
         <Badge key={s} size="sm" variant="light" color={SCOPE_COLORS[s]} tt="none" styles={badgeStyles}>
           {i18n._(SCOPE_LABELS[s])}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
+import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
@@ -11,7 +11,7 @@ import { type DataColumn, DataTable, type SortingState } from '../../../../compo
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
-import { badgeStyles, invalidateUsers, PermissionBadges, SCOPE_LABELS, StatusDot, UserAvatar } from './-user-ui'
+import { invalidateUsers, PermissionBadges, SCOPE_LABELS, StatusDot, UserAvatar } from './-user-ui'
 
 const PAGE_SIZE = 20
 const STATUSES = ['active', 'archived', 'all'] as const
@@ -105,14 +105,9 @@ function UsersList() {
         cell: ({ row }) => (
           <Group gap="xs" wrap="nowrap">
             <UserAvatar user={row.original} />
-            <Text size="sm" fw={500}>
+            <Text size="sm" fw={500} td={row.original.active ? undefined : 'line-through'}>
               {row.original.username}
             </Text>
-            {!row.original.active && (
-              <Badge size="xs" color="gray" variant="outline" tt="none" styles={badgeStyles}>
-                <Trans>Eliminato</Trans>
-              </Badge>
-            )}
           </Group>
         ),
       },
@@ -133,36 +128,33 @@ function UsersList() {
         cell: ({ row }) => <PermissionBadges scope={row.original.scope} />,
       },
       {
+        // Enabled, disabled or deleted, and whether a session is open now.
         id: 'enabled',
         accessorKey: 'enabled',
         header: () => t`Stato`,
         enableSorting: false,
-        cell: ({ row }) =>
-          row.original.enabled ? (
-            <StatusDot color="var(--mantine-color-green-6)">
-              <Trans>Abilitato</Trans>
-            </StatusDot>
-          ) : (
-            <StatusDot color="var(--mantine-color-gray-5)">
-              <Trans>Disabilitato</Trans>
-            </StatusDot>
-          ),
-      },
-      {
-        id: 'logged_in',
-        accessorKey: 'logged_in',
-        header: () => <NoWrap>{t`Connesso`}</NoWrap>,
-        enableSorting: false,
-        cell: ({ row }) =>
-          row.original.logged_in ? (
-            <StatusDot color="var(--mantine-color-teal-6)">
-              <Trans>Sì</Trans>
-            </StatusDot>
-          ) : (
-            <Text size="sm" c="dimmed">
-              —
-            </Text>
-          ),
+        cell: ({ row }) => (
+          <Stack gap={2}>
+            {!row.original.active ? (
+              <StatusDot color="var(--mantine-color-red-6)">
+                <Trans>Eliminato</Trans>
+              </StatusDot>
+            ) : row.original.enabled ? (
+              <StatusDot color="var(--mantine-color-green-6)">
+                <Trans>Abilitato</Trans>
+              </StatusDot>
+            ) : (
+              <StatusDot color="var(--mantine-color-gray-5)">
+                <Trans>Disabilitato</Trans>
+              </StatusDot>
+            )}
+            {row.original.logged_in && (
+              <StatusDot color="var(--mantine-color-blue-6)">
+                <Trans>Connesso</Trans>
+              </StatusDot>
+            )}
+          </Stack>
+        ),
       },
       {
         id: 'last_login',

@@ -210,7 +210,7 @@ function UserEditor({ user }: { user: UserRow }) {
               <Fact label={<Trans>Ultimo accesso</Trans>}>{user.last_login ? formatDateTime(user.last_login) : <Trans>Mai</Trans>}</Fact>
               <Fact label={<Trans>Sessione</Trans>}>
                 {user.logged_in ? (
-                  <StatusDot color="var(--mantine-color-teal-6)">
+                  <StatusDot color="var(--mantine-color-blue-6)">
                     <Trans>Connesso</Trans>
                   </StatusDot>
                 ) : (
