@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type { Step } from '../../src/domains/process/steps'
+import type { PhaseParameters } from '../../src/domains/process/phase-parameters'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -124,6 +125,74 @@ export interface IssueTypesTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
+type Json<T> = ColumnType<T, string | undefined, string>
+
+export interface ProductsTable {
+  id: Generated<string>
+  code: string
+  description: Generated<string>
+  active: Generated<boolean>
+  trashed_at: Timestamp | null
+  notes: Generated<string>
+  minimum_order: number | null
+  technical_batch: number | null
+  image_path: string | null
+  metadata: Json<{ custom_field_key: string; value: unknown }[]>
+  print_templates: Json<string[]>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface ProductDocsTable {
+  id: Generated<string>
+  product_id: string
+  name: string
+  storage_key: string
+  content_type: string
+  size: number
+  uploaded_by: string | null
+  uploaded_at: CreatedAt
+}
+
+export interface TagsTable {
+  id: Generated<string>
+  name: string
+  created_at: CreatedAt
+}
+
+export interface TagLinksTable {
+  tag_id: string
+  context: string
+  context_key: string
+}
+
+export interface ProductPhasesTable {
+  id: Generated<string>
+  product_id: string
+  position: number
+  name: string
+  operation_id: string
+  department_id: string | null
+  parameters: Json<PhaseParameters>
+  steps: Json<Step[]>
+  production_notes: Generated<string>
+  print_templates: Json<string[]>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface BomLinesTable {
+  id: Generated<string>
+  product_id: string
+  phase_id: string
+  item_id: string
+  position: number
+  quantity: number
+  quantity_per: 'item' | 'job' | 'batch'
+  traceability: Generated<'none' | 'form' | 'complete'>
+}
+
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -136,6 +205,12 @@ export interface Database {
   form_fields: FormFieldsTable
   operations: OperationsTable
   issue_types: IssueTypesTable
+  products: ProductsTable
+  product_docs: ProductDocsTable
+  tags: TagsTable
+  tag_links: TagLinksTable
+  product_phases: ProductPhasesTable
+  bom_lines: BomLinesTable
 }
 
 export type User = Selectable<UsersTable>

@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+// The library opens on the product list.
 export const Route = createFileRoute('/app/library/')({
-  component: () => <AreaHome area={AREAS.library} />,
+  beforeLoad: () => {
+    throw redirect({ to: '/app/library/product', replace: true })
+  },
 })

@@ -1,0 +1,24 @@
+import { Trans } from '@lingui/react/macro'
+import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { RouteTabs } from '../../../../../components/RouteTabs'
+
+export const Route = createFileRoute('/app/library/product/$product_key')({
+  component: ProductLayout,
+})
+
+function ProductLayout() {
+  const { product_key } = Route.useParams()
+  const base = `/app/library/product/${product_key}`
+  return (
+    <>
+      <RouteTabs
+        tabs={[
+          { to: `${base}/home`, label: <Trans>Parametri</Trans> },
+          { to: `${base}/process`, label: <Trans>Processo</Trans> },
+          { to: `${base}/bom`, label: <Trans>Distinta base</Trans> },
+        ]}
+      />
+      <Outlet />
+    </>
+  )
+}

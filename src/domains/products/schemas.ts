@@ -1,0 +1,109 @@
+import * as v from 'valibot'
+import { QueryInt } from '../../valibot-helpers'
+
+/**
+ * The product library contract (SPEC 3 Product, 7 Products and processes), shared by the
+ * REST paths, tRPC, OpenAPI and the library screens.
+ */
+export const PRODUCT_CODE_MAX = 60
+export const PRODUCT_STATES = ['active', 'inactive', 'trash'] as const
+export type ProductState = (typeof PRODUCT_STATES)[number]
+
+export const MetadataItem = v.object({
+  custom_field_key: v.pipe(v.string(), v.uuid('custom_field_key must be a form field key')),
+  value: v.unknown(),
+})
+export type MetadataItem = v.InferOutput<typeof MetadataItem>
+
+const Quantity = v.nullable(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be >= 0'), v.maxValue(1_000_000_000)))
+
+/** `POST product` / `PUT product/{key}`: the code rule (required, unique) has its own error codes in the service. */
+export const ProductInput = v.object({
+  code: v.pipe(v.string(), v.trim(), v.maxLength(PRODUCT_CODE_MAX)),
+  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500))),
+  notes: v.optional(v.pipe(v.string(), v.maxLength(20_000))),
+  minimum_order: v.optional(Quantity),
+  technical_batch: v.optional(Quantity),
+  metadata: v.optional(v.pipe(v.array(MetadataItem), v.maxLength(200))),
+})
+export type ProductInput = v.InferOutput<typeof ProductInput>
+
+/** `PATCH product/{key}` with `active` or `trash` (SPEC 7). */
+export const ProductStatePatch = v.object({ active: v.optional(v.boolean()), trash: v.optional(v.boolean()) })
+
+export const ProductDoc = v.object({
+  name: v.string(),
+  content_type: v.string(),
+  size: v.number(),
+  uploaded_at: v.number(),
+  url: v.string(),
+})
+
+export const Tag = v.object({ _key: v.string(), name: v.string() })
+export type Tag = v.InferOutput<typeof Tag>
+
+export const ProductRow = v.object({
+  _key: v.string(),
+  code: v.string(),
+  description: v.string(),
+  active: v.boolean(),
+  trash: v.boolean(),
+  notes: v.string(),
+  minimum_order: v.nullable(v.number()),
+  technical_batch: v.nullable(v.number()),
+  image_url: v.nullable(v.string()),
+  metadata: v.array(MetadataItem),
+  tags: v.array(Tag),
+  docs: v.array(ProductDoc),
+  print_templates: v.array(v.string()),
+  phase_count: v.number(),
+  created_at: v.number(),
+  updated_at: v.number(),
+})
+export type ProductRow = v.InferOutput<typeof ProductRow>
+
+export const PRODUCT_SORTS = ['code', 'description', 'updated_at', 'created_at'] as const
+
+/** `GET product` params: server-side search, sort, paging and filters (state, tags). */
+export const ProductListQuery = v.object({
+  search: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  state: v.optional(v.picklist(PRODUCT_STATES)),
+  tag: v.optional(v.union([v.pipe(v.string(), v.uuid()), v.array(v.pipe(v.string(), v.uuid()))])),
+  sort: v.optional(v.picklist(PRODUCT_SORTS)),
+  dir: v.optional(v.picklist(['asc', 'desc'])),
+  page: v.optional(QueryInt(1, 1_000_000)),
+  page_size: v.optional(QueryInt(1, 100)),
+})
+
+/** The same for tRPC (typed values rather than query strings). */
+export const ProductListInput = v.object({
+  search: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  state: v.optional(v.picklist(PRODUCT_STATES)),
+  tags: v.optional(v.array(v.pipe(v.string(), v.uuid()))),
+  sort: v.optional(v.picklist(PRODUCT_SORTS)),
+  dir: v.optional(v.picklist(['asc', 'desc'])),
+  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+})
+
+export const ProductListItem = v.object({
+  _key: v.string(),
+  code: v.string(),
+  description: v.string(),
+  active: v.boolean(),
+  trash: v.boolean(),
+  image_url: v.nullable(v.string()),
+  tags: v.array(Tag),
+  updated_at: v.number(),
+})
+export const ProductList = v.object({ rows: v.array(ProductListItem), total: v.number() })
+
+export const TagConnectionInput = v.object({
+  type: v.picklist(['add', 'remove']),
+  context: v.picklist(['product']),
+  context_key: v.pipe(v.string(), v.uuid()),
+  tag_key: v.optional(v.pipe(v.string(), v.uuid())),
+  /** Adding by name creates the tag when it does not exist yet. */
+  tag_name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(60))),
+})
+
