@@ -1,0 +1,153 @@
+import { type Kysely, sql } from 'kysely'
+
+// Frozen in time: written against Kysely<any> so later schema types never change it.
+// Production: work orders in a site queue, split into jobs per phase; material flow between
+// phases; operator queues; and the execution records of jobs (batches, their steps, work sessions).
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`create sequence work_order_code_seq`.execute(db)
+  // The site queue order: a new work order goes to the end.
+  await sql`create sequence work_order_sequence_seq`.execute(db)
+
+  await db.schema
+    .createTable('work_orders')
+    .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('code', 'text', (c) => c.notNull().unique())
+    .addColumn('product_id', 'uuid', (c) => c.notNull().references('products.id').onDelete('restrict'))
+    .addColumn('planned_qt', 'integer', (c) => c.notNull().check(sql`planned_qt > 0`))
+    .addColumn('completed_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`completed_qt >= 0`))
+    .addColumn('line', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('start_from', 'date')
+    .addColumn('due_by', 'date')
+    .addColumn('release_date', 'date')
+    .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('active').check(sql`status in ('active', 'completed', 'closed')`))
+    .addColumn('sequence', 'bigint', (c) => c.notNull().defaultTo(sql`nextval('work_order_sequence_seq')`))
+    .addColumn('archived_at', 'timestamptz')
+    .addColumn('closed_at', 'timestamptz')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute()
+  await sql`create index work_orders_queue on work_orders ((archived_at is null), sequence)`.execute(db)
+  await db.schema.createIndex('work_orders_product').on('work_orders').column('product_id').execute()
+  await sql`create index work_orders_due on work_orders (due_by) where archived_at is null`.execute(db)
+
+  // Material flow per phase of a work order (DOMAIN.md): what reached the phase from upstream,
+  // what its jobs took into batches, finished, and released downstream.
+  await db.schema
+    .createTable('work_order_phases')
+    .addColumn('work_order_id', 'uuid', (c) => c.notNull().references('work_orders.id').onDelete('cascade'))
+    .addColumn('phase_id', 'uuid', (c) => c.notNull().references('product_phases.id').onDelete('restrict'))
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('released_in_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`released_in_qt >= 0`))
+    .addColumn('taken_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`taken_qt >= 0`))
+    .addColumn('completed_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`completed_qt >= 0`))
+    .addColumn('released_out_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`released_out_qt >= 0`))
+    .addPrimaryKeyConstraint('work_order_phases_pk', ['work_order_id', 'phase_id'])
+    .addCheckConstraint('work_order_phases_taken_le_released', sql`taken_qt <= released_in_qt`)
+    .execute()
+  await db.schema.createIndex('work_order_phases_position').on('work_order_phases').columns(['work_order_id', 'position']).execute()
+
+  await db.schema
+    .createTable('jobs')
+    .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('work_order_id', 'uuid', (c) => c.notNull().references('work_orders.id').onDelete('cascade'))
+    .addColumn('phase_id', 'uuid', (c) => c.notNull().references('product_phases.id').onDelete('restrict'))
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('quantity', 'integer', (c) => c.notNull().check(sql`quantity >= 0`))
+    .addColumn('completed_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`completed_qt >= 0`))
+    .addColumn('active_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`active_qt >= 0`))
+    .addColumn('released_qt', 'integer', (c) => c.notNull().defaultTo(0).check(sql`released_qt >= 0`))
+    .addColumn('operator_id', 'uuid', (c) => c.references('users.id'))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('queued').check(sql`status in ('queued', 'started', 'paused', 'closed')`),
+    )
+    // Running right now: an open work session (SPEC Job.active).
+    .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('active_batch_id', 'uuid')
+    // [{_key, type}] copied from the phase steps when the job is created.
+    .addColumn('step_sequence', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
+    .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
+    // An operator's own order when independent ordering is on (else the site queue order).
+    .addColumn('queue_position', 'bigint')
+    .addColumn('time_spent_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('last_heartbeat_at', 'timestamptz')
+    .addColumn('paused_offline', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('started_at', 'timestamptz')
+    .addColumn('closed_at', 'timestamptz')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addCheckConstraint('jobs_done_within_quantity', sql`completed_qt + active_qt <= quantity`)
+    .execute()
+  await db.schema.createIndex('jobs_work_order').on('jobs').columns(['work_order_id', 'position']).execute()
+  await db.schema.createIndex('jobs_operator').on('jobs').columns(['operator_id', 'status']).execute()
+  await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'work_order_id']).execute()
+  await db.schema.createIndex('jobs_phase').on('jobs').column('phase_id').execute()
+  // The heartbeat sweep only looks at running jobs.
+  await sql`create index jobs_running_heartbeat on jobs (last_heartbeat_at) where active`.execute(db)
+
+  await db.schema
+    .createTable('operator_queues')
+    .addColumn('user_id', 'uuid', (c) => c.primaryKey().references('users.id'))
+    .addColumn('independent', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute()
+
+  await db.schema
+    .createTable('batches')
+    .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('job_id', 'uuid', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+    .addColumn('qt_total', 'integer', (c) => c.notNull().check(sql`qt_total > 0`))
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('open').check(sql`status in ('open', 'completed', 'cancelled')`))
+    .addColumn('opened_by', 'uuid', (c) => c.references('users.id'))
+    .addColumn('opened_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('completed_by', 'uuid', (c) => c.references('users.id'))
+    .addColumn('completed_at', 'timestamptz')
+    .execute()
+  await db.schema.createIndex('batches_job').on('batches').columns(['job_id', 'opened_at']).execute()
+  // At most one open batch per job.
+  await sql`create unique index batches_one_open_per_job on batches (job_id) where status = 'open'`.execute(db)
+
+  // Batch step data (SPEC 3): one row per step of the job's step_sequence in a batch.
+  await db.schema
+    .createTable('batch_steps')
+    .addColumn('batch_id', 'uuid', (c) => c.notNull().references('batches.id').onDelete('cascade'))
+    .addColumn('step_key', 'text', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('done', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('critical', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('form_data', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
+    .addColumn('execution_record_key', 'text')
+    .addColumn('done_by', 'uuid', (c) => c.references('users.id'))
+    .addColumn('done_at', 'timestamptz')
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addPrimaryKeyConstraint('batch_steps_pk', ['batch_id', 'step_key'])
+    .execute()
+
+  await db.schema
+    .createTable('work_sessions')
+    .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('job_id', 'uuid', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+    .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id'))
+    .addColumn('auth_session_id', 'text')
+    .addColumn('started_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('ended_at', 'timestamptz')
+    .addColumn('end_reason', 'text')
+    .execute()
+  await sql`create unique index work_sessions_one_open_per_job on work_sessions (job_id) where ended_at is null`.execute(db)
+  await db.schema.createIndex('work_sessions_user').on('work_sessions').columns(['user_id', 'started_at']).execute()
+
+  // Retried operator actions (lost responses) answer the first outcome again.
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'uuid', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('response', 'jsonb', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute()
+}
+
+export async function down(): Promise<void> {
+  throw new Error('migrations are forward-only')
+}
