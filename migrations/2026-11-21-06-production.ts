@@ -22,6 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('active').check(sql`status in ('active', 'completed', 'closed')`))
     .addColumn('sequence', 'bigint', (c) => c.notNull().defaultTo(sql`nextval('work_order_sequence_seq')`))
+    // Set while a critical issue is open on the work order or one of its jobs (quality area).
+    .addColumn('critical', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('archived_at', 'timestamptz')
     .addColumn('closed_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -72,6 +74,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('time_spent_ms', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('last_heartbeat_at', 'timestamptz')
     .addColumn('paused_offline', 'boolean', (c) => c.notNull().defaultTo(false))
+    // Set while a critical issue is open on the job (quality area).
+    .addColumn('critical', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('started_at', 'timestamptz')
     .addColumn('closed_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))

@@ -193,6 +193,117 @@ export interface BomLinesTable {
   traceability: Generated<'none' | 'form' | 'complete'>
 }
 
+/** DATE columns travel as 'YYYY-MM-DD' text (db/connect.ts). */
+type DateText = ColumnType<string, string, string>
+
+export type WorkOrderStatus = 'active' | 'completed' | 'closed'
+export type JobStatus = 'queued' | 'started' | 'paused' | 'closed'
+
+export interface WorkOrdersTable {
+  id: Generated<string>
+  code: string
+  product_id: string
+  planned_qt: number
+  completed_qt: Generated<number>
+  line: Generated<string>
+  start_from: DateText | null
+  due_by: DateText | null
+  release_date: DateText | null
+  notes: Generated<string>
+  status: Generated<WorkOrderStatus>
+  sequence: Generated<number>
+  critical: Generated<boolean>
+  archived_at: Timestamp | null
+  closed_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface WorkOrderPhasesTable {
+  work_order_id: string
+  phase_id: string
+  position: number
+  released_in_qt: Generated<number>
+  taken_qt: Generated<number>
+  completed_qt: Generated<number>
+  released_out_qt: Generated<number>
+}
+
+export interface JobsTable {
+  id: Generated<string>
+  work_order_id: string
+  phase_id: string
+  position: number
+  quantity: number
+  completed_qt: Generated<number>
+  active_qt: Generated<number>
+  released_qt: Generated<number>
+  operator_id: string | null
+  status: Generated<JobStatus>
+  active: Generated<boolean>
+  active_batch_id: string | null
+  step_sequence: Json<{ _key: string; type: 'instruction' | 'form' }[]>
+  notes: Generated<string>
+  queue_position: number | null
+  time_spent_ms: Generated<number>
+  last_heartbeat_at: Timestamp | null
+  paused_offline: Generated<boolean>
+  critical: Generated<boolean>
+  started_at: Timestamp | null
+  closed_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface OperatorQueuesTable {
+  user_id: string
+  independent: Generated<boolean>
+  updated_at: UpdatedAt
+}
+
+export interface BatchesTable {
+  id: Generated<string>
+  job_id: string
+  qt_total: number
+  status: Generated<'open' | 'completed' | 'cancelled'>
+  opened_by: string | null
+  opened_at: Timestamp
+  completed_by: string | null
+  completed_at: Timestamp | null
+}
+
+export interface BatchStepsTable {
+  batch_id: string
+  step_key: string
+  position: number
+  type: string
+  done: Generated<boolean>
+  critical: Generated<boolean>
+  form_data: Json<unknown[]>
+  execution_record_key: string | null
+  done_by: string | null
+  done_at: Timestamp | null
+  updated_at: UpdatedAt
+}
+
+export interface WorkSessionsTable {
+  id: Generated<string>
+  job_id: string
+  user_id: string
+  auth_session_id: string | null
+  started_at: Timestamp
+  ended_at: Timestamp | null
+  end_reason: string | null
+}
+
+export interface IdempotencyKeysTable {
+  key: string
+  user_id: string
+  action: string
+  response: Json<unknown>
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -211,6 +322,14 @@ export interface Database {
   tag_links: TagLinksTable
   product_phases: ProductPhasesTable
   bom_lines: BomLinesTable
+  work_orders: WorkOrdersTable
+  work_order_phases: WorkOrderPhasesTable
+  jobs: JobsTable
+  operator_queues: OperatorQueuesTable
+  batches: BatchesTable
+  batch_steps: BatchStepsTable
+  work_sessions: WorkSessionsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type User = Selectable<UsersTable>
