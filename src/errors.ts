@@ -55,6 +55,18 @@ export const ERROR_CODES = [
   'ISSUE_TYPE_NAME_REQUIRED',
   'ISSUE_TYPE_CODE_TAKEN',
   'ISSUE_TYPE_IN_USE',
+  // product library: process (phases, steps, step media) and bill of materials
+  'PHASE_HAS_COMPONENTS',
+  'UNKNOWN_OPERATION',
+  'UNKNOWN_PHASE',
+  'UNKNOWN_PRODUCT',
+  'PROCESS_COPY_SELF',
+  'PROCESS_COPY_EMPTY',
+  'STEP_MEDIA_NAME_TAKEN',
+  'BOM_QUANTITY_NOT_POSITIVE',
+  'BOM_ITEM_REPEATED',
+  'BOM_ITEM_INACTIVE',
+  'BOM_CYCLE',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -55,6 +55,17 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   ISSUE_TYPE_NAME_REQUIRED: msg`Nome del tipo di segnalazione obbligatorio`,
   ISSUE_TYPE_CODE_TAKEN: msg`Codice del tipo di segnalazione già in uso`,
   ISSUE_TYPE_IN_USE: msg`Tipo di segnalazione in uso: non può essere eliminato`,
+  PHASE_HAS_COMPONENTS: msg`Una fase con componenti non può essere eliminata`,
+  UNKNOWN_OPERATION: msg`Operazione inesistente`,
+  UNKNOWN_PHASE: msg`Fase inesistente`,
+  UNKNOWN_PRODUCT: msg`Prodotto inesistente`,
+  PROCESS_COPY_SELF: msg`Non puoi copiare il processo di un prodotto su sé stesso`,
+  PROCESS_COPY_EMPTY: msg`Il prodotto scelto non ha fasi da copiare`,
+  STEP_MEDIA_NAME_TAKEN: msg`Al passo è già allegato un file con questo nome`,
+  BOM_QUANTITY_NOT_POSITIVE: msg`La quantità deve essere positiva`,
+  BOM_ITEM_REPEATED: msg`Un articolo non può ripetersi in una fase`,
+  BOM_ITEM_INACTIVE: msg`Il componente non è un prodotto attivo`,
+  BOM_CYCLE: msg`Il prodotto conterrebbe sé stesso attraverso i suoi componenti`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+// SPEC 2: production opens on the work order list.
 export const Route = createFileRoute('/app/production/')({
-  component: () => <AreaHome area={AREAS.production} />,
+  beforeLoad: () => {
+    throw redirect({ href: '/app/production/overview/workorder', replace: true })
+  },
 })

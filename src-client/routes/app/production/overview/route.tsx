@@ -1,0 +1,22 @@
+import { Trans } from '@lingui/react/macro'
+import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { RouteTabs } from '../../../../components/RouteTabs'
+
+export const Route = createFileRoute('/app/production/overview')({
+  component: ProductionOverview,
+})
+
+function ProductionOverview() {
+  return (
+    <>
+      <RouteTabs
+        tabs={[
+          { to: '/app/production/overview/workorder', label: <Trans>Ordini di lavoro</Trans> },
+          { to: '/app/production/overview/job', label: <Trans>Job</Trans> },
+          { to: '/app/production/overview/workorder/archive', label: <Trans>Archivio</Trans> },
+        ]}
+      />
+      <Outlet />
+    </>
+  )
+}
