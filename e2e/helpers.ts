@@ -84,3 +84,6 @@ export async function createReadyUser(baseURL: string, scope: string, opts: { na
   await api.dispose()
   return { ...user, password }
 }
+
+/** The URL is in an area: its root or any screen below it (areas open on sub-screens as they grow). */
+export const inArea = (areaPath: string) => new RegExp(`${areaPath.replace(/\//g, '\\/')}(\\/[^?#]*)?(\\?[^#]*)?$`)

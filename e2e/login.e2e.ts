@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { createUser, DEMO_PASSWORD, fillLogin, shot, signIn } from './helpers'
+import { ADMIN_PASSWORD, createUser, DEMO_PASSWORD, fillLogin, inArea, shot, signIn } from './helpers'
 
 test.describe('homepage by scope priority (operator > production > library > admin > quality > traceability > reporting)', () => {
   const cases = [
@@ -14,7 +14,7 @@ test.describe('homepage by scope priority (operator > production > library > adm
   for (const c of cases) {
     test(`${c.user} lands on ${c.path}`, async ({ page }) => {
       await signIn(page, c.user)
-      await expect(page).toHaveURL(new RegExp(`${c.path}$`))
+      await expect(page).toHaveURL(inArea(c.path))
       await expect(page.getByTestId('screen-title')).toHaveText(c.title)
       // The navigation offers exactly the areas the scope allows.
       await expect(page.getByRole('navigation').getByRole('link')).toHaveText(c.nav)
@@ -23,7 +23,7 @@ test.describe('homepage by scope priority (operator > production > library > adm
 
   test('admin (every permission) lands on the operator area and sees every area', async ({ page }) => {
     await signIn(page, 'admin', 'e2e-admin-password')
-    await expect(page).toHaveURL(/\/app\/operator$/)
+    await expect(page).toHaveURL(inArea('/app/operator'))
     await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
   })
 
@@ -34,13 +34,14 @@ test.describe('homepage by scope priority (operator > production > library > adm
     await shot(page, 'no-home-page')
     // Its own area is still reachable from the navigation.
     await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
-    await expect(page).toHaveURL(/\/app\/warehouse$/)
+    await expect(page).toHaveURL(inArea('/app/warehouse'))
     await expect(page.getByTestId('screen-title')).toHaveText('Warehouse')
   })
 })
 
 test('wrong password: English message, stays on the login screen, password cleared', async ({ page }) => {
   await page.goto('/login')
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
   await expect(page).toHaveTitle('progress')
   await shot(page, 'login-en')
   await fillLogin(page, 'operatore2', 'not-the-password')
@@ -72,43 +73,57 @@ test.describe('Italian browser', () => {
 })
 
 test('redirect_to round trip: signed out -> login first -> signed in on the requested path', async ({ page }) => {
-  await page.goto('/app/library/?tab=products')
+  await page.goto('/app/library/')
   await expect(page).toHaveURL(/\/login\?/)
-  const url = new URL(page.url())
-  // The full path with its query (the router drops the trailing slash).
-  expect(url.searchParams.get('redirect_to')).toMatch(/^\/app\/library\/?\?tab=products$/)
+  expect(new URL(page.url()).searchParams.get('redirect_to')).toMatch(/^\/app\/library\/?$/)
   await expect(page.getByTestId('login-notice')).toHaveText('Login first')
   // The short alert shows too.
   await expect(page.locator('.mantine-Notification-root', { hasText: 'Login first' })).toBeVisible()
-  await fillLogin(page, 'libreria', DEMO_PASSWORD)
-  await expect(page).toHaveURL(/\/app\/library\/?\?tab=products$/)
-  await expect(page.getByTestId('screen-title')).toHaveText('Library')
+  // admin's own homepage is the operator area: landing in the library proves redirect_to.
+  await fillLogin(page, 'admin', ADMIN_PASSWORD)
+  await expect(page).toHaveURL(inArea('/app/library'))
+  await expect(page).toHaveTitle('Library')
+})
+
+test('redirect_to keeps the query of the requested path', async ({ page }) => {
+  await page.goto('/app/report?period=week')
+  await expect(page).toHaveURL(/\/login\?/)
+  expect(new URL(page.url()).searchParams.get('redirect_to')).toBe('/app/report?period=week')
+  await fillLogin(page, 'rapporti', DEMO_PASSWORD)
+  await expect(page).toHaveURL(/\/app\/report\?period=week$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 })
 
 test('redirect_to a refused area: "Not authorised", then the homepage', async ({ page }) => {
   await page.goto('/login?redirect_to=%2Fapp%2Fadmin')
-  await fillLogin(page, 'produzione', DEMO_PASSWORD)
+  await fillLogin(page, 'rapporti', DEMO_PASSWORD)
   await expect(page.locator('.mantine-Notification-root', { hasText: 'Not authorised' }).first()).toBeVisible()
-  await expect(page).toHaveURL(/\/app\/production$/)
-  await expect(page.getByTestId('screen-title')).toHaveText('Production')
+  await expect(page).toHaveURL(inArea('/app/report'))
+  await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 })
 
 test('an unsafe redirect_to is ignored', async ({ page }) => {
   await page.goto('/login?redirect_to=%2F%2Fevil.example%2Fx')
   await fillLogin(page, 'qualita', DEMO_PASSWORD)
   await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/quality$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 
 test('a temporary password must be changed at first sign-in, then the user reaches the area', async ({ page, baseURL }) => {
-  const user = await createUser(baseURL!, 'library', { name: 'Nuovo', surname: 'Utente' })
+  const user = await createUser(baseURL!, 'quality', { name: 'Nuovo', surname: 'Utente' })
   await page.goto('/login')
   await fillLogin(page, user.username, user.password)
   await expect(page.getByRole('heading', { name: 'Change the temporary password' })).toBeVisible()
   await expect(page.getByRole('navigation')).toHaveCount(0)
   await shot(page, 'forced-password-change')
   // The API refuses everything else until then.
-  const refused = await page.evaluate(async () => (await fetch('/api/user/x')).status)
-  expect(refused).toBeGreaterThanOrEqual(400)
+  const refused = await page.evaluate(async (key) => {
+    const body = new FormData()
+    body.append('new_image', new Blob(['x'], { type: 'image/png' }), 'x.png')
+    const res = await fetch(`/api/user/${key}/image`, { method: 'PUT', body })
+    return { status: res.status, code: (await res.json()).detail.code }
+  }, user.key)
+  expect(refused).toEqual({ status: 403, code: 'PASSWORD_CHANGE_REQUIRED' })
 
   await page.getByRole('textbox', { name: 'Current password' }).fill(user.password)
   await page.getByRole('textbox', { name: 'New password', exact: true }).fill('short')
@@ -123,8 +138,8 @@ test('a temporary password must be changed at first sign-in, then the user reach
 
   await page.getByRole('textbox', { name: 'Repeat the new password' }).fill('brand-new-pass')
   await page.getByRole('button', { name: 'Change password' }).click()
-  await expect(page.getByTestId('screen-title')).toHaveText('Library')
-  await expect(page).toHaveURL(/\/app\/library$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+  await expect(page).toHaveURL(inArea('/app/quality'))
 
   // The temporary password no longer works; the new one does, without the change screen.
   await page.getByTestId('user-menu').click()
@@ -132,5 +147,18 @@ test('a temporary password must be changed at first sign-in, then the user reach
   await fillLogin(page, user.username, user.password)
   await expect(page.getByRole('alert')).toHaveText('Incorrect username or password')
   await fillLogin(page, user.username, 'brand-new-pass')
-  await expect(page.getByTestId('screen-title')).toHaveText('Library')
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+})
+
+test('the temporary-password screen lets the user sign out instead', async ({ page, baseURL }) => {
+  const user = await createUser(baseURL!, 'traceability')
+  await page.goto('/login')
+  await fillLogin(page, user.username, user.password)
+  await expect(page.getByRole('heading', { name: 'Change the temporary password' })).toBeVisible()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+  expect(await page.evaluate(async () => (await fetch('/api/whoami')).status)).toBe(401)
+  // Still temporary: the next sign-in asks again.
+  await fillLogin(page, user.username, user.password)
+  await expect(page.getByRole('heading', { name: 'Change the temporary password' })).toBeVisible()
 })

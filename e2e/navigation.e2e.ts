@@ -4,15 +4,19 @@ import { ADMIN_PASSWORD, DEMO_PASSWORD, shot, signIn } from './helpers'
 const notice = (page: import('@playwright/test').Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text })
 
 test('refused area (in-app navigation): "Not authorised" and the user stays where they were', async ({ page }) => {
-  await signIn(page, 'produzione')
-  await expect(page).toHaveURL(/\/app\/production$/)
+  await signIn(page, 'rapporti')
+  await expect(page).toHaveURL(/\/app\/report$/)
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Settings' })).toHaveCount(0)
   // The router follows history.pushState like a link click.
   await page.evaluate(() => history.pushState(null, '', '/app/admin'))
   await expect(notice(page, 'Not authorised')).toBeVisible()
-  await expect(page).toHaveURL(/\/app\/production$/)
-  await expect(page.getByTestId('screen-title')).toHaveText('Production')
+  await expect(page).toHaveURL(/\/app\/report$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Reports')
   await expect(page.getByText('Settings')).toHaveCount(0)
+  // An allowed in-app navigation still works afterwards.
+  await page.evaluate(() => history.pushState(null, '', '/app/report?period=month'))
+  await expect(page).toHaveURL(/\/app\/report\?period=month$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 })
 
 test('refused area (typed URL, a reload): "Not authorised", homepage behind the lock screen', async ({ page }) => {
@@ -26,15 +30,17 @@ test('refused area (typed URL, a reload): "Not authorised", homepage behind the 
   await expect(page.getByText('Session locked')).toHaveCount(0)
   await expect(page).toHaveURL(/\/app\/quality$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
+  await expect(page.getByRole('navigation').getByRole('link')).toHaveText(['Quality'])
 })
 
-test('a signed-in user opening / goes to their homepage (locked, as after any reload)', async ({ page }) => {
-  await signIn(page, 'libreria')
+test('a signed-in user opening / or /login goes to their homepage (locked, as after any reload)', async ({ page }) => {
+  await signIn(page, 'tracciabilita')
   await page.goto('/')
-  await expect(page).toHaveURL(/\/app\/library$/)
+  await expect(page).toHaveURL(/\/app\/traceability$/)
   await expect(page.getByText('Session locked')).toBeVisible()
   await page.goto('/login')
-  await expect(page).toHaveURL(/\/app\/library$/)
+  await expect(page).toHaveURL(/\/app\/traceability$/)
+  await expect(page.getByText('Session locked')).toBeVisible()
 })
 
 test('signed out, / goes to the login screen', async ({ page }) => {

@@ -115,8 +115,8 @@ test('lock screen: "close the session and start another" ends the session', asyn
 // lock screen can only come from the restored snapshot.
 test('snapshot within 5 minutes: consumed on reload and restored locked, with the session it saved', async ({ page }) => {
   await signIn(page, 'capoturno')
-  await page.getByRole('navigation').getByRole('link', { name: 'Production' }).click()
-  await expect(page).toHaveURL(/\/app\/production$/)
+  await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
+  await expect(page).toHaveURL(/\/app\/quality$/)
   await page.mouse.move(200, 200)
   await ageSnapshotOnUnload(page, 4 * 60_000 + 50_000)
   await lockOnServer(page)
@@ -124,12 +124,12 @@ test('snapshot within 5 minutes: consumed on reload and restored locked, with th
   await page.reload()
   await expect(lockScreen(page)).toContainText('Session of Davide Marini: enter your password to continue.')
   expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
-  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(page).toHaveURL(/\/app\/quality$/)
 
   await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
-  await expect(page).toHaveURL(/\/app\/production$/)
-  await expect(page.getByTestId('screen-title')).toHaveText('Production')
+  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 
 test('snapshot older than 5 minutes: ignored and removed; the reload still locks', async ({ page }) => {
@@ -167,7 +167,7 @@ test('no snapshot is written on the login screen', async ({ page }) => {
 })
 
 test('401 -> signed out with the "session terminated" notice', async ({ page, baseURL }) => {
-  const user = await createReadyUser(baseURL!, 'production')
+  const user = await createReadyUser(baseURL!, 'traceability')
   await signIn(page, user.username, user.password)
   // The session is ended elsewhere (an admin deletes it).
   const who = await page.request.get('/api/whoami')
@@ -181,7 +181,7 @@ test('401 -> signed out with the "session terminated" notice', async ({ page, ba
   await expect(page.getByTestId('login-notice')).toHaveText('Session terminated: sign in again')
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light')
   await fillLogin(page, user.username, user.password)
-  await expect(page).toHaveURL(/\/app\/production$/)
+  await expect(page).toHaveURL(/\/app\/traceability$/)
   await expect(lockScreen(page)).toHaveCount(0)
 })
 

@@ -26,6 +26,7 @@ import { Route as AppAdminGeneralRouteRouteImport } from './routes/app/admin/gen
 import { Route as AppLibraryIndexRouteImport } from './routes/app/library/index'
 import { Route as AppOperatorIndexRouteImport } from './routes/app/operator/index'
 import { Route as AppProductionIndexRouteImport } from './routes/app/production/index'
+import { Route as AppProductionOverviewRouteRouteImport } from './routes/app/production/overview/route'
 import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
 import { Route as AppReportIndexRouteImport } from './routes/app/report/index'
 import { Route as AppTraceabilityIndexRouteImport } from './routes/app/traceability/index'
@@ -48,10 +49,12 @@ import { Route as AppAdminOperationsNewRouteImport } from './routes/app/admin/op
 import { Route as AppAdminUsersIndexRouteImport } from './routes/app/admin/users/index'
 import { Route as AppAdminUsersUser_keyRouteRouteImport } from './routes/app/admin/users/$user_key/route'
 import { Route as AppAdminUsersNewRouteImport } from './routes/app/admin/users/new'
+import { Route as AppLibraryProductProduct_keyRouteRouteImport } from './routes/app/library/product/$product_key/route'
 import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
 import { Route as AppAdminUsersUser_keyResetPasswordRouteImport } from './routes/app/admin/users/$user_key/reset-password'
+import { Route as AppLibraryProductProduct_keyIndexRouteImport } from './routes/app/library/product/$product_key/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -138,6 +141,12 @@ const AppProductionIndexRoute = AppProductionIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppProductionRouteRoute,
 } as any)
+const AppProductionOverviewRouteRoute =
+  AppProductionOverviewRouteRouteImport.update({
+    id: '/overview',
+    path: '/overview',
+    getParentRoute: () => AppProductionRouteRoute,
+  } as any)
 const AppQualityIndexRoute = AppQualityIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -253,6 +262,12 @@ const AppAdminUsersNewRoute = AppAdminUsersNewRouteImport.update({
   path: '/users/new',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppLibraryProductProduct_keyRouteRoute =
+  AppLibraryProductProduct_keyRouteRouteImport.update({
+    id: '/product/$product_key',
+    path: '/product/$product_key',
+    getParentRoute: () => AppLibraryRouteRoute,
+  } as any)
 const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
   AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
     id: '/delete',
@@ -277,6 +292,12 @@ const AppAdminUsersUser_keyResetPasswordRoute =
     path: '/reset-password',
     getParentRoute: () => AppAdminUsersUser_keyRouteRoute,
   } as any)
+const AppLibraryProductProduct_keyIndexRoute =
+  AppLibraryProductProduct_keyIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -292,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
+  '/app/production/overview': typeof AppProductionOverviewRouteRoute
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -301,6 +323,7 @@ export interface FileRoutesByFullPath {
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
   '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -322,11 +345,13 @@ export interface FileRoutesByFullPath {
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
   '/app': typeof AppIndexRoute
+  '/app/production/overview': typeof AppProductionOverviewRouteRoute
   '/app/admin': typeof AppAdminIndexRoute
   '/app/library': typeof AppLibraryIndexRoute
   '/app/operator': typeof AppOperatorIndexRoute
@@ -357,6 +382,7 @@ export interface FileRoutesByTo {
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -373,6 +399,7 @@ export interface FileRoutesById {
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
+  '/app/production/overview': typeof AppProductionOverviewRouteRoute
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -382,6 +409,7 @@ export interface FileRoutesById {
   '/app/traceability/': typeof AppTraceabilityIndexRoute
   '/app/warehouse/': typeof AppWarehouseIndexRoute
   '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -403,6 +431,7 @@ export interface FileRoutesById {
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -420,6 +449,7 @@ export interface FileRouteTypes {
     | '/app/warehouse'
     | '/app/'
     | '/app/admin/general'
+    | '/app/production/overview'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -429,6 +459,7 @@ export interface FileRouteTypes {
     | '/app/traceability/'
     | '/app/warehouse/'
     | '/app/admin/users/$user_key'
+    | '/app/library/product/$product_key'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -450,11 +481,13 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/login'
     | '/app'
+    | '/app/production/overview'
     | '/app/admin'
     | '/app/library'
     | '/app/operator'
@@ -485,6 +518,7 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key'
   id:
     | '__root__'
     | '/'
@@ -500,6 +534,7 @@ export interface FileRouteTypes {
     | '/app/warehouse'
     | '/app/'
     | '/app/admin/general'
+    | '/app/production/overview'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -509,6 +544,7 @@ export interface FileRouteTypes {
     | '/app/traceability/'
     | '/app/warehouse/'
     | '/app/admin/users/$user_key'
+    | '/app/library/product/$product_key'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -530,6 +566,7 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -657,6 +694,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/app/production/'
       preLoaderRoute: typeof AppProductionIndexRouteImport
+      parentRoute: typeof AppProductionRouteRoute
+    }
+    '/app/production/overview': {
+      id: '/app/production/overview'
+      path: '/overview'
+      fullPath: '/app/production/overview'
+      preLoaderRoute: typeof AppProductionOverviewRouteRouteImport
       parentRoute: typeof AppProductionRouteRoute
     }
     '/app/quality/': {
@@ -813,6 +857,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminUsersNewRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/app/library/product/$product_key': {
+      id: '/app/library/product/$product_key'
+      path: '/product/$product_key'
+      fullPath: '/app/library/product/$product_key'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyRouteRouteImport
+      parentRoute: typeof AppLibraryRouteRoute
+    }
     '/app/admin/issue-types/$issueTypeKey/delete': {
       id: '/app/admin/issue-types/$issueTypeKey/delete'
       path: '/delete'
@@ -840,6 +891,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/admin/users/$user_key/reset-password'
       preLoaderRoute: typeof AppAdminUsersUser_keyResetPasswordRouteImport
       parentRoute: typeof AppAdminUsersUser_keyRouteRoute
+    }
+    '/app/library/product/$product_key/': {
+      id: '/app/library/product/$product_key/'
+      path: '/'
+      fullPath: '/app/library/product/$product_key/'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyIndexRouteImport
+      parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
     }
   }
 }
@@ -952,12 +1010,30 @@ const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
   AppAdminRouteRouteChildren,
 )
 
+interface AppLibraryProductProduct_keyRouteRouteChildren {
+  AppLibraryProductProduct_keyIndexRoute: typeof AppLibraryProductProduct_keyIndexRoute
+}
+
+const AppLibraryProductProduct_keyRouteRouteChildren: AppLibraryProductProduct_keyRouteRouteChildren =
+  {
+    AppLibraryProductProduct_keyIndexRoute:
+      AppLibraryProductProduct_keyIndexRoute,
+  }
+
+const AppLibraryProductProduct_keyRouteRouteWithChildren =
+  AppLibraryProductProduct_keyRouteRoute._addFileChildren(
+    AppLibraryProductProduct_keyRouteRouteChildren,
+  )
+
 interface AppLibraryRouteRouteChildren {
   AppLibraryIndexRoute: typeof AppLibraryIndexRoute
+  AppLibraryProductProduct_keyRouteRoute: typeof AppLibraryProductProduct_keyRouteRouteWithChildren
 }
 
 const AppLibraryRouteRouteChildren: AppLibraryRouteRouteChildren = {
   AppLibraryIndexRoute: AppLibraryIndexRoute,
+  AppLibraryProductProduct_keyRouteRoute:
+    AppLibraryProductProduct_keyRouteRouteWithChildren,
 }
 
 const AppLibraryRouteRouteWithChildren = AppLibraryRouteRoute._addFileChildren(
@@ -976,10 +1052,12 @@ const AppOperatorRouteRouteWithChildren =
   AppOperatorRouteRoute._addFileChildren(AppOperatorRouteRouteChildren)
 
 interface AppProductionRouteRouteChildren {
+  AppProductionOverviewRouteRoute: typeof AppProductionOverviewRouteRoute
   AppProductionIndexRoute: typeof AppProductionIndexRoute
 }
 
 const AppProductionRouteRouteChildren: AppProductionRouteRouteChildren = {
+  AppProductionOverviewRouteRoute: AppProductionOverviewRouteRoute,
   AppProductionIndexRoute: AppProductionIndexRoute,
 }
 

@@ -55,6 +55,15 @@ export const ERROR_CODES = [
   'ISSUE_TYPE_NAME_REQUIRED',
   'ISSUE_TYPE_CODE_TAKEN',
   'ISSUE_TYPE_IN_USE',
+  // product library: products, documents, custom field files, tags
+  'PRODUCT_CODE_REQUIRED',
+  'PRODUCT_CODE_TAKEN',
+  'PRODUCT_IN_TRASH',
+  'METADATA_VALUE_INVALID',
+  'DOC_EXISTS',
+  'UNSUPPORTED_FILE_TYPE',
+  'UNKNOWN_FILE',
+  'FILE_IN_USE',
   // product library: process (phases, steps, step media) and bill of materials
   'PHASE_HAS_COMPONENTS',
   'UNKNOWN_OPERATION',

@@ -1,9 +1,10 @@
-import { AppShell, Burger, Center, Group, NavLink, Paper, Stack, Text, Title } from '@mantine/core'
+import { AppShell, Burger, Button, Center, Group, NavLink, Paper, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Link, Outlet, useMatches } from '@tanstack/react-router'
 import { hasScope } from '../../src/auth/scopes'
 import { AREAS } from '../lib/areas'
+import { auth } from '../lib/auth-store'
 import { useSession } from '../lib/use-auth'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { UserMenu } from './UserMenu'
@@ -60,6 +61,9 @@ function ForcedPasswordChange() {
             <Trans>La password che hai usato è temporanea: scegline una nuova per continuare.</Trans>
           </Text>
           <ChangePasswordForm onDone={() => {}} />
+          <Button variant="subtle" color="gray" onClick={() => auth.logout()}>
+            <Trans>Esci</Trans>
+          </Button>
         </Stack>
       </Paper>
     </Center>

@@ -42,7 +42,13 @@ async function readBody(route: AnyRoute, req: Request): Promise<unknown> {
     } catch {
       throw badRequest('INVALID_INPUT', 'expected a multipart/form-data body')
     }
-    return Object.fromEntries(form.entries())
+    // A name given more than once (several files under `contents`) becomes a list.
+    const fields = new Map<string, FormDataEntryValue | FormDataEntryValue[]>()
+    for (const [name, value] of form.entries()) {
+      const seen = fields.get(name)
+      fields.set(name, seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value])
+    }
+    return Object.fromEntries(fields)
   }
   return readJson(await req.text())
 }

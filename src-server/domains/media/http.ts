@@ -34,24 +34,32 @@ function byteRange(header: string | undefined, size: number): { start: number; e
 export function serveMediaFile(svc: Services) {
   return async (c: Context<AppEnv>) => {
     await authorize(c.get('ctx'), { scope: 'signed-in' })
-    const media = await mediaFileOf(svc.db, c.req.param('key') ?? '')
-    const file = media ? await svc.files.get(media.storage_key) : null
-    if (!media || !file) return c.json(notFoundBody, 404)
-    const headers: Record<string, string> = {
-      'content-type': media.content_type,
-      'content-disposition': inlineDisposition(media.filename),
-      'cache-control': 'private, max-age=86400',
-      'x-content-type-options': 'nosniff',
-      'accept-ranges': 'bytes',
-    }
-    const range = byteRange(c.req.header('range'), file.size)
-    if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } })
-    if (range) {
-      return new Response(file.slice(range.start, range.end + 1), {
-        status: 206,
-        headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${file.size}`, 'content-length': String(range.end - range.start + 1) },
-      })
-    }
-    return new Response(file, { headers: { ...headers, 'content-length': String(file.size) } })
+    return sendMediaFile(svc, c, c.req.param('key') ?? '')
   }
+}
+
+/**
+ * The response for one media file by key (the caller has checked access): headers, ranges, 404.
+ * `cacheControl`: a path whose file may change (a step's media by name) is kept for less time.
+ */
+export async function sendMediaFile(svc: Services, c: Context<AppEnv>, key: string, cacheControl = 'private, max-age=86400'): Promise<Response> {
+  const media = await mediaFileOf(svc.db, key)
+  const file = media ? await svc.files.get(media.storage_key) : null
+  if (!media || !file) return c.json(notFoundBody, 404)
+  const headers: Record<string, string> = {
+    'content-type': media.content_type,
+    'content-disposition': inlineDisposition(media.filename),
+    'cache-control': cacheControl,
+    'x-content-type-options': 'nosniff',
+    'accept-ranges': 'bytes',
+  }
+  const range = byteRange(c.req.header('range'), file.size)
+  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } })
+  if (range) {
+    return new Response(file.slice(range.start, range.end + 1), {
+      status: 206,
+      headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${file.size}`, 'content-length': String(range.end - range.start + 1) },
+    })
+  }
+  return new Response(file, { headers: { ...headers, 'content-length': String(file.size) } })
 }

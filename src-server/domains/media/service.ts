@@ -7,12 +7,16 @@ import { appendEvent } from '../events/service'
 import { checkedMediaType, safeFilenames } from './files'
 import { selectMediaRows } from './queries'
 
+/** What `createMedia` knows of the new media, for a caller that attaches it in the same transaction. */
+export type NewMedia = { id: string; filename: string; content_type: string; size: number }
+
 /**
  * `POST media/create`: stores one file for steps (images, PDF, MP4/WebM videos, recognised
  * from the bytes) and returns its row; `detail._key` is what steps refer to.
- * A refused upload writes nothing: no row, no event, no file.
+ * A refused upload writes nothing: no row, no event, no file. `attach` runs in the same
+ * transaction (a product step taking the new media): when it throws, nothing is written either.
  */
-export async function createMedia(svc: Services, actor: Actor, file: File): Promise<MediaRow> {
+export async function createMedia(svc: Services, actor: Actor, file: File, attach?: (trx: Db, media: NewMedia) => Promise<void>): Promise<MediaRow> {
   if (file.size > MAX_MEDIA_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'the file is larger than 25 MiB')
   const bytes = new Uint8Array(await file.arrayBuffer())
   const type = checkedMediaType(bytes)
@@ -33,6 +37,7 @@ export async function createMedia(svc: Services, actor: Actor, file: File): Prom
         { event_type: 'MEDIA_CREATED', subject_type: 'media', subject_key: id, data: { filename: names.display, content_type: type, size: bytes.byteLength } },
         now,
       )
+      await attach?.(trx, { id, filename: names.display, content_type: type, size: bytes.byteLength })
     })
   } catch (e) {
     await svc.files.delete(storageKey)

@@ -37,3 +37,17 @@ export const MediaRow = v.object({
 export type MediaRow = v.InferOutput<typeof MediaRow>
 
 export const mediaUrl = (key: string) => `/media/${key}`
+
+/** `POST step/{key}/media`: the multipart field holding the file (SPEC 7). */
+export const STEP_MEDIA_FIELD = 'media_file'
+
+/**
+ * `/media/step/{step_key}/{filename}`: a step's media by its file name (SPEC 7), for signed-in
+ * users. A step's media names are unique when attached through `POST step/{key}/media`; where
+ * two attached media share a name, the first in the step's order is meant.
+ */
+export const stepMediaUrl = (stepKey: string, filename: string) => `/media/step/${encodeURIComponent(stepKey)}/${encodeURIComponent(filename)}`
+
+/** A media item of a step: the media row plus its address under the step. */
+export const StepMediaRow = v.object({ ...MediaRow.entries, step_url: v.string() })
+export type StepMediaRow = v.InferOutput<typeof StepMediaRow>

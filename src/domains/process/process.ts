@@ -23,7 +23,9 @@ export const PhaseInput = v.object({
 })
 export type PhaseInput = v.InferOutput<typeof PhaseInput>
 
-export const ProcessInput = v.object({ phases: v.pipe(v.array(PhaseInput), v.maxLength(100, 'at most 100 phases')) })
+export const MAX_PHASES = 100
+export const ProcessInput = v.object({ phases: v.pipe(v.array(PhaseInput), v.maxLength(MAX_PHASES, `at most ${MAX_PHASES} phases`)) })
+export type ProcessInput = v.InferOutput<typeof ProcessInput>
 
 export const Phase = v.object({
   _key: v.string(),
@@ -41,9 +43,11 @@ export const Phase = v.object({
 })
 export type Phase = v.InferOutput<typeof Phase>
 export const Process = v.object({ product_key: v.string(), phases: v.array(Phase) })
+export type Process = v.InferOutput<typeof Process>
 
 /** Copy the process of another product: all phases, or the chosen ones, appended after the current phases. */
 export const CopyProcessInput = v.object({
-  from_product_key: v.pipe(v.string(), v.uuid()),
-  phase_keys: v.optional(v.array(v.pipe(v.string(), v.uuid()))),
+  from_product_key: v.pipe(v.string(), v.uuid('from_product_key must be a product key')),
+  phase_keys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.uuid('phase keys must be valid keys'))), v.minLength(1, 'choose at least one phase'), v.maxLength(100))),
 })
+export type CopyProcessInput = v.InferOutput<typeof CopyProcessInput>

@@ -16,7 +16,9 @@ export const BomLineInput = v.object({
 })
 export type BomLineInput = v.InferOutput<typeof BomLineInput>
 
-export const BomInput = v.object({ lines: v.pipe(v.array(BomLineInput), v.maxLength(2000)) })
+export const MAX_BOM_LINES = 2000
+export const BomInput = v.object({ lines: v.pipe(v.array(BomLineInput), v.maxLength(MAX_BOM_LINES, `at most ${MAX_BOM_LINES} lines`)) })
+export type BomInput = v.InferOutput<typeof BomInput>
 
 export const BomLine = v.object({
   _key: v.string(),
@@ -24,16 +26,48 @@ export const BomLine = v.object({
   item_key: v.string(),
   item_code: v.string(),
   item_description: v.string(),
+  /** False for an inactive or trashed component: kept lines stay, new lines need an active product. */
+  item_active: v.boolean(),
   quantity: v.number(),
   quantity_per: v.picklist(QUANTITY_PER),
   traceability: v.picklist(TRACEABILITY_LEVELS),
 })
 export type BomLine = v.InferOutput<typeof BomLine>
 export const Bom = v.object({ product_key: v.string(), lines: v.array(BomLine) })
+export type Bom = v.InferOutput<typeof Bom>
 
 /** Pieces of a component needed for `pieces` parent pieces, in `batches` batches of one job. */
 export function componentQuantity(line: Pick<BomLine, 'quantity' | 'quantity_per'>, pieces: number, batches = 1): number {
   if (line.quantity_per === 'item') return line.quantity * pieces
   if (line.quantity_per === 'batch') return line.quantity * batches
   return line.quantity
+}
+
+/** Quantities are stored with 4 decimals (numeric(14, 4)). */
+export const BOM_QUANTITY_DECIMALS = 4
+
+/** The quantity as stored: rounded to BOM_QUANTITY_DECIMALS. */
+export const storedBomQuantity = (q: number) => Math.round(q * 10 ** BOM_QUANTITY_DECIMALS) / 10 ** BOM_QUANTITY_DECIMALS
+
+export type BomLineProblem = { index: number; code: 'BOM_QUANTITY_NOT_POSITIVE' | 'BOM_ITEM_REPEATED' }
+
+/**
+ * The rules of SPEC 5 a list of lines breaks, line by line (client forms and the server agree):
+ * the quantity must be positive (as stored, so 0.00001 counts as 0) and an item cannot repeat in
+ * a phase (the later occurrences are the ones in error). Lines without an item yet are skipped
+ * for the repetition rule.
+ */
+export function bomLineProblems(lines: readonly { phase_key: string; item_key: string; quantity: number | null }[]): BomLineProblem[] {
+  const problems: BomLineProblem[] = []
+  const seen = new Set<string>()
+  for (const [index, line] of lines.entries()) {
+    if (line.quantity === null || !Number.isFinite(line.quantity) || !(storedBomQuantity(line.quantity) > 0)) {
+      problems.push({ index, code: 'BOM_QUANTITY_NOT_POSITIVE' })
+    }
+    if (!line.item_key) continue
+    const key = `${line.phase_key}\u0000${line.item_key}`
+    if (seen.has(key)) problems.push({ index, code: 'BOM_ITEM_REPEATED' })
+    seen.add(key)
+  }
+  return problems
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { QueryInt } from '../../valibot-helpers'
+import { QueryBool, QueryInt } from '../../valibot-helpers'
+import { FILE_BUCKETS, MAX_FILES_PER_UPLOAD } from './files'
 
 /**
  * The product library contract (SPEC 3 Product, 7 Products and processes), shared by the
@@ -68,7 +69,16 @@ export const PRODUCT_SORTS = ['code', 'description', 'updated_at', 'created_at']
 export const ProductListQuery = v.object({
   search: v.optional(v.pipe(v.string(), v.maxLength(100))),
   state: v.optional(v.picklist(PRODUCT_STATES)),
-  tag: v.optional(v.union([v.pipe(v.string(), v.uuid()), v.array(v.pipe(v.string(), v.uuid()))])),
+  /** Tag keys separated by commas: products carrying every one of them (a query string holds one value per name). */
+  tag: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(20 * 37),
+      v.transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean)),
+      v.array(v.pipe(v.string(), v.uuid('tag must be tag keys separated by commas'))),
+      v.maxLength(20),
+    ),
+  ),
   sort: v.optional(v.picklist(PRODUCT_SORTS)),
   dir: v.optional(v.picklist(['asc', 'desc'])),
   page: v.optional(QueryInt(1, 1_000_000)),
@@ -79,7 +89,7 @@ export const ProductListQuery = v.object({
 export const ProductListInput = v.object({
   search: v.optional(v.pipe(v.string(), v.maxLength(100))),
   state: v.optional(v.picklist(PRODUCT_STATES)),
-  tags: v.optional(v.array(v.pipe(v.string(), v.uuid()))),
+  tags: v.optional(v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.maxLength(20))),
   sort: v.optional(v.picklist(PRODUCT_SORTS)),
   dir: v.optional(v.picklist(['asc', 'desc'])),
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
@@ -107,3 +117,40 @@ export const TagConnectionInput = v.object({
   tag_name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(60))),
 })
 
+export const TAG_CONTEXTS = ['product'] as const
+/** At most this many tags answer one `GET tag` (SPEC 5: the first 100 results). */
+export const TAG_RESULTS_MAX = 100
+
+/**
+ * `GET tag`: with `context` and `context_key`, that item's tags; otherwise the tag library by
+ * name, at most 100, filtered by `search` (a search shorter than the configured
+ * autocomplete_min_chars_tags answers an empty list).
+ */
+export const TagListQuery = v.object({
+  context: v.optional(v.picklist(TAG_CONTEXTS)),
+  context_key: v.optional(v.pipe(v.string(), v.uuid('context_key must be a key'))),
+  search: v.optional(v.pipe(v.string(), v.maxLength(60))),
+})
+export type TagListQuery = v.InferOutput<typeof TagListQuery>
+
+/** `POST product/{key}/doc?replace=true`: replace a document of the same name (else 409 DOC_EXISTS). */
+export const ProductDocQuery = v.object({ replace: v.optional(QueryBool) })
+
+/** `DELETE files` (JSON): stored files of a custom file field; names still in the saved metadata are refused (409 FILE_IN_USE). */
+export const FilesDeleteInput = v.object({
+  bucket: v.picklist(FILE_BUCKETS),
+  object_key: v.pipe(v.string(), v.uuid('object_key must be a product key')),
+  subfolder: v.pipe(v.string(), v.uuid('subfolder must be a form field key')),
+  filenames: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.minLength(1), v.maxLength(MAX_FILES_PER_UPLOAD)),
+})
+export type FilesDeleteInput = v.InferOutput<typeof FilesDeleteInput>
+
+/** `POST files` / `DELETE files` answer: the stored names (what a files field's value lists) and where they are served. */
+export const FilesResult = v.object({
+  bucket: v.picklist(FILE_BUCKETS),
+  object_key: v.string(),
+  subfolder: v.string(),
+  filenames: v.array(v.string()),
+  urls: v.array(v.string()),
+})
+export type FilesResult = v.InferOutput<typeof FilesResult>
