@@ -106,8 +106,8 @@ test('lock screen: "close the session and start another" ends the session', asyn
   await expect(page).toHaveURL(/\/login$/)
   await expect(lockScreen(page)).toHaveCount(0)
   expect(await apiStatus(page, '/api/whoami')).toBe(401)
-  await fillLogin(page, 'libreria', DEMO_PASSWORD)
-  await expect(page).toHaveURL(/\/app\/library$/)
+  await fillLogin(page, 'qualita', DEMO_PASSWORD)
+  await expect(page).toHaveURL(/\/app\/quality$/)
   await expect(lockScreen(page)).toHaveCount(0)
 })
 

@@ -100,12 +100,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('batches')
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('job_id', 'uuid', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+    // 1 for the job's first batch, then 2, 3 ... (the job row is locked while a batch opens).
+    .addColumn('number', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('qt_total', 'integer', (c) => c.notNull().check(sql`qt_total > 0`))
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('open').check(sql`status in ('open', 'completed', 'cancelled')`))
     .addColumn('opened_by', 'uuid', (c) => c.references('users.id'))
     .addColumn('opened_at', 'timestamptz', (c) => c.notNull())
     .addColumn('completed_by', 'uuid', (c) => c.references('users.id'))
     .addColumn('completed_at', 'timestamptz')
+    // Serial links declared in the batch before traceability finalises them (PUT batch/{key}/serial-temp-links).
+    .addColumn('serial_temp_links', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .execute()
   await db.schema.createIndex('batches_job').on('batches').columns(['job_id', 'opened_at']).execute()
   // At most one open batch per job.
@@ -140,6 +144,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
   await sql`create unique index work_sessions_one_open_per_job on work_sessions (job_id) where ended_at is null`.execute(db)
   await db.schema.createIndex('work_sessions_user').on('work_sessions').columns(['user_id', 'started_at']).execute()
+  // Signing out pauses the jobs whose open work session belongs to that sign-in session.
+  await sql`create index work_sessions_open_by_auth_session on work_sessions (auth_session_id) where ended_at is null`.execute(db)
 
   // Retried operator actions (lost responses) answer the first outcome again.
   await db.schema
@@ -150,6 +156,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute()
+  // The sweep expires old keys.
+  await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute()
 }
 
 export async function down(): Promise<void> {

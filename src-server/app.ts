@@ -7,6 +7,8 @@ import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/authenticate'
 import { authorize } from './auth/authorize'
 import { MEDIA_FILE_PATH, serveMediaFile } from './domains/media/http'
+import { mountProductFiles } from './domains/products/http'
+import { STEP_MEDIA_FILE_PATH, serveStepMediaFile } from './domains/process/step-media'
 import type { Services } from './context'
 import { AppError } from './errors'
 import type { AppEnv } from './http-env'
@@ -59,6 +61,10 @@ export function createApp(svc: Services) {
 
   // Uploaded media by key (`/media/{key}`) with their type and name; other stored files below.
   app.get(MEDIA_FILE_PATH, authenticate(svc), serveMediaFile(svc))
+  // Product documents and custom field files with their type and name.
+  mountProductFiles(app, svc)
+  // A product step's media by file name (`/media/step/{key}/{filename}`, SPEC 7).
+  app.get(STEP_MEDIA_FILE_PATH, authenticate(svc), serveStepMediaFile(svc))
   // Stored files (user images, product media ...) for signed-in users only.
   app.get('/media/*', authenticate(svc), async (c) => {
     await authorize(c.get('ctx'), { scope: 'signed-in' })

@@ -31,3 +31,17 @@ export function assertStorableInput(value: unknown): void {
     }
   }
 }
+
+/**
+ * The tRPC side: checks a procedure's raw input. A body tRPC cannot read is left to tRPC
+ * (procedures without input never read it; those with input report it themselves).
+ */
+export async function assertStorableRawInput(getRawInput: () => Promise<unknown>): Promise<void> {
+  let raw: unknown
+  try {
+    raw = await getRawInput()
+  } catch {
+    return
+  }
+  assertStorableInput(raw)
+}

@@ -20,7 +20,13 @@ pg.types.setTypeParser(OID.DATE, asText)
 
 const pgliteParsers = { [OID.INT8]: toNumber, [OID.NUMERIC]: toNumber, [OID.DATE]: asText }
 
-export type OpenDatabase = { db: Db; kind: DatabaseKind; close: () => Promise<void> }
+export type OpenDatabase = {
+  db: Db
+  kind: DatabaseKind
+  close: () => Promise<void>
+  /** PGlite only: a copy of the database files, to open more databases from. */
+  dump?: () => Promise<Blob>
+}
 
 export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   const pool = new pg.Pool({ connectionString: url, max: poolSize })
@@ -30,10 +36,13 @@ export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   return { db, kind: 'postgres', close: () => db.destroy() }
 }
 
-/** `dataDir` undefined = in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<OpenDatabase> {
+/**
+ * `dataDir` undefined = in memory (tests). `loadDataDir` starts from a copy of another
+ * database's files (`dumpPglite`), which skips initdb and migrations.
+ */
+export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<OpenDatabase> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers })
+  const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers, ...options })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  return { db, kind: 'pglite', close: () => db.destroy() }
+  return { db, kind: 'pglite', close: () => db.destroy(), dump: () => pglite.dumpDataDir('none') }
 }

@@ -152,7 +152,8 @@ export interface ProductDocsTable {
   content_type: string
   size: number
   uploaded_by: string | null
-  uploaded_at: CreatedAt
+  /** Replacing a document (same name) updates it. */
+  uploaded_at: UpdatedAt
 }
 
 export interface TagsTable {
@@ -264,12 +265,14 @@ export interface OperatorQueuesTable {
 export interface BatchesTable {
   id: Generated<string>
   job_id: string
+  number: Generated<number>
   qt_total: number
   status: Generated<'open' | 'completed' | 'cancelled'>
   opened_by: string | null
   opened_at: Timestamp
   completed_by: string | null
   completed_at: Timestamp | null
+  serial_temp_links: Json<Record<string, unknown>[]>
 }
 
 export interface BatchStepsTable {

@@ -1,14 +1,21 @@
 import { apiTokenRoutes } from '../domains/api-tokens/rest'
+import { bomRoutes } from '../domains/bom/rest'
 import { departmentRoutes } from '../domains/departments/rest'
 import { eventRoutes } from '../domains/events/rest'
+import { executionRoutes } from '../domains/execution/rest'
 import { formFieldRoutes } from '../domains/form-fields/rest'
 import { issueTypeRoutes } from '../domains/issue-types/rest'
+import { jobRoutes } from '../domains/jobs/rest'
 import { mediaRoutes } from '../domains/media/rest'
 import { operationRoutes } from '../domains/operations/rest'
+import { processRoutes } from '../domains/process/rest'
+import { productRoutes } from '../domains/products/rest'
 import { sessionRoutes } from '../domains/session/rest'
 import { settingsRoutes } from '../domains/settings/rest'
+import { tagRoutes } from '../domains/tags/rest'
 import { userRoutes } from '../domains/users/rest'
+import { workOrderRoutes } from '../domains/work-orders/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...issueTypeRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...issueTypeRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes]

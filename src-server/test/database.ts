@@ -45,17 +45,33 @@ async function ensureTemplate(adminUrl: string, name: string) {
   }
 }
 
+let pgliteDump: Promise<Blob> | undefined
+
+/**
+ * PGlite's counterpart of the PostgreSQL template: one migrated database per test process,
+ * whose files every test database starts from (about 0.2 s instead of 1.5-3 s for initdb and
+ * migrations each time).
+ */
+function pgliteTemplate(): Promise<Blob> {
+  pgliteDump ??= (async () => {
+    const template = await openPglite()
+    try {
+      await migrateToLatest(template.db)
+      return await template.dump!()
+    } finally {
+      await template.close()
+    }
+  })()
+  return pgliteDump
+}
+
 /**
  * A fresh, migrated database for one test file: a copy of a migrated template on PostgreSQL
  * when TEST_DATABASE_URL is set (CI), otherwise an in-memory PGlite.
  */
 export async function createTestDatabase(): Promise<OpenDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) {
-    const database = await openPglite()
-    await migrateToLatest(database.db)
-    return database
-  }
+  if (!adminUrl) return openPglite(undefined, { loadDataDir: await pgliteTemplate() })
   const template = templateName()
   await ensureTemplate(adminUrl, template)
   const name = `mes_t_${randomBytes(6).toString('hex')}`

@@ -1,13 +1,20 @@
 import { apiTokensRouter } from '../domains/api-tokens/trpc'
+import { bomRouter } from '../domains/bom/trpc'
 import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
+import { executionRouter } from '../domains/execution/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
 import { issueTypesRouter } from '../domains/issue-types/trpc'
+import { jobsRouter } from '../domains/jobs/trpc'
 import { mediaRouter } from '../domains/media/trpc'
 import { operationsRouter } from '../domains/operations/trpc'
+import { processRouter } from '../domains/process/trpc'
+import { productsRouter } from '../domains/products/trpc'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
+import { tagsRouter } from '../domains/tags/trpc'
 import { usersRouter } from '../domains/users/trpc'
+import { workOrdersRouter } from '../domains/work-orders/trpc'
 import { router } from './init'
 
 /** One router per domain; the client imports only this type. */
@@ -22,6 +29,13 @@ export const appRouter = router({
   settings: settingsRouter,
   departments: departmentsRouter,
   apiTokens: apiTokensRouter,
+  products: productsRouter,
+  tags: tagsRouter,
+  process: processRouter,
+  bom: bomRouter,
+  workOrders: workOrdersRouter,
+  jobs: jobsRouter,
+  execution: executionRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -3,7 +3,7 @@ import type { Scope } from '../../src/auth/scopes'
 import { type Access, authorize, PUBLIC } from '../auth/authorize'
 import type { Actor, Auth, RequestCtx } from '../context'
 import { AppError } from '../errors'
-import { assertStorableInput } from '../input-guard'
+import { assertStorableRawInput } from '../input-guard'
 
 export type TrpcMeta = { access: Access }
 
@@ -35,13 +35,13 @@ export const createCallerFactory = t.createCallerFactory
 export function procedure(access: Access) {
   return t.procedure.meta({ access }).use(async ({ ctx, next, getRawInput }) => {
     const actor = await authorize(ctx, access)
-    assertStorableInput(await getRawInput())
+    await assertStorableRawInput(getRawInput)
     return next({ ctx: { ...ctx, actor: actor as Actor, auth: ctx.auth as Auth } })
   })
 }
 
 export const publicProcedure = t.procedure.meta({ access: PUBLIC }).use(async ({ next, getRawInput }) => {
-  assertStorableInput(await getRawInput())
+  await assertStorableRawInput(getRawInput)
   return next()
 })
 export const signedIn = procedure({ scope: 'signed-in' })

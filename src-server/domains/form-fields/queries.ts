@@ -7,10 +7,48 @@ import type { Db } from '../../db/connect'
  * steps and product metadata here, so every in-use rule (type change, delete) follows.
  */
 export function fieldInUse(fieldId: Expression<string>) {
-  return sql<boolean>`exists (
+  return sql<boolean>`(exists (
     select 1 from operations o
     where o.default_phase_steps @> jsonb_build_array(jsonb_build_object('fields', jsonb_build_array(${fieldId}::text)))
-  )`
+  ) or exists (
+    select 1 from product_phases pp
+    where pp.steps @> jsonb_build_array(jsonb_build_object('fields', jsonb_build_array(${fieldId}::text)))
+  ) or exists (
+    select 1 from products pm
+    where pm.metadata @> jsonb_build_array(jsonb_build_object('custom_field_key', ${fieldId}::text))
+  ))`
+}
+
+/** Codes of the products whose custom metadata uses the field (index products_metadata). */
+export async function productsUsingFieldInMetadata(db: Db, fieldId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('products')
+    .select('code')
+    .where(sql<boolean>`metadata @> jsonb_build_array(jsonb_build_object('custom_field_key', ${fieldId}::text))`)
+    .orderBy('code')
+    .limit(50)
+    .execute()
+  return rows.map((r) => r.code)
+}
+
+/** Codes of the products whose process steps use the field, for messages. */
+export async function productsUsingFieldInSteps(db: Db, fieldId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('products')
+    .select('code')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_phases as pp')
+          .select(sql`1`.as('one'))
+          .whereRef('pp.product_id', '=', 'products.id')
+          .where(sql<boolean>`pp.steps @> jsonb_build_array(jsonb_build_object('fields', jsonb_build_array(${fieldId}::text)))`),
+      ),
+    )
+    .orderBy('code')
+    .limit(50)
+    .execute()
+  return rows.map((r) => r.code)
 }
 
 /** Names of the operations whose default steps use the field, for messages. */

@@ -76,8 +76,8 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-
 export function safeDocName(original: string): string {
   const base = (original.split(/[\\/]/).pop() ?? '').replace(UNPRINTABLE, '').replace(/\s+/g, ' ').trim()
   const dot = base.lastIndexOf('.')
-  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : ''
-  let stem = (dot > 0 ? base.slice(0, dot) : base).replace(/^[.\s]+|[.\s]+$/g, '')
+  const ext = dot >= 0 ? base.slice(dot + 1).toLowerCase() : ''
+  let stem = (dot >= 0 ? base.slice(0, dot) : base).replace(/^[.\s]+|[.\s]+$/g, '')
   if (!stem) stem = 'document'
   stem = [...stem].slice(0, 180).join('')
   return ext ? `${stem}.${ext}` : stem

@@ -115,14 +115,3 @@ export function productCountQuery(db: Db, opts: ProductListInput) {
   return db.selectFrom('products as p').where(listCondition(opts)).select(sql<number>`count(*)::int`.as('n'))
 }
 
-/** Codes of the products whose metadata uses a form field (for the field library's in-use rule). */
-export async function productsUsingField(db: Db, fieldId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('products')
-    .select('code')
-    .where(sql<boolean>`metadata @> jsonb_build_array(jsonb_build_object('custom_field_key', ${fieldId}::text))`)
-    .orderBy(sql`lower(code)`)
-    .limit(50)
-    .execute()
-  return rows.map((r) => r.code)
-}

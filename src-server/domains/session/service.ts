@@ -7,6 +7,7 @@ import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors'
 import { appendEvent } from '../events/service'
+import { pauseJobsOfSession } from '../execution/service'
 
 const LOGIN_FAILED = 'Incorrect username or password'
 
@@ -71,6 +72,8 @@ export async function logout(ctx: RequestCtx, actor: Actor): Promise<void> {
   if (!actor.sessionId) return
   const now = ctx.clock.now()
   await ctx.db.transaction().execute(async (trx) => {
+    // Signing out with a running job pauses it (execution hook; a 401 sign-out never gets here).
+    await pauseJobsOfSession(trx, actor, actor.sessionId as string, now)
     await endSession(trx, actor.sessionId as string, now)
     await appendEvent(trx, actor, { event_type: 'LOGOUT', subject_type: 'user', subject_key: actor.userId }, now)
   })
@@ -85,6 +88,8 @@ export async function deleteSession(ctx: RequestCtx, actor: Actor, sessionKey: s
     throw new AppError(404, 'NOT_FOUND', 'session not found')
   }
   await ctx.db.transaction().execute(async (trx) => {
+    // SPEC 4: the client deletes the session when signing out with an active job: pause it (execution hook).
+    await pauseJobsOfSession(trx, actor, target.id, now)
     await endSession(trx, target.id, now)
     await appendEvent(trx, actor, { event_type: 'SESSION_DELETED', subject_type: 'session', subject_key: target.id }, now)
   })

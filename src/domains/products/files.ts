@@ -48,6 +48,8 @@ export const isInlineType = (contentType: string) => contentType === 'applicatio
 /** `POST files` / `DELETE files` (SPEC 7): the buckets there are. 'product': object_key = product key, subfolder = form field key. */
 export const FILE_BUCKETS = ['product'] as const
 export const MAX_FILES_PER_UPLOAD = 20
+/** One `POST files` request at most (each file at most MAX_DOC_BYTES). */
+export const MAX_FILES_UPLOAD_BYTES = 100 * 1024 * 1024
 
 /** Where a product document is served (signed-in users). */
 export const productDocUrl = (productKey: string, name: string) => `/media/product/${productKey}/doc/${encodeURIComponent(name)}`

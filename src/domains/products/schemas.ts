@@ -95,6 +95,7 @@ export const ProductListInput = v.object({
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
 })
+export type ProductListInput = v.InferOutput<typeof ProductListInput>
 
 export const ProductListItem = v.object({
   _key: v.string(),

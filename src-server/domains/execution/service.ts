@@ -1,0 +1,1012 @@
+import { sql, type Updateable } from 'kysely'
+import { hasScope } from '../../../src/auth/scopes'
+import {
+  BACK_ONLINE_AFTER_MS,
+  batchConsumption,
+  earlierStepsPending,
+  expectedMs,
+  nextBatchQt,
+  parallelAllowed,
+  workedMs,
+} from '../../../src/domains/execution/rules'
+import type {
+  BackOnlineInput,
+  BackOnlineResult,
+  Batch,
+  BatchSerials,
+  CompleteBatchInput,
+  CompletedBatch,
+  CompleteStepInput,
+  ComponentBatch,
+  Consumption,
+  ExecutionOutcome,
+  FieldDefinition,
+  FormDataEntry,
+  HeartbeatInput,
+  HeartbeatResult,
+  JobActionInput,
+  JobState,
+  NextStep,
+  PauseJobInput,
+  SaveSerialTempLinksInput,
+  SaveStepInput,
+  StartJobsInput,
+  StartJobsResult,
+  StepDefinition,
+  WorkSessionView,
+} from '../../../src/domains/execution/schemas'
+import type { FieldType } from '../../../src/domains/form-fields/schemas'
+import { availableQt, releaseDue, remainingQt } from '../../../src/domains/jobs/rules'
+import { stepMediaUrl } from '../../../src/domains/process/media'
+import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
+import type { Step } from '../../../src/domains/process/steps'
+import { checkMetadataValue, isEmptyValue } from '../../../src/domains/products/metadata'
+import { isUuid } from '../../../src/uuid'
+import type { Actor, Services } from '../../context'
+import type { Db } from '../../db/connect'
+import type { JobsTable } from '../../db/schema'
+import { conflict, forbidden, notFound, unprocessable, badRequest } from '../../errors'
+import { appendEvent } from '../events/service'
+import { readSettings } from '../settings/queries'
+import { refreshWorkOrderProgress } from '../work-orders/service'
+import {
+  batchPlace,
+  fieldDefinitions,
+  type JobRow,
+  jobPlace,
+  lockBatch,
+  lockBatchSteps,
+  lockJob,
+  lockJobs,
+  lockAllMaterial,
+  lockMaterial,
+  type MaterialRow,
+  materialOf,
+  mediaRows,
+  openWorkSession,
+  type PhaseInfo,
+  phaseBomLines,
+  phaseInfo,
+  phaseInfos,
+  readBatch,
+  workSessionHead,
+} from './queries'
+
+/**
+ * The execution engine (issue 6, DOMAIN.md "Running a job" and "Material flow between phases").
+ * Every write runs in one transaction: it takes the row locks it needs in the shared order
+ * (work_order_phases rows by position, then job rows, then batch and step rows), checks its
+ * rules, writes, and appends its events (user, sign-in session, server time) before committing.
+ * Operator writes carry an idempotency key, claimed in the same transaction: a retry answers
+ * the first outcome; a refused action writes nothing at all (the key included).
+ *
+ * State machine of a job (jobs.status / jobs.active):
+ *   queued --start--> started+active --pause--> paused --resume--> started+active
+ *   started+active --(last batch completes: quantity done)--> closed
+ *   started+active --(heartbeat silent > max_offline | session locked and unsupervised work not allowed | sign-out)--> paused
+ * A paused job keeps its open batch (its pieces stay active); resume continues it. Without an
+ * open batch, start/resume/newBatch open one of nextBatchQt pieces (never above the material).
+ */
+
+type Svc = Pick<Services, 'db' | 'clock'>
+
+/** How long a retry can still get its first answer back. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+
+const jobNotFound = () => notFound('NOT_FOUND', 'job not found')
+const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
+const notYours = () => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator')
+const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
+const jobClosed = () => conflict('JOB_CLOSED', 'job closed: redirecting')
+
+const JOB = 'job'
+
+function jobEvent(job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, event_type: string, data: Record<string, unknown>) {
+  return { event_type, subject_type: JOB, subject_key: job.id, data: { work_order_key: job.work_order_id, phase_key: job.phase_id, ...data } }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+
+/**
+ * Runs `fn` in a transaction that first claims the idempotency key. A key already used by this
+ * user for this action answers the stored outcome (no second effect); used for another action
+ * or by another user: 409 IDEMPOTENCY_KEY_REUSED. A concurrent retry waits on the key's row
+ * until the first attempt commits (then answers its outcome) or rolls back (then runs itself).
+ */
+async function idempotent<T>(svc: Svc, actor: Actor, action: string, key: string, fn: (trx: Db, now: Date) => Promise<T>): Promise<T> {
+  const now = svc.clock.now()
+  return svc.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('idempotency_keys')
+      .values({ key, user_id: actor.userId, action, response: 'null', created_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst()
+    if (!claimed) {
+      const prior = await trx.selectFrom('idempotency_keys').select(['user_id', 'action', 'response']).where('key', '=', key).executeTakeFirstOrThrow()
+      if (prior.user_id !== actor.userId || prior.action !== action) {
+        throw conflict('IDEMPOTENCY_KEY_REUSED', 'this idempotency_key was already used for another action: make a new one per action')
+      }
+      return prior.response as T
+    }
+    const result = await fn(trx, now)
+    await trx.updateTable('idempotency_keys').set({ response: JSON.stringify(result) }).where('key', '=', key).execute()
+    return result
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+async function jobState(db: Db, job: JobRow, material: Pick<MaterialRow, 'released_in_qt' | 'taken_qt'>): Promise<JobState> {
+  const ws = job.active ? await openWorkSession(db, job.id) : undefined
+  return {
+    _key: job.id,
+    status: job.status,
+    active: job.active,
+    quantity: job.quantity,
+    completed_qt: job.completed_qt,
+    active_qt: job.active_qt,
+    released_qt: job.released_qt,
+    remaining_qt: remainingQt(job),
+    available_qt: job.status === 'closed' ? 0 : availableQt(job, material),
+    active_batch_key: job.active_batch_id,
+    work_session_key: ws?.id ?? null,
+    paused_offline: job.paused_offline,
+    time_spent_ms: job.time_spent_ms,
+    operator_key: job.operator_id,
+  }
+}
+
+async function outcome(
+  db: Db,
+  job: JobRow,
+  material: Pick<MaterialRow, 'released_in_qt' | 'taken_qt'>,
+  next: NextStep,
+  completed: CompletedBatch | null = null,
+): Promise<ExecutionOutcome> {
+  return {
+    job: await jobState(db, job, material),
+    batch: job.active_batch_id ? ((await readBatch(db, job.active_batch_id)) ?? null) : null,
+    completed_batch: completed,
+    next,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks (inside a transaction, rows already locked)
+
+function updateJob(db: Db, id: string, patch: Updateable<JobsTable>, now: Date): Promise<JobRow> {
+  return db
+    .updateTable('jobs')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+function addMaterial(db: Db, row: MaterialRow, delta: Partial<Record<'released_in_qt' | 'taken_qt' | 'completed_qt' | 'released_out_qt', number>>) {
+  return db
+    .updateTable('work_order_phases')
+    .set((eb) => Object.fromEntries(Object.entries(delta).map(([k, d]) => [k, eb(eb.ref(k as 'taken_qt'), '+', d)])))
+    .where('work_order_id', '=', row.work_order_id)
+    .where('phase_id', '=', row.phase_id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** Opens the job's next batch (nextBatchQt pieces, > 0) with a step row per step of its step_sequence. */
+async function openBatch(
+  db: Db,
+  actor: Actor,
+  job: JobRow,
+  phase: PhaseInfo,
+  material: MaterialRow,
+  now: Date,
+  previousBatchKey: string | null,
+): Promise<{ job: JobRow; material: MaterialRow }> {
+  const qt = nextBatchQt(phase.parameters.production_batch_qt, job, material)
+  if (qt <= 0) throw new Error('openBatch without material')
+  const { n } = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', job.id)
+    .executeTakeFirstOrThrow()
+  const batch = await db
+    .insertInto('batches')
+    .values({ job_id: job.id, number: Number(n) + 1, qt_total: qt, opened_by: actor.userId, opened_at: now })
+    .returning(['id', 'number'])
+    .executeTakeFirstOrThrow()
+  if (job.step_sequence.length) {
+    await db
+      .insertInto('batch_steps')
+      .values(job.step_sequence.map((s, i) => ({ batch_id: batch.id, step_key: s._key, position: i, type: s.type, form_data: '[]', updated_at: now })))
+      .execute()
+  }
+  const updated = await updateJob(db, job.id, { active_qt: job.active_qt + qt, active_batch_id: batch.id }, now)
+  const mat = await addMaterial(db, material, { taken_qt: qt })
+  await appendEvent(
+    db,
+    actor,
+    jobEvent(job, 'ACTIVE_BATCH_CHANGED', { batch_key: batch.id, batch_number: batch.number, previous_batch_key: previousBatchKey, qt_total: qt }),
+    now,
+  )
+  return { job: updated, material: mat }
+}
+
+/** Ends the job's open work session (its time counts into time_spent_ms) and stops the job. */
+async function stopWork(
+  db: Db,
+  actor: Actor | null,
+  job: JobRow,
+  now: Date,
+  opts: { status: 'paused' | 'closed'; endReason: string; event: string; data?: Record<string, unknown>; endedAt?: Date; pausedOffline?: boolean },
+): Promise<JobRow> {
+  const ws = await db.selectFrom('work_sessions').selectAll().where('job_id', '=', job.id).where('ended_at', 'is', null).forUpdate().executeTakeFirst()
+  let durationMs = 0
+  if (ws) {
+    const end = new Date(Math.max(ws.started_at.getTime(), (opts.endedAt ?? now).getTime()))
+    durationMs = end.getTime() - ws.started_at.getTime()
+    await db.updateTable('work_sessions').set({ ended_at: end, end_reason: opts.endReason }).where('id', '=', ws.id).execute()
+  }
+  const updated = await updateJob(
+    db,
+    job.id,
+    {
+      active: false,
+      status: opts.status,
+      time_spent_ms: job.time_spent_ms + durationMs,
+      paused_offline: opts.pausedOffline ?? false,
+      ...(opts.status === 'closed' ? { closed_at: now } : {}),
+    },
+    now,
+  )
+  await appendEvent(db, actor, jobEvent(job, opts.event, { work_session_key: ws?.id ?? null, duration_ms: durationMs, reason: opts.endReason, ...opts.data }), now)
+  return updated
+}
+
+/** Releases `qt` finished pieces downstream: this phase's released_out, the next phase's released_in, the job's released. */
+async function release(db: Db, job: JobRow, own: MaterialRow, next: MaterialRow | undefined, qt: number, now: Date) {
+  if (qt <= 0) return { job, own, next }
+  const updatedJob = await updateJob(db, job.id, { released_qt: job.released_qt + qt }, now)
+  const updatedOwn = await addMaterial(db, own, { released_out_qt: qt })
+  const updatedNext = next ? await addMaterial(db, next, { released_in_qt: qt }) : undefined
+  return { job: updatedJob, own: updatedOwn, next: updatedNext }
+}
+
+/**
+ * Completes the job's open batch (every step done): progress, consumption per bom, release per
+ * style, work order progress (last phase), then the job closes, or the next batch opens
+ * (auto_new_batch), or the operator is told what comes next.
+ */
+async function finishBatch(
+  db: Db,
+  actor: Actor,
+  job: JobRow,
+  phase: PhaseInfo,
+  material: [MaterialRow, MaterialRow | undefined],
+  batchId: string,
+  qtTotal: number,
+  now: Date,
+  stepsCompletedWithBatch: string[],
+): Promise<ExecutionOutcome> {
+  let [own, next] = material
+  await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: now }).where('id', '=', batchId).execute()
+  const { n: earlier } = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', job.id)
+    .where('status', '=', 'completed')
+    .where('id', '<>', batchId)
+    .executeTakeFirstOrThrow()
+  const lines = await phaseBomLines(db, phase.id)
+  const consumed: Consumption[] = lines
+    .map((l) => ({ item_key: l.item_key, item_code: l.item_code, quantity_per: l.quantity_per, quantity: batchConsumption(l, qtTotal, Number(earlier) === 0) }))
+    .filter((c) => c.quantity > 0)
+
+  job = await updateJob(db, job.id, { completed_qt: job.completed_qt + qtTotal, active_qt: job.active_qt - qtTotal, active_batch_id: null }, now)
+  own = await addMaterial(db, own, { completed_qt: qtTotal })
+  const closing = job.completed_qt >= job.quantity
+  const params = phase.parameters
+  const releasedQt = releaseDue(params, { completed_qt: job.completed_qt, released_qt: job.released_qt, closed: closing })
+  ;({ job, own, next } = await release(db, job, own, next, releasedQt, now))
+  await appendEvent(
+    db,
+    actor,
+    jobEvent(job, 'BATCH_COMPLETED', {
+      batch_key: batchId,
+      qt_total: qtTotal,
+      consumed,
+      released_qt: releasedQt,
+      release_style: params.release_style,
+      steps_completed_with_batch: stepsCompletedWithBatch,
+      job_completed_qt: job.completed_qt,
+    }),
+    now,
+  )
+  // The last phase's completions are the work order's progress (the work order row is locked first).
+  if (!next) await refreshWorkOrderProgress(db, job.work_order_id, { actor, now })
+  const completed: CompletedBatch = { _key: batchId, qt_total: qtTotal, consumed, released_qt: releasedQt }
+
+  if (closing) {
+    await appendEvent(db, actor, jobEvent(job, 'ACTIVE_BATCH_CHANGED', { batch_key: null, previous_batch_key: batchId }), now)
+    job = await stopWork(db, actor, job, now, { status: 'closed', endReason: 'closed', event: 'JOB_CLOSED', data: { completed_qt: job.completed_qt, released_qt: job.released_qt } })
+    return outcome(db, job, own, 'job_closed', completed)
+  }
+  const canOpen = nextBatchQt(params.production_batch_qt, job, own) > 0
+  if (canOpen && params.auto_new_batch) {
+    ;({ job, material: own } = await openBatch(db, actor, job, phase, own, now, batchId))
+    return outcome(db, job, own, 'batch_opened', completed)
+  }
+  await appendEvent(db, actor, jobEvent(job, 'ACTIVE_BATCH_CHANGED', { batch_key: null, previous_batch_key: batchId }), now)
+  return outcome(db, job, own, canOpen ? 'await_new_batch' : 'no_material', completed)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access
+
+const mayReadAll = (actor: Actor) => hasScope(actor.scope, 'production')
+
+/** Operators read their own jobs and unassigned ones; production reads everything. */
+function assertMayRead(actor: Actor, job: Pick<JobRow, 'operator_id'>) {
+  if (mayReadAll(actor)) return
+  if (job.operator_id !== null && job.operator_id !== actor.userId) throw notYours()
+}
+
+/** Only the job's operator, while the job runs. */
+function assertRunningOperator(actor: Actor, job: JobRow) {
+  if (job.operator_id !== actor.userId) throw notYours()
+  if (job.status === 'closed') throw jobClosed()
+  if (!job.active) throw notRunning()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start, resume, pause, new batch
+
+/**
+ * Starts (or resumes) one or several jobs for the acting operator: each must be assigned to
+ * them (or unassigned where settings allow: it becomes theirs), not closed, not running, with
+ * an open batch or material for a new one; several jobs only where parallel_job_allowed holds
+ * for every running and started job. Each gets a work session and, if none is open, a batch.
+ */
+export async function startJobs(svc: Svc, actor: Actor, input: StartJobsInput): Promise<StartJobsResult> {
+  const keys = [...new Set(input.job_keys)].sort()
+  return idempotent(svc, actor, `start:${keys.join(',')}`, input.idempotency_key, async (trx, now) => {
+    // One start at a time per operator, so two devices cannot both pass the parallel rule.
+    await sql`select pg_advisory_xact_lock(hashtext(${`mes.operator-start:${actor.userId}`}))`.execute(trx)
+    const places = []
+    for (const key of keys) {
+      const place = isUuid(key) ? await jobPlace(trx, key) : undefined
+      if (!place) throw jobNotFound()
+      places.push(place)
+    }
+    // Work order rows with their material rows (by position) first, then the jobs.
+    const materials = new Map<string, MaterialRow>()
+    for (const woId of [...new Set(places.map((p) => p.work_order_id))].sort()) {
+      for (const row of await lockAllMaterial(trx, woId)) materials.set(`${woId}:${row.phase_id}`, row)
+    }
+    const materialOfJob = (j: { work_order_id: string; phase_id: string }) => materials.get(`${j.work_order_id}:${j.phase_id}`)!
+    const jobs = await lockJobs(trx, keys)
+    const phases = await phaseInfos(trx, jobs.map((j) => j.phase_id))
+    const settings = await readSettings(trx)
+    for (const job of jobs) {
+      if (job.status === 'closed') throw jobClosed()
+      if (job.operator_id === null && !settings.allow_unassigned_jobs) {
+        throw forbidden('UNASSIGNED_JOBS_NOT_ALLOWED', 'this job is not assigned to you, and the settings do not allow taking unassigned jobs')
+      }
+      if (job.operator_id !== null && job.operator_id !== actor.userId) throw notYours()
+      if (job.active) throw conflict('JOB_ALREADY_RUNNING', 'the job is already running', { job_key: job.id })
+      const own = materialOfJob(job)
+      if (!job.active_batch_id && nextBatchQt(phases.get(job.phase_id)!.parameters.production_batch_qt, job, own) <= 0) {
+        throw unprocessable('NO_MATERIAL', 'no material available for this job yet', { job_key: job.id })
+      }
+    }
+    const running = await trx
+      .selectFrom('jobs')
+      .select(['id', 'phase_id'])
+      .where('operator_id', '=', actor.userId)
+      .where('active', '=', true)
+      .where('id', 'not in', keys)
+      .execute()
+    const runningPhases = await phaseInfos(trx, running.map((r) => r.phase_id))
+    const all = [...running.map((r) => runningPhases.get(r.phase_id)!), ...jobs.map((j) => phases.get(j.phase_id)!)]
+    if (!parallelAllowed(all.map((p) => p.parameters))) {
+      throw conflict('PARALLEL_JOB_NOT_ALLOWED', 'these jobs cannot run at the same time: every running and started job must allow parallel work', {
+        running_jobs: running.map((r) => r.id),
+      })
+    }
+
+    const results: ExecutionOutcome[] = []
+    for (const locked of jobs) {
+      let job = locked
+      const phase = phases.get(job.phase_id)!
+      let own = materialOfJob(job)
+      const wasStarted = job.status !== 'queued'
+      const assigned = job.operator_id === null
+      const ws = await trx
+        .insertInto('work_sessions')
+        .values({ job_id: job.id, user_id: actor.userId, auth_session_id: actor.sessionId, started_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      job = await updateJob(
+        trx,
+        job.id,
+        { operator_id: actor.userId, active: true, status: 'started', started_at: job.started_at ?? now, last_heartbeat_at: now, paused_offline: false },
+        now,
+      )
+      await appendEvent(
+        trx,
+        actor,
+        jobEvent(job, wasStarted ? 'JOB_RESUMED' : 'JOB_STARTED', { work_session_key: ws.id, assigned_to_self: assigned, batch_key: job.active_batch_id }),
+        now,
+      )
+      if (!job.active_batch_id) {
+        // Checked again: an earlier job of this start may have taken the phase's material.
+        if (nextBatchQt(phase.parameters.production_batch_qt, job, own) <= 0) {
+          throw unprocessable('NO_MATERIAL', 'no material available for this job yet', { job_key: job.id })
+        }
+        ;({ job, material: own } = await openBatch(trx, actor, job, phase, own, now, null))
+        materials.set(`${own.work_order_id}:${own.phase_id}`, own)
+      }
+      results.push(await outcome(trx, job, own, 'continue'))
+    }
+    return { jobs: results }
+  })
+}
+
+/** Resume = start of one job that was started before (same rules; JOB_RESUMED). */
+export async function resumeJob(svc: Svc, actor: Actor, input: JobActionInput): Promise<ExecutionOutcome> {
+  const result = await startJobs(svc, actor, { job_keys: [input.job_key], idempotency_key: input.idempotency_key })
+  return result.jobs[0]!
+}
+
+/** Pauses a running job of the operator: the work session ends, the open batch stays open (JOB_PAUSED). */
+export async function pauseJob(svc: Svc, actor: Actor, input: PauseJobInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `pause:${input.job_key}`, input.idempotency_key, async (trx, now) => {
+    const locked = await lockJob(trx, input.job_key)
+    if (!locked) throw jobNotFound()
+    assertRunningOperator(actor, locked)
+    const job = await stopWork(trx, actor, locked, now, { status: 'paused', endReason: input.reason ?? 'user', event: 'JOB_PAUSED' })
+    const material = (await materialOf(trx, job.work_order_id, job.phase_id))!
+    return outcome(trx, job, material, 'paused')
+  })
+}
+
+/** Opens the next batch of a running job with no open batch (auto_new_batch off, or material arrived). */
+export async function newBatch(svc: Svc, actor: Actor, input: JobActionInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `new-batch:${input.job_key}`, input.idempotency_key, async (trx, now) => {
+    const place = await jobPlace(trx, input.job_key)
+    if (!place) throw jobNotFound()
+    const [own] = await lockMaterial(trx, place.work_order_id, place.phase_id)
+    const job = (await lockJob(trx, input.job_key))!
+    assertRunningOperator(actor, job)
+    if (job.active_batch_id) throw conflict('BATCH_ALREADY_OPEN', 'the job already has an open batch', { batch_key: job.active_batch_id })
+    const phase = await phaseInfo(trx, job.phase_id)
+    if (nextBatchQt(phase.parameters.production_batch_qt, job, own) <= 0) throw unprocessable('NO_MATERIAL', 'no material available for the next piece')
+    const opened = await openBatch(trx, actor, job, phase, own, now, null)
+    return outcome(trx, opened.job, opened.material, 'continue')
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
+
+/** The step's definition in the phase (the job's step_sequence names it) and its field definitions. */
+async function stepFields(db: Db, phase: PhaseInfo, stepKey: string): Promise<FieldDefinition[]> {
+  const def = phase.steps.find((s) => s._key === stepKey)
+  if (!def || def.fields.length === 0) return []
+  const rows = await fieldDefinitions(db, def.fields)
+  const byKey = new Map(rows.map((r) => [r._key, r]))
+  return def.fields.flatMap((k) => {
+    const f = byKey.get(k)
+    return f ? [{ ...f, type: f.type as FieldType }] : []
+  })
+}
+
+/** Checks answers against their fields (type, options); the stored form in the step's field order. */
+function checkedFormData(fields: readonly FieldDefinition[], formData: readonly FormDataEntry[]): FormDataEntry[] {
+  const byKey = new Map(fields.map((f) => [f._key, f]))
+  const seen = new Set<string>()
+  const unknown: string[] = []
+  const invalid: { _key: string; name: string; problem: string }[] = []
+  const values = new Map<string, unknown>()
+  for (const entry of formData) {
+    const field = byKey.get(entry.field_key)
+    if (!field) {
+      unknown.push(entry.field_key)
+      continue
+    }
+    if (seen.has(entry.field_key)) {
+      invalid.push({ _key: field._key, name: field.name, problem: 'answered twice' })
+      continue
+    }
+    seen.add(entry.field_key)
+    const checked = checkMetadataValue({ ...field, mandatory: false }, entry.value)
+    if (!checked.ok) invalid.push({ _key: field._key, name: field.name, problem: checked.problem })
+    else values.set(field._key, checked.value)
+  }
+  if (unknown.length) throw badRequest('UNKNOWN_FIELD', `not a field of this step: ${unknown.join(', ')}`, { fields: unknown })
+  if (invalid.length) {
+    throw badRequest('FORM_VALUE_INVALID', `invalid value: ${invalid.map((i) => `${i.name} (${i.problem})`).join('; ')}`, { fields: invalid })
+  }
+  return fields.filter((f) => values.has(f._key)).map((f) => ({ field_key: f._key, value: values.get(f._key) as FormDataEntry['value'] }))
+}
+
+/** Mandatory fields without a value. */
+function missingMandatory(fields: readonly FieldDefinition[], formData: readonly FormDataEntry[]) {
+  const values = new Map(formData.map((e) => [e.field_key, e.value]))
+  return fields.filter((f) => f.mandatory && isEmptyValue(values.get(f._key)))
+}
+
+const mandatoryMissing = (missing: { step_key: string; fields: FieldDefinition[] }[]) => {
+  const names = missing.flatMap((m) => m.fields.map((f) => f.name))
+  return unprocessable('MANDATORY_FIELDS_MISSING', `fill the mandatory fields first: ${names.join(', ')}`, {
+    fields: missing.flatMap((m) => m.fields.map((f) => ({ step_key: m.step_key, _key: f._key, name: f.name }))),
+  })
+}
+
+/** Locks what a step action needs: material rows (a batch may complete), the job, the batch and its steps. */
+async function lockForStep(db: Db, actor: Actor, batchKey: string) {
+  const place = await batchPlace(db, batchKey)
+  if (!place) throw batchNotFound()
+  const material = await lockMaterial(db, place.work_order_id, place.phase_id)
+  const job = (await lockJob(db, place.job_id))!
+  assertRunningOperator(actor, job)
+  const batch = (await lockBatch(db, batchKey))!
+  if (batch.status !== 'open') throw conflict('BATCH_NOT_OPEN', 'the batch is already completed', { batch_key: batch.id })
+  const steps = await lockBatchSteps(db, batchKey)
+  const phase = await phaseInfo(db, job.phase_id)
+  return { material, job, batch, steps, phase }
+}
+
+function findStep(steps: StepRow[], stepKey: string): StepRow {
+  const step = steps.find((s) => s.step_key === stepKey)
+  if (!step) throw notFound('UNKNOWN_STEP', `no step ${stepKey} in this batch`)
+  return step
+}
+
+async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string, step: StepRow, formData: FormDataEntry[], now: Date) {
+  const before = new Map((step.form_data as FormDataEntry[]).map((e) => [e.field_key, JSON.stringify(e.value)]))
+  const after = new Map(formData.map((e) => [e.field_key, JSON.stringify(e.value)]))
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k))
+  if (changed.length === 0) return
+  await db
+    .updateTable('batch_steps')
+    .set({ form_data: JSON.stringify(formData), updated_at: now })
+    .where('batch_id', '=', batchId)
+    .where('step_key', '=', step.step_key)
+    .execute()
+  step.form_data = formData
+  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed }), now)
+}
+
+/** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */
+export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const step = findStep(steps, input.step_key)
+    const fields = await stepFields(trx, phase, step.step_key)
+    const formData = checkedFormData(fields, input.form_data)
+    if (step.done) {
+      const missing = missingMandatory(fields, formData)
+      if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
+    }
+    await writeFormData(trx, actor, job, batch.id, step, formData, now)
+    return outcome(trx, job, material[0], 'continue')
+  })
+}
+
+/**
+ * Completes a step: not done yet (else 409 STEP_ALREADY_DONE, e.g. from another device), earlier
+ * steps done where the order is forced, mandatory fields filled. The last step completes the batch.
+ */
+export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const step = findStep(steps, input.step_key)
+    if (step.done) throw conflict('STEP_ALREADY_DONE', 'this step is already completed', { step_key: step.step_key })
+    if (phase.parameters.step_check_force_order) {
+      const pending = earlierStepsPending(
+        steps.map((s) => ({ _key: s.step_key, position: s.position, done: s.done })),
+        step.step_key,
+      )
+      if (pending.length) throw conflict('STEP_OUT_OF_ORDER', `complete the earlier steps first: ${pending.join(', ')}`, { pending })
+    }
+    const fields = await stepFields(trx, phase, step.step_key)
+    if (input.form_data) await writeFormData(trx, actor, job, batch.id, step, checkedFormData(fields, input.form_data), now)
+    const missing = missingMandatory(fields, step.form_data as FormDataEntry[])
+    if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
+    await trx
+      .updateTable('batch_steps')
+      .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
+      .where('batch_id', '=', batch.id)
+      .where('step_key', '=', step.step_key)
+      .execute()
+    step.done = true
+    await appendEvent(trx, actor, jobEvent(job, 'STEP_COMPLETED', { batch_key: batch.id, step_key: step.step_key, step_type: step.type }), now)
+    if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [])
+    return outcome(trx, job, material[0], 'continue')
+  })
+}
+
+/**
+ * Completes the whole batch: with step_check false the steps need no confirmation and complete
+ * with the batch (mandatory fields must still be filled); with step_check true every step must
+ * be done first (409 STEPS_NOT_DONE).
+ */
+export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatchInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `complete-batch:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const pending = steps.filter((s) => !s.done)
+    if (phase.parameters.step_check && pending.length) {
+      throw conflict('STEPS_NOT_DONE', `complete every step first: ${pending.map((s) => s.step_key).join(', ')}`, { pending: pending.map((s) => s.step_key) })
+    }
+    const missing = []
+    for (const s of pending) {
+      const m = missingMandatory(await stepFields(trx, phase, s.step_key), s.form_data as FormDataEntry[])
+      if (m.length) missing.push({ step_key: s.step_key, fields: m })
+    }
+    if (missing.length) throw mandatoryMissing(missing)
+    if (pending.length) {
+      await trx
+        .updateTable('batch_steps')
+        .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
+        .where('batch_id', '=', batch.id)
+        .where('done', '=', false)
+        .execute()
+    }
+    return finishBatch(
+      trx,
+      actor,
+      job,
+      phase,
+      material,
+      batch.id,
+      batch.qt_total,
+      now,
+      pending.map((s) => s.step_key),
+    )
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heartbeat, back online, sign-out
+
+function stopReason(job: JobRow): HeartbeatResult['reason'] {
+  if (job.status === 'closed') return 'closed'
+  if (job.paused_offline) return 'paused_offline'
+  return job.status === 'queued' ? 'queued' : 'paused'
+}
+
+/**
+ * `POST job/{id}/heartbeat`: the running operator's client says it is alive (every 10 s). Sets
+ * last_heartbeat_at only; never user activity. With the operator's session locked and
+ * unsupervised work not allowed in the phase, the job pauses (JOB_PAUSE_FORCED) and the answer
+ * says so. A heartbeat after a silence longer than BACK_ONLINE_AFTER_MS records BACK_ONLINE.
+ * Fast path: one UPDATE (no transaction) when the job runs for this operator.
+ */
+export async function heartbeat(svc: Svc, actor: Actor, input: HeartbeatInput, opts: { sessionLocked: boolean }): Promise<HeartbeatResult> {
+  if (!isUuid(input.job_key)) throw jobNotFound()
+  const now = svc.clock.now()
+  const answer = (running: boolean, reason: HeartbeatResult['reason'], backOnline = false): HeartbeatResult => ({
+    job_key: input.job_key,
+    running,
+    reason,
+    back_online: backOnline,
+    server_time: now.getTime(),
+  })
+  if (!opts.sessionLocked) {
+    const beat = await sql<{ prev: Date | null; work_order_id: string; phase_id: string }>`
+      update jobs j set last_heartbeat_at = ${now}
+      from jobs prev
+      where j.id = ${input.job_key} and prev.id = j.id and j.active and j.operator_id = ${actor.userId}
+      returning prev.last_heartbeat_at as prev, j.work_order_id, j.phase_id`.execute(svc.db)
+    const row = beat.rows[0]
+    if (row) {
+      const gap = row.prev ? now.getTime() - new Date(row.prev).getTime() : 0
+      if (gap > BACK_ONLINE_AFTER_MS) {
+        await appendEvent(
+          svc.db,
+          actor,
+          jobEvent({ id: input.job_key, work_order_id: row.work_order_id, phase_id: row.phase_id }, 'BACK_ONLINE', { offline_ms: gap, detected_by: 'heartbeat' }),
+          now,
+        )
+        return answer(true, null, true)
+      }
+      return answer(true, null)
+    }
+  }
+  return svc.db.transaction().execute(async (trx) => {
+    const job = await lockJob(trx, input.job_key)
+    if (!job) throw jobNotFound()
+    if (job.operator_id !== actor.userId) throw notYours()
+    if (!job.active) {
+      let back = false
+      if (job.paused_offline) {
+        // The first heartbeat since the forced pause (the offline session ended at the last heartbeat).
+        const last = await trx
+          .selectFrom('work_sessions')
+          .select('ended_at')
+          .where('job_id', '=', job.id)
+          .orderBy('started_at', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+        if (last?.ended_at && (!job.last_heartbeat_at || job.last_heartbeat_at.getTime() <= last.ended_at.getTime())) {
+          back = true
+          await trx.updateTable('jobs').set({ last_heartbeat_at: now }).where('id', '=', job.id).execute()
+          await appendEvent(trx, actor, jobEvent(job, 'BACK_ONLINE', { detected_by: 'heartbeat', paused_offline: true }), now)
+        }
+      }
+      return answer(false, stopReason(job), back)
+    }
+    const phase = await phaseInfo(trx, job.phase_id)
+    if (opts.sessionLocked && !phase.parameters.unsupervised_work_allowed) {
+      await stopWork(trx, actor, job, now, { status: 'paused', endReason: 'session_locked', event: 'JOB_PAUSE_FORCED' })
+      return answer(false, 'session_locked')
+    }
+    await trx.updateTable('jobs').set({ last_heartbeat_at: now }).where('id', '=', job.id).execute()
+    return answer(true, null)
+  })
+}
+
+/** The client reports it is back online (after an offline period): BACK_ONLINE with what it knows. */
+export async function backOnline(svc: Svc, actor: Actor, input: BackOnlineInput): Promise<BackOnlineResult> {
+  return idempotent(svc, actor, `back-online:${input.job_key}`, input.idempotency_key, async (trx, now) => {
+    const job = await lockJob(trx, input.job_key)
+    if (!job) throw jobNotFound()
+    if (job.operator_id !== actor.userId) throw notYours()
+    const offlineMs = input.offline_since !== undefined ? Math.max(0, now.getTime() - input.offline_since) : null
+    await appendEvent(
+      trx,
+      actor,
+      jobEvent(job, 'BACK_ONLINE', { detected_by: 'client', offline_since: input.offline_since ?? null, offline_ms: offlineMs, paused_offline: job.paused_offline }),
+      now,
+    )
+    const material = (await materialOf(trx, job.work_order_id, job.phase_id))!
+    return { job: await jobState(trx, job, material), recorded: true }
+  })
+}
+
+/**
+ * Sign-out hook (session service: logout and DELETE session/{key}): pauses the running jobs
+ * whose open work session belongs to that sign-in session (JOB_PAUSED, reason sign_out).
+ * Runs inside the caller's transaction. A sign-out caused by a 401 never reaches the server.
+ */
+export async function pauseJobsOfSession(db: Db, actor: Actor, authSessionId: string, now: Date): Promise<string[]> {
+  const open = await db
+    .selectFrom('work_sessions')
+    .select('job_id')
+    .where('auth_session_id', '=', authSessionId)
+    .where('ended_at', 'is', null)
+    .orderBy('job_id')
+    .execute()
+  const paused: string[] = []
+  for (const { job_id } of open) {
+    const job = await lockJob(db, job_id)
+    if (!job?.active) continue
+    await stopWork(db, actor, job, now, { status: 'paused', endReason: 'sign_out', event: 'JOB_PAUSED', data: { signed_out_session: authSessionId } })
+    paused.push(job_id)
+  }
+  return paused
+}
+
+/**
+ * Force-pauses one running job (offline sweep): JOB_PAUSE_FORCED with paused_offline; the work
+ * session ends at the last heartbeat (the last sign of work) with reason 'offline'. The event
+ * carries the operator and the sign-in session of the work session; `by: 'server'`.
+ * Returns false when another sweep got there first.
+ */
+export async function forcePauseOffline(db: Db, jobId: string, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const job = await trx
+      .selectFrom('jobs as j')
+      .innerJoin('product_phases as ph', 'ph.id', 'j.phase_id')
+      .selectAll('j')
+      .select('ph.parameters')
+      .where('j.id', '=', jobId)
+      .where('j.active', '=', true)
+      .forUpdate('j')
+      .skipLocked()
+      .executeTakeFirst()
+    if (!job) return false
+    const { parameters, ...row } = job
+    const maxOffline = withPhaseDefaults(parameters).max_offline
+    const last = row.last_heartbeat_at ?? row.updated_at
+    if (!(maxOffline > 0 && now.getTime() - last.getTime() > maxOffline * 1000)) return false
+    const ws = await openWorkSession(trx, row.id)
+    const actor: Actor = { userId: ws?.user_id ?? row.operator_id ?? '', sessionId: ws?.auth_session_id ?? null, scope: '', tokenId: null }
+    await stopWork(trx, actor.userId ? actor : null, row as JobRow, now, {
+      status: 'paused',
+      endReason: 'offline',
+      event: 'JOB_PAUSE_FORCED',
+      endedAt: last,
+      pausedOffline: true,
+      data: { by: 'server', max_offline_s: maxOffline, last_heartbeat_at: last.getTime() },
+    })
+    return true
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+async function readableBatchJob(svc: Svc, actor: Actor, batchKey: string) {
+  const place = isUuid(batchKey) ? await batchPlace(svc.db, batchKey) : undefined
+  if (!place) throw batchNotFound()
+  const job = await svc.db.selectFrom('jobs').select(['id', 'operator_id', 'phase_id']).where('id', '=', place.job_id).executeTakeFirstOrThrow()
+  assertMayRead(actor, job)
+  return job
+}
+
+/** `GET batch/{key}`. */
+export async function getBatch(svc: Svc, actor: Actor, batchKey: string): Promise<Batch> {
+  await readableBatchJob(svc, actor, batchKey)
+  return (await readBatch(svc.db, batchKey))!
+}
+
+/** `GET batch/{key}/serials`: the serial links declared in the batch (not yet finalised). */
+export async function getBatchSerials(svc: Svc, actor: Actor, batchKey: string): Promise<BatchSerials> {
+  await readableBatchJob(svc, actor, batchKey)
+  const row = await svc.db.selectFrom('batches').select('serial_temp_links').where('id', '=', batchKey).executeTakeFirstOrThrow()
+  return { batch_key: batchKey, serial_temp_links: row.serial_temp_links }
+}
+
+/** `PUT batch/{key}/serial-temp-links`: stores the links as sent (the job's operator; traceability validates later). */
+export async function saveSerialTempLinks(svc: Svc, actor: Actor, input: SaveSerialTempLinksInput): Promise<BatchSerials> {
+  const now = svc.clock.now()
+  return svc.db.transaction().execute(async (trx) => {
+    const place = isUuid(input.batch_key) ? await batchPlace(trx, input.batch_key) : undefined
+    if (!place) throw batchNotFound()
+    const job = (await lockJob(trx, place.job_id))!
+    if (job.operator_id !== actor.userId) throw notYours()
+    const batch = (await lockBatch(trx, input.batch_key))!
+    if (batch.status === 'cancelled') throw conflict('BATCH_NOT_OPEN', 'the batch was cancelled')
+    await trx.updateTable('batches').set({ serial_temp_links: JSON.stringify(input.links) }).where('id', '=', batch.id).execute()
+    await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, links: input.links.length }), now)
+    return { batch_key: batch.id, serial_temp_links: input.links }
+  })
+}
+
+/** `GET component-batch?batch_key=`: the phase's components with the quantities this batch consumes. */
+export async function componentBatch(svc: Svc, actor: Actor, batchKey: string): Promise<ComponentBatch> {
+  const job = await readableBatchJob(svc, actor, batchKey)
+  const batch = await svc.db.selectFrom('batches').select(['id', 'qt_total', 'number']).where('id', '=', batchKey).executeTakeFirstOrThrow()
+  const { n: earlier } = await svc.db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', job.id)
+    .where('status', '=', 'completed')
+    .where('id', '<>', batch.id)
+    .where('number', '<', batch.number)
+    .executeTakeFirstOrThrow()
+  const lines = await phaseBomLines(svc.db, job.phase_id)
+  return {
+    batch_key: batch.id,
+    phase_key: job.phase_id,
+    qt_total: batch.qt_total,
+    components: lines.map((l) => ({ ...l, batch_quantity: batchConsumption(l, batch.qt_total, Number(earlier) === 0) })),
+  }
+}
+
+/** Everything the work session screen (operator/job/:jobKey) needs, in one call. */
+export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promise<WorkSessionView> {
+  const head = isUuid(jobKey) ? await workSessionHead(svc.db, jobKey) : undefined
+  if (!head) throw jobNotFound()
+  assertMayRead(actor, head)
+  const now = svc.clock.now()
+  const parameters = withPhaseDefaults(head.phase_parameters)
+  const material = { released_in_qt: head.released_in_qt, taken_qt: head.taken_qt }
+  const job: JobRow = {
+    id: head.id,
+    work_order_id: head.work_order_id,
+    phase_id: head.phase_id,
+    position: head.position,
+    quantity: head.quantity,
+    completed_qt: head.completed_qt,
+    active_qt: head.active_qt,
+    released_qt: head.released_qt,
+    operator_id: head.operator_id,
+    status: head.status,
+    active: head.active,
+    active_batch_id: head.active_batch_id,
+    step_sequence: head.step_sequence,
+    notes: head.notes,
+    queue_position: head.queue_position,
+    time_spent_ms: head.time_spent_ms,
+    last_heartbeat_at: head.last_heartbeat_at,
+    paused_offline: head.paused_offline,
+    critical: head.critical,
+    started_at: head.started_at,
+    closed_at: head.closed_at,
+    created_at: head.created_at,
+    updated_at: head.updated_at,
+  }
+  const state = await jobState(svc.db, job, material)
+  const ws = job.active ? await openWorkSession(svc.db, job.id) : undefined
+  const batch = job.active_batch_id ? ((await readBatch(svc.db, job.active_batch_id)) ?? null) : null
+
+  const phaseSteps = new Map((head.phase_steps as Step[]).map((s) => [s._key, s]))
+  const sequence = job.step_sequence.flatMap((s) => {
+    const def = phaseSteps.get(s._key)
+    return def ? [def] : []
+  })
+  const fields = new Map((await fieldDefinitions(svc.db, [...new Set(sequence.flatMap((s) => s.fields))])).map((f) => [f._key, f]))
+  const media = new Map((await mediaRows(svc.db, [...new Set(sequence.flatMap((s) => s.media))])).map((m) => [m._key, m]))
+  const steps: StepDefinition[] = sequence.map((s) => ({
+    _key: s._key,
+    type: s.type,
+    title: s.title,
+    text: s.text,
+    print_templates: s.print_templates,
+    media: s.media.flatMap((k) => {
+      const m = media.get(k)
+      return m ? [{ ...m, url: `/media/${m._key}`, step_url: stepMediaUrl(s._key, m.filename) }] : []
+    }),
+    fields: s.fields.flatMap((k) => {
+      const f = fields.get(k)
+      return f ? [{ ...f, type: f.type as FieldType }] : []
+    }),
+  }))
+
+  const mine = job.operator_id === actor.userId
+  const settings = await readSettings(svc.db)
+  const mayTake = mine || (job.operator_id === null && settings.allow_unassigned_jobs && hasScope(actor.scope, 'operator'))
+  const available = state.available_qt
+  const newBatchQt = nextBatchQt(parameters.production_batch_qt, job, material)
+  return {
+    job: {
+      ...state,
+      notes: job.notes,
+      critical: job.critical,
+      started_at: job.started_at?.getTime() ?? null,
+      closed_at: job.closed_at?.getTime() ?? null,
+      last_heartbeat_at: job.last_heartbeat_at?.getTime() ?? null,
+      batches_completed: head.batches_completed,
+    },
+    work_order: {
+      _key: job.work_order_id,
+      code: head.wo_code,
+      planned_qt: head.wo_planned_qt,
+      completed_qt: head.wo_completed_qt,
+      status: head.wo_status,
+      line: head.wo_line,
+      notes: head.wo_notes,
+      start_from: head.wo_start_from,
+      due_by: head.wo_due_by,
+    },
+    product: { _key: head.product_key, code: head.product_code, description: head.product_description },
+    phase: {
+      _key: job.phase_id,
+      name: head.phase_name,
+      position: head.phases_before + 1,
+      phase_count: head.phase_count,
+      is_last: head.phases_before + 1 === head.phase_count,
+      operation_name: head.operation_name,
+      department_key: head.phase_department_key,
+      production_notes: head.phase_production_notes,
+      parameters,
+    },
+    material: { ...material, completed_qt: head.phase_completed_qt, released_out_qt: head.released_out_qt, available_qt: available },
+    steps,
+    batch,
+    work_session: ws ? { _key: ws.id, started_at: ws.started_at.getTime(), user_key: ws.user_id } : null,
+    timer: {
+      display_job_timer: parameters.display_job_timer,
+      elapsed_ms: workedMs(job.time_spent_ms, ws?.started_at.getTime() ?? null, now.getTime()),
+      expected_ms: expectedMs(parameters.std_processing_time, job.quantity),
+      expected_batch_ms: batch ? expectedMs(parameters.std_processing_time, batch.qt_total) : 0,
+      session_started_at: ws?.started_at.getTime() ?? null,
+      server_time: now.getTime(),
+    },
+    can: {
+      start: mayTake && job.status !== 'closed' && !job.active && (job.active_batch_id !== null || newBatchQt > 0),
+      pause: mine && job.active,
+      new_batch: mine && job.active && !batch && newBatchQt > 0,
+      complete_batch: mine && job.active && batch !== null && (!parameters.step_check || batch.step_data.every((s) => s.done)),
+    },
+  }
+}
+

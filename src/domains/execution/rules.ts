@@ -1,0 +1,63 @@
+import { componentQuantity, type QuantityPer } from '../products/bom'
+import { availableQt, remainingQt } from '../jobs/rules'
+
+/**
+ * Execution rules both sides agree on (DOMAIN.md "Running a job", "Material flow between
+ * phases"). Pure functions: the execution service enforces them, the operator screens use them
+ * to show what comes next.
+ */
+
+type JobQts = { quantity: number; completed_qt: number; active_qt: number }
+type PhaseMaterial = { released_in_qt: number; taken_qt: number }
+
+/**
+ * Pieces of the next batch: `production_batch_qt` (0 = the whole remaining job quantity), never
+ * more than the material available to this job; the last batch may be smaller. 0 = no batch
+ * can open (nothing left to do, or no material).
+ */
+export function nextBatchQt(productionBatchQt: number, job: JobQts, phase: PhaseMaterial): number {
+  const wanted = productionBatchQt > 0 ? productionBatchQt : remainingQt(job)
+  return Math.max(0, Math.min(wanted, availableQt(job, phase)))
+}
+
+// Releases downstream follow `releaseDue` of src/domains/jobs/rules.ts (one rule for every writer).
+
+export type BomLineForBatch = { quantity: number; quantity_per: QuantityPer }
+
+/**
+ * Component quantity consumed by one batch of `pieces`: per item x pieces, per batch once per
+ * batch, per job once (with the job's first batch), 0 afterwards.
+ */
+export function batchConsumption(line: BomLineForBatch, pieces: number, firstBatchOfJob: boolean): number {
+  if (line.quantity_per === 'job' && !firstBatchOfJob) return 0
+  return Math.round(componentQuantity(line, pieces, 1) * 10_000) / 10_000
+}
+
+/** Several jobs may run at once for one operator only where every one of their phases allows it. */
+export const parallelAllowed = (phases: readonly { parallel_job_allowed: boolean }[]) =>
+  phases.length <= 1 || phases.every((p) => p.parallel_job_allowed)
+
+/** Worked time of a job: the closed work sessions plus the open one so far. */
+export const workedMs = (timeSpentMs: number, openSessionStartedAt: number | null, now: number) =>
+  timeSpentMs + (openSessionStartedAt === null ? 0 : Math.max(0, now - openSessionStartedAt))
+
+/** Expected time for `pieces` pieces: std_processing_time (seconds per piece) x pieces. */
+export const expectedMs = (stdProcessingTimeS: number, pieces: number) => stdProcessingTimeS * 1000 * pieces
+
+/**
+ * A job's phase with max_offline > 0 force-pauses a running job silent for longer than that;
+ * max_offline 0 means the job is never paused for silence.
+ */
+export const offlineTooLong = (maxOfflineS: number, lastHeartbeatAt: number, now: number) =>
+  maxOfflineS > 0 && now - lastHeartbeatAt > maxOfflineS * 1000
+
+/** The steps an operator may not skip yet: with forced order, every earlier step not done. */
+export function earlierStepsPending(steps: readonly { _key: string; position: number; done: boolean }[], stepKey: string): string[] {
+  const target = steps.find((s) => s._key === stepKey)
+  if (!target) return []
+  return steps.filter((s) => s.position < target.position && !s.done).map((s) => s._key)
+}
+
+/** Heartbeat interval of the client (SPEC 9) and the silence after which a heartbeat counts as "back online". */
+export const HEARTBEAT_INTERVAL_MS = 10_000
+export const BACK_ONLINE_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS
