@@ -7,6 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { createRouter, RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { PageLoader } from './components/PageLoader'
 import { lastInteraction } from './lib/activity'
 import { auth } from './lib/auth-store'
 import { activateLocale, i18n, localeFor } from './lib/i18n'
@@ -20,6 +21,9 @@ const router = createRouter({
   routeTree,
   context: { queryClient, trpc, auth },
   defaultPreload: 'intent',
+  // The first whoami can take a moment on a busy network: show a loader rather than a blank page.
+  defaultPendingComponent: PageLoader,
+  defaultPendingMs: 200,
   defaultPreloadStaleTime: 0,
   scrollRestoration: false,
 })

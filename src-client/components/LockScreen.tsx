@@ -1,4 +1,4 @@
-import { Alert, Button, Modal, PasswordInput, Stack, Text } from '@mantine/core'
+import { Alert, Avatar, Box, Button, Center, FocusTrap, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import { toApiError } from '../lib/api-error'
@@ -31,45 +31,70 @@ export function LockScreen() {
   }
 
   return (
-    <Modal
-      opened
-      onClose={() => {}}
-      withCloseButton={false}
-      closeOnEscape={false}
-      closeOnClickOutside={false}
-      fullScreen
-      overlayProps={{ backgroundOpacity: 0.85, blur: 6 }}
+    <Box
+      pos="fixed"
+      inset={0}
+      bg="var(--mantine-color-body)"
+      style={{ zIndex: 400, overflowY: 'auto' }}
       data-testid="lock-screen"
-      title={<Trans>Sessione bloccata</Trans>}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="lock-title"
     >
-      <form onSubmit={submit}>
-        <Stack maw={380} mx="auto" mt="10vh">
-          <Text size="lg">
-            {who ? <Trans>Sessione di {who}: inserisci la password per continuare.</Trans> : <Trans>Inserisci la password per continuare.</Trans>}
-          </Text>
-          <PasswordInput
-            label={t`Password`}
-            name="unlock-password"
-            autoComplete="current-password"
-            autoFocus
-            required
-            size="md"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" size="md" loading={busy}>
-            <Trans>Sblocca</Trans>
-          </Button>
-          <Button variant="subtle" onClick={() => auth.logout()}>
-            <Trans>Chiudi la sessione e avviane un'altra</Trans>
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+      <FocusTrap active>
+        <Center mih="100%" p="md">
+          <Paper withBorder shadow="md" p="xl" w={420} maw="100%">
+            <form onSubmit={submit}>
+              <Stack>
+                <Group gap="sm" wrap="nowrap">
+                  <Avatar color="teal" radius="xl" size="lg">
+                    {initials(who)}
+                  </Avatar>
+                  <div>
+                    <Title order={3} id="lock-title">
+                      <Trans>Sessione bloccata</Trans>
+                    </Title>
+                    {who && <Text c="dimmed">{who}</Text>}
+                  </div>
+                </Group>
+                <Text>
+                  <Trans>Inserisci la password per continuare.</Trans>
+                </Text>
+                <PasswordInput
+                  label={t`Password`}
+                  name="unlock-password"
+                  autoComplete="current-password"
+                  data-autofocus
+                  required
+                  size="md"
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+                {error && (
+                  <Alert color="red" role="alert">
+                    {error}
+                  </Alert>
+                )}
+                <Button type="submit" size="md" loading={busy}>
+                  <Trans>Sblocca</Trans>
+                </Button>
+                <Button variant="subtle" onClick={() => auth.logout()}>
+                  <Trans>Chiudi la sessione e avviane un'altra</Trans>
+                </Button>
+              </Stack>
+            </form>
+          </Paper>
+        </Center>
+      </FocusTrap>
+    </Box>
   )
 }
+
+const initials = (name: string | null) =>
+  (name ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase())
+    .join('') || '?'
+

@@ -2,6 +2,7 @@ import { msg } from '@lingui/core/macro'
 import { createFileRoute, redirect } from '@tanstack/react-router'
 import { hasScope, homePagePath } from '../../src/auth/scopes'
 import { AppLayout } from '../components/AppLayout'
+import { NotFound } from '../components/NotFound'
 import { i18n } from '../lib/i18n'
 import { getLastHref } from '../lib/last-location'
 import { notifyAlert } from '../lib/notify'
@@ -32,4 +33,6 @@ export const Route = createFileRoute('/app')({
     }
   },
   component: AppLayout,
+  // Unknown paths below /app keep the app's layout (navigation and user menu).
+  notFoundComponent: NotFound,
 })

@@ -17,7 +17,7 @@ import {
 } from './test-fixtures'
 
 const phaseJobs = (h: Harness, woId: string, phaseId: string) =>
-  h.svc.db.selectFrom('jobs').selectAll().where('work_order_id', '=', woId).where('phase_id', '=', phaseId).orderBy('created_at').orderBy('id').execute()
+  h.svc.db.selectFrom('jobs').selectAll().where('work_order_id', '=', woId).where('phase_id', '=', phaseId).orderBy('quantity', 'desc').orderBy('id').execute()
 
 describe('assignment', () => {
   const h = useHarness()
@@ -201,6 +201,7 @@ describe('rebalancing (SPEC 5)', () => {
   test('new jobs need an operator, even where unassigned jobs are allowed', async () => {
     const wo = await makeWorkOrder(h.svc.db, product, { quantity: 10, operator: op1 })
     await setSettings(h.svc.db, { allow_unassigned_jobs: true })
+    const notOperator = await makeUser(h.svc.db, { scope: 'quality' })
     const before = await tableCounts(h)
     const res = await rebalance(wo, 0, [
       { job_key: wo.jobs[0], quantity: 6, operator_key: op1 },
@@ -208,7 +209,6 @@ describe('rebalancing (SPEC 5)', () => {
     ])
     expect(res.status).toBe(422)
     expect(res.body.detail).toEqual({ code: 'NEW_JOBS_NEED_OPERATOR', message: 'assign an operator to the new jobs' })
-    const notOperator = await makeUser(h.svc.db, { scope: 'quality' })
     const wrong = await rebalance(wo, 0, [
       { job_key: wo.jobs[0], quantity: 6, operator_key: op1 },
       { quantity: 4, operator_key: notOperator },
