@@ -1,3 +1,4 @@
+import { heartbeat } from './heartbeat'
 import { httpOverhead } from './http-overhead'
 import type { BenchModule } from './lib/module'
 
@@ -6,7 +7,7 @@ import type { BenchModule } from './lib/module'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

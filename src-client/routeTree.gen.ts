@@ -25,6 +25,7 @@ import { Route as AppAdminIndexRouteImport } from './routes/app/admin/index'
 import { Route as AppAdminGeneralRouteRouteImport } from './routes/app/admin/general/route'
 import { Route as AppLibraryIndexRouteImport } from './routes/app/library/index'
 import { Route as AppOperatorIndexRouteImport } from './routes/app/operator/index'
+import { Route as AppOperatorSelectJobRouteRouteImport } from './routes/app/operator/select-job/route'
 import { Route as AppProductionIndexRouteImport } from './routes/app/production/index'
 import { Route as AppProductionOverviewRouteRouteImport } from './routes/app/production/overview/route'
 import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
@@ -49,12 +50,44 @@ import { Route as AppAdminOperationsNewRouteImport } from './routes/app/admin/op
 import { Route as AppAdminUsersIndexRouteImport } from './routes/app/admin/users/index'
 import { Route as AppAdminUsersUser_keyRouteRouteImport } from './routes/app/admin/users/$user_key/route'
 import { Route as AppAdminUsersNewRouteImport } from './routes/app/admin/users/new'
+import { Route as AppLibraryProductIndexRouteImport } from './routes/app/library/product/index'
 import { Route as AppLibraryProductProduct_keyRouteRouteImport } from './routes/app/library/product/$product_key/route'
+import { Route as AppLibraryProductNewRouteImport } from './routes/app/library/product/new'
+import { Route as AppOperatorJobJobKeyRouteRouteImport } from './routes/app/operator/job/$jobKey/route'
+import { Route as AppOperatorSelectJobIndexRouteImport } from './routes/app/operator/select-job/index'
+import { Route as AppOperatorSelectJobAllRouteImport } from './routes/app/operator/select-job/all'
+import { Route as AppOperatorSelectJobConfirmRouteImport } from './routes/app/operator/select-job/confirm'
+import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/app/production/workorder/$wo_key/route'
 import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
 import { Route as AppAdminUsersUser_keyResetPasswordRouteImport } from './routes/app/admin/users/$user_key/reset-password'
 import { Route as AppLibraryProductProduct_keyIndexRouteImport } from './routes/app/library/product/$product_key/index'
+import { Route as AppLibraryProductProduct_keyBomRouteImport } from './routes/app/library/product/$product_key/bom'
+import { Route as AppLibraryProductProduct_keyHomeRouteImport } from './routes/app/library/product/$product_key/home'
+import { Route as AppLibraryProductProduct_keyProcessRouteImport } from './routes/app/library/product/$product_key/process'
+import { Route as AppOperatorJobJobKeyIndexRouteImport } from './routes/app/operator/job/$jobKey/index'
+import { Route as AppOperatorJobJobKeyBomRouteImport } from './routes/app/operator/job/$jobKey/bom'
+import { Route as AppOperatorJobJobKeyDocsRouteImport } from './routes/app/operator/job/$jobKey/docs'
+import { Route as AppOperatorJobJobKeyMessagesRouteImport } from './routes/app/operator/job/$jobKey/messages'
+import { Route as AppOperatorJobJobKeyNotesRouteImport } from './routes/app/operator/job/$jobKey/notes'
+import { Route as AppOperatorJobJobKeyProcessRouteImport } from './routes/app/operator/job/$jobKey/process'
+import { Route as AppOperatorJobJobKeyStepsRouteImport } from './routes/app/operator/job/$jobKey/steps'
+import { Route as AppProductionOverviewJobIndexRouteImport } from './routes/app/production/overview/job/index'
+import { Route as AppProductionOverviewJobDepartmentRouteImport } from './routes/app/production/overview/job/$department'
+import { Route as AppProductionOverviewWorkorderIndexRouteImport } from './routes/app/production/overview/workorder/index'
+import { Route as AppProductionOverviewWorkorderArchiveRouteImport } from './routes/app/production/overview/workorder/archive'
+import { Route as AppProductionOverviewWorkorderNewRouteImport } from './routes/app/production/overview/workorder/new'
+import { Route as AppProductionWorkorderWo_keyIndexRouteImport } from './routes/app/production/workorder/$wo_key/index'
+import { Route as AppProductionWorkorderWo_keyBomRouteImport } from './routes/app/production/workorder/$wo_key/bom'
+import { Route as AppProductionWorkorderWo_keyHistoryRouteImport } from './routes/app/production/workorder/$wo_key/history'
+import { Route as AppProductionWorkorderWo_keyIssuesRouteImport } from './routes/app/production/workorder/$wo_key/issues'
+import { Route as AppProductionWorkorderWo_keyJobListRouteImport } from './routes/app/production/workorder/$wo_key/job-list'
+import { Route as AppProductionWorkorderWo_keyMessagesRouteImport } from './routes/app/production/workorder/$wo_key/messages'
+import { Route as AppProductionWorkorderWo_keyNotesRouteImport } from './routes/app/production/workorder/$wo_key/notes'
+import { Route as AppProductionWorkorderWo_keyTraceabilityRouteImport } from './routes/app/production/workorder/$wo_key/traceability'
+import { Route as AppOperatorJobJobKeyIssuesIndexRouteImport } from './routes/app/operator/job/$jobKey/issues/index'
+import { Route as AppOperatorJobJobKeyIssuesIssueKeyRouteImport } from './routes/app/operator/job/$jobKey/issues/$issueKey'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -136,6 +169,12 @@ const AppOperatorIndexRoute = AppOperatorIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppOperatorRouteRoute,
 } as any)
+const AppOperatorSelectJobRouteRoute =
+  AppOperatorSelectJobRouteRouteImport.update({
+    id: '/select-job',
+    path: '/select-job',
+    getParentRoute: () => AppOperatorRouteRoute,
+  } as any)
 const AppProductionIndexRoute = AppProductionIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -262,11 +301,50 @@ const AppAdminUsersNewRoute = AppAdminUsersNewRouteImport.update({
   path: '/users/new',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppLibraryProductIndexRoute = AppLibraryProductIndexRouteImport.update({
+  id: '/product/',
+  path: '/product/',
+  getParentRoute: () => AppLibraryRouteRoute,
+} as any)
 const AppLibraryProductProduct_keyRouteRoute =
   AppLibraryProductProduct_keyRouteRouteImport.update({
     id: '/product/$product_key',
     path: '/product/$product_key',
     getParentRoute: () => AppLibraryRouteRoute,
+  } as any)
+const AppLibraryProductNewRoute = AppLibraryProductNewRouteImport.update({
+  id: '/product/new',
+  path: '/product/new',
+  getParentRoute: () => AppLibraryRouteRoute,
+} as any)
+const AppOperatorJobJobKeyRouteRoute =
+  AppOperatorJobJobKeyRouteRouteImport.update({
+    id: '/job/$jobKey',
+    path: '/job/$jobKey',
+    getParentRoute: () => AppOperatorRouteRoute,
+  } as any)
+const AppOperatorSelectJobIndexRoute =
+  AppOperatorSelectJobIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AppOperatorSelectJobRouteRoute,
+  } as any)
+const AppOperatorSelectJobAllRoute = AppOperatorSelectJobAllRouteImport.update({
+  id: '/all',
+  path: '/all',
+  getParentRoute: () => AppOperatorSelectJobRouteRoute,
+} as any)
+const AppOperatorSelectJobConfirmRoute =
+  AppOperatorSelectJobConfirmRouteImport.update({
+    id: '/confirm',
+    path: '/confirm',
+    getParentRoute: () => AppOperatorSelectJobRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyRouteRoute =
+  AppProductionWorkorderWo_keyRouteRouteImport.update({
+    id: '/workorder/$wo_key',
+    path: '/workorder/$wo_key',
+    getParentRoute: () => AppProductionRouteRoute,
   } as any)
 const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
   AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
@@ -298,6 +376,155 @@ const AppLibraryProductProduct_keyIndexRoute =
     path: '/',
     getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
   } as any)
+const AppLibraryProductProduct_keyBomRoute =
+  AppLibraryProductProduct_keyBomRouteImport.update({
+    id: '/bom',
+    path: '/bom',
+    getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
+  } as any)
+const AppLibraryProductProduct_keyHomeRoute =
+  AppLibraryProductProduct_keyHomeRouteImport.update({
+    id: '/home',
+    path: '/home',
+    getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
+  } as any)
+const AppLibraryProductProduct_keyProcessRoute =
+  AppLibraryProductProduct_keyProcessRouteImport.update({
+    id: '/process',
+    path: '/process',
+    getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyIndexRoute =
+  AppOperatorJobJobKeyIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyBomRoute = AppOperatorJobJobKeyBomRouteImport.update({
+  id: '/bom',
+  path: '/bom',
+  getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+} as any)
+const AppOperatorJobJobKeyDocsRoute =
+  AppOperatorJobJobKeyDocsRouteImport.update({
+    id: '/docs',
+    path: '/docs',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyMessagesRoute =
+  AppOperatorJobJobKeyMessagesRouteImport.update({
+    id: '/messages',
+    path: '/messages',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyNotesRoute =
+  AppOperatorJobJobKeyNotesRouteImport.update({
+    id: '/notes',
+    path: '/notes',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyProcessRoute =
+  AppOperatorJobJobKeyProcessRouteImport.update({
+    id: '/process',
+    path: '/process',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyStepsRoute =
+  AppOperatorJobJobKeyStepsRouteImport.update({
+    id: '/steps',
+    path: '/steps',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppProductionOverviewJobIndexRoute =
+  AppProductionOverviewJobIndexRouteImport.update({
+    id: '/job/',
+    path: '/job/',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
+const AppProductionOverviewJobDepartmentRoute =
+  AppProductionOverviewJobDepartmentRouteImport.update({
+    id: '/job/$department',
+    path: '/job/$department',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
+const AppProductionOverviewWorkorderIndexRoute =
+  AppProductionOverviewWorkorderIndexRouteImport.update({
+    id: '/workorder/',
+    path: '/workorder/',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
+const AppProductionOverviewWorkorderArchiveRoute =
+  AppProductionOverviewWorkorderArchiveRouteImport.update({
+    id: '/workorder/archive',
+    path: '/workorder/archive',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
+const AppProductionOverviewWorkorderNewRoute =
+  AppProductionOverviewWorkorderNewRouteImport.update({
+    id: '/workorder/new',
+    path: '/workorder/new',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyIndexRoute =
+  AppProductionWorkorderWo_keyIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyBomRoute =
+  AppProductionWorkorderWo_keyBomRouteImport.update({
+    id: '/bom',
+    path: '/bom',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyHistoryRoute =
+  AppProductionWorkorderWo_keyHistoryRouteImport.update({
+    id: '/history',
+    path: '/history',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyIssuesRoute =
+  AppProductionWorkorderWo_keyIssuesRouteImport.update({
+    id: '/issues',
+    path: '/issues',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyJobListRoute =
+  AppProductionWorkorderWo_keyJobListRouteImport.update({
+    id: '/job-list',
+    path: '/job-list',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyMessagesRoute =
+  AppProductionWorkorderWo_keyMessagesRouteImport.update({
+    id: '/messages',
+    path: '/messages',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyNotesRoute =
+  AppProductionWorkorderWo_keyNotesRouteImport.update({
+    id: '/notes',
+    path: '/notes',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyTraceabilityRoute =
+  AppProductionWorkorderWo_keyTraceabilityRouteImport.update({
+    id: '/traceability',
+    path: '/traceability',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyIssuesIndexRoute =
+  AppOperatorJobJobKeyIssuesIndexRouteImport.update({
+    id: '/issues/',
+    path: '/issues/',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppOperatorJobJobKeyIssuesIssueKeyRoute =
+  AppOperatorJobJobKeyIssuesIssueKeyRouteImport.update({
+    id: '/issues/$issueKey',
+    path: '/issues/$issueKey',
+    getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -313,7 +540,8 @@ export interface FileRoutesByFullPath {
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
-  '/app/production/overview': typeof AppProductionOverviewRouteRoute
+  '/app/operator/select-job': typeof AppOperatorSelectJobRouteRouteWithChildren
+  '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -324,6 +552,8 @@ export interface FileRoutesByFullPath {
   '/app/warehouse/': typeof AppWarehouseIndexRoute
   '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
+  '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyRouteRouteWithChildren
+  '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyRouteRouteWithChildren
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -336,22 +566,52 @@ export interface FileRoutesByFullPath {
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
   '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
   '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/library/product/new': typeof AppLibraryProductNewRoute
+  '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
+  '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
   '/app/admin/users/': typeof AppAdminUsersIndexRoute
+  '/app/library/product/': typeof AppLibraryProductIndexRoute
+  '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
+  '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
+  '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
+  '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
+  '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
+  '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
+  '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
+  '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
+  '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
+  '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
+  '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
+  '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
+  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
+  '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
+  '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
+  '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
+  '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
+  '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
+  '/app/production/overview/job/': typeof AppProductionOverviewJobIndexRoute
+  '/app/production/overview/workorder/': typeof AppProductionOverviewWorkorderIndexRoute
+  '/app/production/workorder/$wo_key/': typeof AppProductionWorkorderWo_keyIndexRoute
+  '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
   '/app': typeof AppIndexRoute
-  '/app/production/overview': typeof AppProductionOverviewRouteRoute
+  '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
   '/app/admin': typeof AppAdminIndexRoute
   '/app/library': typeof AppLibraryIndexRoute
   '/app/operator': typeof AppOperatorIndexRoute
@@ -373,16 +633,46 @@ export interface FileRoutesByTo {
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
   '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
   '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/library/product/new': typeof AppLibraryProductNewRoute
+  '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
+  '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations': typeof AppAdminOperationsIndexRoute
   '/app/admin/users': typeof AppAdminUsersIndexRoute
+  '/app/library/product': typeof AppLibraryProductIndexRoute
+  '/app/operator/select-job': typeof AppOperatorSelectJobIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
+  '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
+  '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
+  '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
+  '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
+  '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
+  '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
+  '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
+  '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
+  '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
+  '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
+  '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
+  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
+  '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
+  '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
+  '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
+  '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyIndexRoute
+  '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyIndexRoute
+  '/app/production/overview/job': typeof AppProductionOverviewJobIndexRoute
+  '/app/production/overview/workorder': typeof AppProductionOverviewWorkorderIndexRoute
+  '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyIndexRoute
+  '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/operator/job/$jobKey/issues': typeof AppOperatorJobJobKeyIssuesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -399,7 +689,8 @@ export interface FileRoutesById {
   '/app/warehouse': typeof AppWarehouseRouteRouteWithChildren
   '/app/': typeof AppIndexRoute
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
-  '/app/production/overview': typeof AppProductionOverviewRouteRoute
+  '/app/operator/select-job': typeof AppOperatorSelectJobRouteRouteWithChildren
+  '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -410,6 +701,8 @@ export interface FileRoutesById {
   '/app/warehouse/': typeof AppWarehouseIndexRoute
   '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
+  '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyRouteRouteWithChildren
+  '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyRouteRouteWithChildren
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -422,16 +715,46 @@ export interface FileRoutesById {
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
   '/app/admin/operations/new': typeof AppAdminOperationsNewRoute
   '/app/admin/users/new': typeof AppAdminUsersNewRoute
+  '/app/library/product/new': typeof AppLibraryProductNewRoute
+  '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
+  '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
   '/app/admin/users/': typeof AppAdminUsersIndexRoute
+  '/app/library/product/': typeof AppLibraryProductIndexRoute
+  '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
   '/app/admin/users/$user_key/reset-password': typeof AppAdminUsersUser_keyResetPasswordRoute
+  '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
+  '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
+  '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
+  '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
+  '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
+  '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
+  '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
+  '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
+  '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
+  '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
+  '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
+  '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
+  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
+  '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
+  '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
+  '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
+  '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
+  '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
+  '/app/production/overview/job/': typeof AppProductionOverviewJobIndexRoute
+  '/app/production/overview/workorder/': typeof AppProductionOverviewWorkorderIndexRoute
+  '/app/production/workorder/$wo_key/': typeof AppProductionWorkorderWo_keyIndexRoute
+  '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -449,6 +772,7 @@ export interface FileRouteTypes {
     | '/app/warehouse'
     | '/app/'
     | '/app/admin/general'
+    | '/app/operator/select-job'
     | '/app/production/overview'
     | '/app/admin/'
     | '/app/library/'
@@ -460,6 +784,8 @@ export interface FileRouteTypes {
     | '/app/warehouse/'
     | '/app/admin/users/$user_key'
     | '/app/library/product/$product_key'
+    | '/app/operator/job/$jobKey'
+    | '/app/production/workorder/$wo_key'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -472,16 +798,46 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key'
     | '/app/admin/operations/new'
     | '/app/admin/users/new'
+    | '/app/library/product/new'
+    | '/app/operator/select-job/all'
+    | '/app/operator/select-job/confirm'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
     | '/app/admin/operations/'
     | '/app/admin/users/'
+    | '/app/library/product/'
+    | '/app/operator/select-job/'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key/bom'
+    | '/app/library/product/$product_key/home'
+    | '/app/library/product/$product_key/process'
+    | '/app/operator/job/$jobKey/bom'
+    | '/app/operator/job/$jobKey/docs'
+    | '/app/operator/job/$jobKey/messages'
+    | '/app/operator/job/$jobKey/notes'
+    | '/app/operator/job/$jobKey/process'
+    | '/app/operator/job/$jobKey/steps'
+    | '/app/production/overview/job/$department'
+    | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/new'
+    | '/app/production/workorder/$wo_key/bom'
+    | '/app/production/workorder/$wo_key/history'
+    | '/app/production/workorder/$wo_key/issues'
+    | '/app/production/workorder/$wo_key/job-list'
+    | '/app/production/workorder/$wo_key/messages'
+    | '/app/production/workorder/$wo_key/notes'
+    | '/app/production/workorder/$wo_key/traceability'
     | '/app/library/product/$product_key/'
+    | '/app/operator/job/$jobKey/'
+    | '/app/production/overview/job/'
+    | '/app/production/overview/workorder/'
+    | '/app/production/workorder/$wo_key/'
+    | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/operator/job/$jobKey/issues/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -509,16 +865,46 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key'
     | '/app/admin/operations/new'
     | '/app/admin/users/new'
+    | '/app/library/product/new'
+    | '/app/operator/select-job/all'
+    | '/app/operator/select-job/confirm'
     | '/app/admin/field'
     | '/app/admin/general'
     | '/app/admin/issue-types'
     | '/app/admin/operations'
     | '/app/admin/users'
+    | '/app/library/product'
+    | '/app/operator/select-job'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key/bom'
+    | '/app/library/product/$product_key/home'
+    | '/app/library/product/$product_key/process'
+    | '/app/operator/job/$jobKey/bom'
+    | '/app/operator/job/$jobKey/docs'
+    | '/app/operator/job/$jobKey/messages'
+    | '/app/operator/job/$jobKey/notes'
+    | '/app/operator/job/$jobKey/process'
+    | '/app/operator/job/$jobKey/steps'
+    | '/app/production/overview/job/$department'
+    | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/new'
+    | '/app/production/workorder/$wo_key/bom'
+    | '/app/production/workorder/$wo_key/history'
+    | '/app/production/workorder/$wo_key/issues'
+    | '/app/production/workorder/$wo_key/job-list'
+    | '/app/production/workorder/$wo_key/messages'
+    | '/app/production/workorder/$wo_key/notes'
+    | '/app/production/workorder/$wo_key/traceability'
     | '/app/library/product/$product_key'
+    | '/app/operator/job/$jobKey'
+    | '/app/production/overview/job'
+    | '/app/production/overview/workorder'
+    | '/app/production/workorder/$wo_key'
+    | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/operator/job/$jobKey/issues'
   id:
     | '__root__'
     | '/'
@@ -534,6 +920,7 @@ export interface FileRouteTypes {
     | '/app/warehouse'
     | '/app/'
     | '/app/admin/general'
+    | '/app/operator/select-job'
     | '/app/production/overview'
     | '/app/admin/'
     | '/app/library/'
@@ -545,6 +932,8 @@ export interface FileRouteTypes {
     | '/app/warehouse/'
     | '/app/admin/users/$user_key'
     | '/app/library/product/$product_key'
+    | '/app/operator/job/$jobKey'
+    | '/app/production/workorder/$wo_key'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -557,16 +946,46 @@ export interface FileRouteTypes {
     | '/app/admin/operations/$operation_key'
     | '/app/admin/operations/new'
     | '/app/admin/users/new'
+    | '/app/library/product/new'
+    | '/app/operator/select-job/all'
+    | '/app/operator/select-job/confirm'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
     | '/app/admin/operations/'
     | '/app/admin/users/'
+    | '/app/library/product/'
+    | '/app/operator/select-job/'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
     | '/app/admin/users/$user_key/reset-password'
+    | '/app/library/product/$product_key/bom'
+    | '/app/library/product/$product_key/home'
+    | '/app/library/product/$product_key/process'
+    | '/app/operator/job/$jobKey/bom'
+    | '/app/operator/job/$jobKey/docs'
+    | '/app/operator/job/$jobKey/messages'
+    | '/app/operator/job/$jobKey/notes'
+    | '/app/operator/job/$jobKey/process'
+    | '/app/operator/job/$jobKey/steps'
+    | '/app/production/overview/job/$department'
+    | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/new'
+    | '/app/production/workorder/$wo_key/bom'
+    | '/app/production/workorder/$wo_key/history'
+    | '/app/production/workorder/$wo_key/issues'
+    | '/app/production/workorder/$wo_key/job-list'
+    | '/app/production/workorder/$wo_key/messages'
+    | '/app/production/workorder/$wo_key/notes'
+    | '/app/production/workorder/$wo_key/traceability'
     | '/app/library/product/$product_key/'
+    | '/app/operator/job/$jobKey/'
+    | '/app/production/overview/job/'
+    | '/app/production/overview/workorder/'
+    | '/app/production/workorder/$wo_key/'
+    | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/operator/job/$jobKey/issues/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -687,6 +1106,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/app/operator/'
       preLoaderRoute: typeof AppOperatorIndexRouteImport
+      parentRoute: typeof AppOperatorRouteRoute
+    }
+    '/app/operator/select-job': {
+      id: '/app/operator/select-job'
+      path: '/select-job'
+      fullPath: '/app/operator/select-job'
+      preLoaderRoute: typeof AppOperatorSelectJobRouteRouteImport
       parentRoute: typeof AppOperatorRouteRoute
     }
     '/app/production/': {
@@ -857,12 +1283,61 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminUsersNewRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/app/library/product/': {
+      id: '/app/library/product/'
+      path: '/product'
+      fullPath: '/app/library/product/'
+      preLoaderRoute: typeof AppLibraryProductIndexRouteImport
+      parentRoute: typeof AppLibraryRouteRoute
+    }
     '/app/library/product/$product_key': {
       id: '/app/library/product/$product_key'
       path: '/product/$product_key'
       fullPath: '/app/library/product/$product_key'
       preLoaderRoute: typeof AppLibraryProductProduct_keyRouteRouteImport
       parentRoute: typeof AppLibraryRouteRoute
+    }
+    '/app/library/product/new': {
+      id: '/app/library/product/new'
+      path: '/product/new'
+      fullPath: '/app/library/product/new'
+      preLoaderRoute: typeof AppLibraryProductNewRouteImport
+      parentRoute: typeof AppLibraryRouteRoute
+    }
+    '/app/operator/job/$jobKey': {
+      id: '/app/operator/job/$jobKey'
+      path: '/job/$jobKey'
+      fullPath: '/app/operator/job/$jobKey'
+      preLoaderRoute: typeof AppOperatorJobJobKeyRouteRouteImport
+      parentRoute: typeof AppOperatorRouteRoute
+    }
+    '/app/operator/select-job/': {
+      id: '/app/operator/select-job/'
+      path: '/'
+      fullPath: '/app/operator/select-job/'
+      preLoaderRoute: typeof AppOperatorSelectJobIndexRouteImport
+      parentRoute: typeof AppOperatorSelectJobRouteRoute
+    }
+    '/app/operator/select-job/all': {
+      id: '/app/operator/select-job/all'
+      path: '/all'
+      fullPath: '/app/operator/select-job/all'
+      preLoaderRoute: typeof AppOperatorSelectJobAllRouteImport
+      parentRoute: typeof AppOperatorSelectJobRouteRoute
+    }
+    '/app/operator/select-job/confirm': {
+      id: '/app/operator/select-job/confirm'
+      path: '/confirm'
+      fullPath: '/app/operator/select-job/confirm'
+      preLoaderRoute: typeof AppOperatorSelectJobConfirmRouteImport
+      parentRoute: typeof AppOperatorSelectJobRouteRoute
+    }
+    '/app/production/workorder/$wo_key': {
+      id: '/app/production/workorder/$wo_key'
+      path: '/workorder/$wo_key'
+      fullPath: '/app/production/workorder/$wo_key'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyRouteRouteImport
+      parentRoute: typeof AppProductionRouteRoute
     }
     '/app/admin/issue-types/$issueTypeKey/delete': {
       id: '/app/admin/issue-types/$issueTypeKey/delete'
@@ -898,6 +1373,181 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/library/product/$product_key/'
       preLoaderRoute: typeof AppLibraryProductProduct_keyIndexRouteImport
       parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
+    }
+    '/app/library/product/$product_key/bom': {
+      id: '/app/library/product/$product_key/bom'
+      path: '/bom'
+      fullPath: '/app/library/product/$product_key/bom'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyBomRouteImport
+      parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
+    }
+    '/app/library/product/$product_key/home': {
+      id: '/app/library/product/$product_key/home'
+      path: '/home'
+      fullPath: '/app/library/product/$product_key/home'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyHomeRouteImport
+      parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
+    }
+    '/app/library/product/$product_key/process': {
+      id: '/app/library/product/$product_key/process'
+      path: '/process'
+      fullPath: '/app/library/product/$product_key/process'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyProcessRouteImport
+      parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
+    }
+    '/app/operator/job/$jobKey/': {
+      id: '/app/operator/job/$jobKey/'
+      path: '/'
+      fullPath: '/app/operator/job/$jobKey/'
+      preLoaderRoute: typeof AppOperatorJobJobKeyIndexRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/bom': {
+      id: '/app/operator/job/$jobKey/bom'
+      path: '/bom'
+      fullPath: '/app/operator/job/$jobKey/bom'
+      preLoaderRoute: typeof AppOperatorJobJobKeyBomRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/docs': {
+      id: '/app/operator/job/$jobKey/docs'
+      path: '/docs'
+      fullPath: '/app/operator/job/$jobKey/docs'
+      preLoaderRoute: typeof AppOperatorJobJobKeyDocsRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/messages': {
+      id: '/app/operator/job/$jobKey/messages'
+      path: '/messages'
+      fullPath: '/app/operator/job/$jobKey/messages'
+      preLoaderRoute: typeof AppOperatorJobJobKeyMessagesRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/notes': {
+      id: '/app/operator/job/$jobKey/notes'
+      path: '/notes'
+      fullPath: '/app/operator/job/$jobKey/notes'
+      preLoaderRoute: typeof AppOperatorJobJobKeyNotesRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/process': {
+      id: '/app/operator/job/$jobKey/process'
+      path: '/process'
+      fullPath: '/app/operator/job/$jobKey/process'
+      preLoaderRoute: typeof AppOperatorJobJobKeyProcessRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/steps': {
+      id: '/app/operator/job/$jobKey/steps'
+      path: '/steps'
+      fullPath: '/app/operator/job/$jobKey/steps'
+      preLoaderRoute: typeof AppOperatorJobJobKeyStepsRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/production/overview/job/': {
+      id: '/app/production/overview/job/'
+      path: '/job'
+      fullPath: '/app/production/overview/job/'
+      preLoaderRoute: typeof AppProductionOverviewJobIndexRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
+    '/app/production/overview/job/$department': {
+      id: '/app/production/overview/job/$department'
+      path: '/job/$department'
+      fullPath: '/app/production/overview/job/$department'
+      preLoaderRoute: typeof AppProductionOverviewJobDepartmentRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
+    '/app/production/overview/workorder/': {
+      id: '/app/production/overview/workorder/'
+      path: '/workorder'
+      fullPath: '/app/production/overview/workorder/'
+      preLoaderRoute: typeof AppProductionOverviewWorkorderIndexRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
+    '/app/production/overview/workorder/archive': {
+      id: '/app/production/overview/workorder/archive'
+      path: '/workorder/archive'
+      fullPath: '/app/production/overview/workorder/archive'
+      preLoaderRoute: typeof AppProductionOverviewWorkorderArchiveRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
+    '/app/production/overview/workorder/new': {
+      id: '/app/production/overview/workorder/new'
+      path: '/workorder/new'
+      fullPath: '/app/production/overview/workorder/new'
+      preLoaderRoute: typeof AppProductionOverviewWorkorderNewRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
+    '/app/production/workorder/$wo_key/': {
+      id: '/app/production/workorder/$wo_key/'
+      path: '/'
+      fullPath: '/app/production/workorder/$wo_key/'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyIndexRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/bom': {
+      id: '/app/production/workorder/$wo_key/bom'
+      path: '/bom'
+      fullPath: '/app/production/workorder/$wo_key/bom'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyBomRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/history': {
+      id: '/app/production/workorder/$wo_key/history'
+      path: '/history'
+      fullPath: '/app/production/workorder/$wo_key/history'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyHistoryRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/issues': {
+      id: '/app/production/workorder/$wo_key/issues'
+      path: '/issues'
+      fullPath: '/app/production/workorder/$wo_key/issues'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyIssuesRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/job-list': {
+      id: '/app/production/workorder/$wo_key/job-list'
+      path: '/job-list'
+      fullPath: '/app/production/workorder/$wo_key/job-list'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyJobListRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/messages': {
+      id: '/app/production/workorder/$wo_key/messages'
+      path: '/messages'
+      fullPath: '/app/production/workorder/$wo_key/messages'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyMessagesRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/notes': {
+      id: '/app/production/workorder/$wo_key/notes'
+      path: '/notes'
+      fullPath: '/app/production/workorder/$wo_key/notes'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyNotesRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/traceability': {
+      id: '/app/production/workorder/$wo_key/traceability'
+      path: '/traceability'
+      fullPath: '/app/production/workorder/$wo_key/traceability'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyTraceabilityRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/operator/job/$jobKey/issues/': {
+      id: '/app/operator/job/$jobKey/issues/'
+      path: '/issues'
+      fullPath: '/app/operator/job/$jobKey/issues/'
+      preLoaderRoute: typeof AppOperatorJobJobKeyIssuesIndexRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/operator/job/$jobKey/issues/$issueKey': {
+      id: '/app/operator/job/$jobKey/issues/$issueKey'
+      path: '/issues/$issueKey'
+      fullPath: '/app/operator/job/$jobKey/issues/$issueKey'
+      preLoaderRoute: typeof AppOperatorJobJobKeyIssuesIssueKeyRouteImport
+      parentRoute: typeof AppOperatorJobJobKeyRouteRoute
     }
   }
 }
@@ -1011,11 +1661,19 @@ const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
 )
 
 interface AppLibraryProductProduct_keyRouteRouteChildren {
+  AppLibraryProductProduct_keyBomRoute: typeof AppLibraryProductProduct_keyBomRoute
+  AppLibraryProductProduct_keyHomeRoute: typeof AppLibraryProductProduct_keyHomeRoute
+  AppLibraryProductProduct_keyProcessRoute: typeof AppLibraryProductProduct_keyProcessRoute
   AppLibraryProductProduct_keyIndexRoute: typeof AppLibraryProductProduct_keyIndexRoute
 }
 
 const AppLibraryProductProduct_keyRouteRouteChildren: AppLibraryProductProduct_keyRouteRouteChildren =
   {
+    AppLibraryProductProduct_keyBomRoute: AppLibraryProductProduct_keyBomRoute,
+    AppLibraryProductProduct_keyHomeRoute:
+      AppLibraryProductProduct_keyHomeRoute,
+    AppLibraryProductProduct_keyProcessRoute:
+      AppLibraryProductProduct_keyProcessRoute,
     AppLibraryProductProduct_keyIndexRoute:
       AppLibraryProductProduct_keyIndexRoute,
   }
@@ -1028,37 +1686,158 @@ const AppLibraryProductProduct_keyRouteRouteWithChildren =
 interface AppLibraryRouteRouteChildren {
   AppLibraryIndexRoute: typeof AppLibraryIndexRoute
   AppLibraryProductProduct_keyRouteRoute: typeof AppLibraryProductProduct_keyRouteRouteWithChildren
+  AppLibraryProductNewRoute: typeof AppLibraryProductNewRoute
+  AppLibraryProductIndexRoute: typeof AppLibraryProductIndexRoute
 }
 
 const AppLibraryRouteRouteChildren: AppLibraryRouteRouteChildren = {
   AppLibraryIndexRoute: AppLibraryIndexRoute,
   AppLibraryProductProduct_keyRouteRoute:
     AppLibraryProductProduct_keyRouteRouteWithChildren,
+  AppLibraryProductNewRoute: AppLibraryProductNewRoute,
+  AppLibraryProductIndexRoute: AppLibraryProductIndexRoute,
 }
 
 const AppLibraryRouteRouteWithChildren = AppLibraryRouteRoute._addFileChildren(
   AppLibraryRouteRouteChildren,
 )
 
+interface AppOperatorSelectJobRouteRouteChildren {
+  AppOperatorSelectJobAllRoute: typeof AppOperatorSelectJobAllRoute
+  AppOperatorSelectJobConfirmRoute: typeof AppOperatorSelectJobConfirmRoute
+  AppOperatorSelectJobIndexRoute: typeof AppOperatorSelectJobIndexRoute
+}
+
+const AppOperatorSelectJobRouteRouteChildren: AppOperatorSelectJobRouteRouteChildren =
+  {
+    AppOperatorSelectJobAllRoute: AppOperatorSelectJobAllRoute,
+    AppOperatorSelectJobConfirmRoute: AppOperatorSelectJobConfirmRoute,
+    AppOperatorSelectJobIndexRoute: AppOperatorSelectJobIndexRoute,
+  }
+
+const AppOperatorSelectJobRouteRouteWithChildren =
+  AppOperatorSelectJobRouteRoute._addFileChildren(
+    AppOperatorSelectJobRouteRouteChildren,
+  )
+
+interface AppOperatorJobJobKeyRouteRouteChildren {
+  AppOperatorJobJobKeyBomRoute: typeof AppOperatorJobJobKeyBomRoute
+  AppOperatorJobJobKeyDocsRoute: typeof AppOperatorJobJobKeyDocsRoute
+  AppOperatorJobJobKeyMessagesRoute: typeof AppOperatorJobJobKeyMessagesRoute
+  AppOperatorJobJobKeyNotesRoute: typeof AppOperatorJobJobKeyNotesRoute
+  AppOperatorJobJobKeyProcessRoute: typeof AppOperatorJobJobKeyProcessRoute
+  AppOperatorJobJobKeyStepsRoute: typeof AppOperatorJobJobKeyStepsRoute
+  AppOperatorJobJobKeyIndexRoute: typeof AppOperatorJobJobKeyIndexRoute
+  AppOperatorJobJobKeyIssuesIssueKeyRoute: typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  AppOperatorJobJobKeyIssuesIndexRoute: typeof AppOperatorJobJobKeyIssuesIndexRoute
+}
+
+const AppOperatorJobJobKeyRouteRouteChildren: AppOperatorJobJobKeyRouteRouteChildren =
+  {
+    AppOperatorJobJobKeyBomRoute: AppOperatorJobJobKeyBomRoute,
+    AppOperatorJobJobKeyDocsRoute: AppOperatorJobJobKeyDocsRoute,
+    AppOperatorJobJobKeyMessagesRoute: AppOperatorJobJobKeyMessagesRoute,
+    AppOperatorJobJobKeyNotesRoute: AppOperatorJobJobKeyNotesRoute,
+    AppOperatorJobJobKeyProcessRoute: AppOperatorJobJobKeyProcessRoute,
+    AppOperatorJobJobKeyStepsRoute: AppOperatorJobJobKeyStepsRoute,
+    AppOperatorJobJobKeyIndexRoute: AppOperatorJobJobKeyIndexRoute,
+    AppOperatorJobJobKeyIssuesIssueKeyRoute:
+      AppOperatorJobJobKeyIssuesIssueKeyRoute,
+    AppOperatorJobJobKeyIssuesIndexRoute: AppOperatorJobJobKeyIssuesIndexRoute,
+  }
+
+const AppOperatorJobJobKeyRouteRouteWithChildren =
+  AppOperatorJobJobKeyRouteRoute._addFileChildren(
+    AppOperatorJobJobKeyRouteRouteChildren,
+  )
+
 interface AppOperatorRouteRouteChildren {
+  AppOperatorSelectJobRouteRoute: typeof AppOperatorSelectJobRouteRouteWithChildren
   AppOperatorIndexRoute: typeof AppOperatorIndexRoute
+  AppOperatorJobJobKeyRouteRoute: typeof AppOperatorJobJobKeyRouteRouteWithChildren
 }
 
 const AppOperatorRouteRouteChildren: AppOperatorRouteRouteChildren = {
+  AppOperatorSelectJobRouteRoute: AppOperatorSelectJobRouteRouteWithChildren,
   AppOperatorIndexRoute: AppOperatorIndexRoute,
+  AppOperatorJobJobKeyRouteRoute: AppOperatorJobJobKeyRouteRouteWithChildren,
 }
 
 const AppOperatorRouteRouteWithChildren =
   AppOperatorRouteRoute._addFileChildren(AppOperatorRouteRouteChildren)
 
+interface AppProductionOverviewRouteRouteChildren {
+  AppProductionOverviewJobDepartmentRoute: typeof AppProductionOverviewJobDepartmentRoute
+  AppProductionOverviewWorkorderArchiveRoute: typeof AppProductionOverviewWorkorderArchiveRoute
+  AppProductionOverviewWorkorderNewRoute: typeof AppProductionOverviewWorkorderNewRoute
+  AppProductionOverviewJobIndexRoute: typeof AppProductionOverviewJobIndexRoute
+  AppProductionOverviewWorkorderIndexRoute: typeof AppProductionOverviewWorkorderIndexRoute
+}
+
+const AppProductionOverviewRouteRouteChildren: AppProductionOverviewRouteRouteChildren =
+  {
+    AppProductionOverviewJobDepartmentRoute:
+      AppProductionOverviewJobDepartmentRoute,
+    AppProductionOverviewWorkorderArchiveRoute:
+      AppProductionOverviewWorkorderArchiveRoute,
+    AppProductionOverviewWorkorderNewRoute:
+      AppProductionOverviewWorkorderNewRoute,
+    AppProductionOverviewJobIndexRoute: AppProductionOverviewJobIndexRoute,
+    AppProductionOverviewWorkorderIndexRoute:
+      AppProductionOverviewWorkorderIndexRoute,
+  }
+
+const AppProductionOverviewRouteRouteWithChildren =
+  AppProductionOverviewRouteRoute._addFileChildren(
+    AppProductionOverviewRouteRouteChildren,
+  )
+
+interface AppProductionWorkorderWo_keyRouteRouteChildren {
+  AppProductionWorkorderWo_keyBomRoute: typeof AppProductionWorkorderWo_keyBomRoute
+  AppProductionWorkorderWo_keyHistoryRoute: typeof AppProductionWorkorderWo_keyHistoryRoute
+  AppProductionWorkorderWo_keyIssuesRoute: typeof AppProductionWorkorderWo_keyIssuesRoute
+  AppProductionWorkorderWo_keyJobListRoute: typeof AppProductionWorkorderWo_keyJobListRoute
+  AppProductionWorkorderWo_keyMessagesRoute: typeof AppProductionWorkorderWo_keyMessagesRoute
+  AppProductionWorkorderWo_keyNotesRoute: typeof AppProductionWorkorderWo_keyNotesRoute
+  AppProductionWorkorderWo_keyTraceabilityRoute: typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  AppProductionWorkorderWo_keyIndexRoute: typeof AppProductionWorkorderWo_keyIndexRoute
+}
+
+const AppProductionWorkorderWo_keyRouteRouteChildren: AppProductionWorkorderWo_keyRouteRouteChildren =
+  {
+    AppProductionWorkorderWo_keyBomRoute: AppProductionWorkorderWo_keyBomRoute,
+    AppProductionWorkorderWo_keyHistoryRoute:
+      AppProductionWorkorderWo_keyHistoryRoute,
+    AppProductionWorkorderWo_keyIssuesRoute:
+      AppProductionWorkorderWo_keyIssuesRoute,
+    AppProductionWorkorderWo_keyJobListRoute:
+      AppProductionWorkorderWo_keyJobListRoute,
+    AppProductionWorkorderWo_keyMessagesRoute:
+      AppProductionWorkorderWo_keyMessagesRoute,
+    AppProductionWorkorderWo_keyNotesRoute:
+      AppProductionWorkorderWo_keyNotesRoute,
+    AppProductionWorkorderWo_keyTraceabilityRoute:
+      AppProductionWorkorderWo_keyTraceabilityRoute,
+    AppProductionWorkorderWo_keyIndexRoute:
+      AppProductionWorkorderWo_keyIndexRoute,
+  }
+
+const AppProductionWorkorderWo_keyRouteRouteWithChildren =
+  AppProductionWorkorderWo_keyRouteRoute._addFileChildren(
+    AppProductionWorkorderWo_keyRouteRouteChildren,
+  )
+
 interface AppProductionRouteRouteChildren {
-  AppProductionOverviewRouteRoute: typeof AppProductionOverviewRouteRoute
+  AppProductionOverviewRouteRoute: typeof AppProductionOverviewRouteRouteWithChildren
   AppProductionIndexRoute: typeof AppProductionIndexRoute
+  AppProductionWorkorderWo_keyRouteRoute: typeof AppProductionWorkorderWo_keyRouteRouteWithChildren
 }
 
 const AppProductionRouteRouteChildren: AppProductionRouteRouteChildren = {
-  AppProductionOverviewRouteRoute: AppProductionOverviewRouteRoute,
+  AppProductionOverviewRouteRoute: AppProductionOverviewRouteRouteWithChildren,
   AppProductionIndexRoute: AppProductionIndexRoute,
+  AppProductionWorkorderWo_keyRouteRoute:
+    AppProductionWorkorderWo_keyRouteRouteWithChildren,
 }
 
 const AppProductionRouteRouteWithChildren =

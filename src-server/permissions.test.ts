@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { type Scope, SCOPES } from '../src/auth/scopes'
 import { type Access, requiredScopes } from './auth/authorize'
 import { restRoutes } from './rest/routes'
-import { appCode, fillPath, trpcCall } from './test/fixtures'
-import { type Harness, userWithScope, useHarness } from './test/harness'
+import { appCode, fillPath, quickUser, trpcCall } from './test/fixtures'
+import { type Harness, useHarness } from './test/harness'
 import { appRouter } from './trpc/app-router'
 
 /**
@@ -62,7 +62,7 @@ function usersWithout(h: Harness) {
     const scope = SCOPES.filter((s) => !excluded.includes(s))
     if (scope.length === 0) throw new Error(`no user can lack every one of ${excluded.join(', ')}`)
     const key = scope.join(' ')
-    if (!made.has(key)) made.set(key, userWithScope(h, `perm.${++n}`, key).then((u) => u.token))
+    if (!made.has(key)) made.set(key, quickUser(h, `perm.${++n}`, key).then((u) => u.token))
     return made.get(key)!
   }
 }

@@ -21,6 +21,9 @@ export type WrkOptions = {
   connections: number
   seconds: number
   headers?: Record<string, string>
+  /** A Lua script of its own (it must define the report's `done`, see wrkScriptWithReport) and its arguments. */
+  script?: string
+  scriptArgs?: string[]
 }
 
 const LUA = path.join(import.meta.dir, 'wrk-report.lua')
@@ -44,7 +47,13 @@ export async function ensureWrk(): Promise<string> {
 export function wrkArgs(o: WrkOptions): string[] {
   const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, '--timeout', '5s']
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}: ${v}`)
-  return [...args, '-s', LUA, o.url]
+  return [...args, '-s', o.script ?? LUA, o.url, ...(o.scriptArgs?.length ? ['--', ...o.scriptArgs] : [])]
+}
+
+/** A wrk script made of `lua` (request/init functions) followed by the report's `done` hook. */
+export async function wrkScriptWithReport(lua: string, file: string): Promise<string> {
+  await Bun.write(file, `${lua}\n${await Bun.file(LUA).text()}`)
+  return file
 }
 
 /** Runs wrk once against a loopback URL and parses the Lua report line. */

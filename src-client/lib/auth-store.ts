@@ -27,6 +27,11 @@ export class AuthStore {
   private firstCheck = true
   /** Registered by the app: go to the login screen with a notice. */
   onSignedOut: (reason: LoginReason | null) => void = () => {}
+  /**
+   * Registered by the operator area (lib/heartbeat.ts): a job runs on this client. Signing out
+   * then deletes the session on the server first, which pauses the job (SPEC 4 and 7).
+   */
+  hasActiveJob: () => boolean = () => false
 
   constructor() {
     const handle = (path: string, e: ApiError) => this.handleRefusal(path, e)
@@ -124,6 +129,18 @@ export class AuthStore {
   }
 
   async logout() {
+    // SPEC 7: DELETE session/{session_key} on logout, only when a job is active (the server
+    // pauses it). A sign-out caused by a 401 never comes here (signedOut directly): no pause.
+    const sessionKey = this.session?.session_key
+    if (sessionKey && this.hasActiveJob()) {
+      try {
+        await rest('DELETE', `/session/${encodeURIComponent(sessionKey)}`)
+      } catch (e) {
+        // Ended on the server already (the 401 signed out here too); else the logout below
+        // still ends the session, and pauses the job with it.
+        if (toApiError(e).status === 401) return
+      }
+    }
     try {
       await rest('POST', '/logout')
     } catch {

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { createTRPCClient, httpBatchLink, type TRPCLink } from '@trpc/client'
+import { createTRPCClient, httpBatchLink, splitLink, type TRPCLink } from '@trpc/client'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../../src-server/trpc/app-router'
@@ -25,8 +25,24 @@ const errorLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
     }),
   )
 
+const sameOrigin = (url: URL | RequestInfo, init?: RequestInit) => fetch(url, { ...init, credentials: 'same-origin' })
+
+/**
+ * Background calls (job heartbeats, polls): an operation called with `context: { background: true }`
+ * travels in its own request with `x-mes-background: 1`, so the server never counts it as user
+ * activity (a heartbeat must not keep a session unlocked).
+ */
+export const BACKGROUND = { context: { background: true } } as const
+
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [errorLink, httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
+  links: [
+    errorLink,
+    splitLink({
+      condition: (op) => op.context.background === true,
+      true: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin, headers: { 'x-mes-background': '1' } }),
+      false: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin }),
+    }),
+  ],
 })
 
 export const queryClient = new QueryClient({

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { adminKey, appCode, countOf, trpcCall } from '../test/fixtures'
-import { ADMIN_PASSWORD, ORIGIN, signIn, useHarness } from '../test/harness'
+import { adminKey, adminToken, appCode, countOf, trpcCall } from '../test/fixtures'
+import { ORIGIN, useHarness } from '../test/harness'
 
 describe('CSRF: cookie-authenticated writes must come from the app origin', () => {
   const h = useHarness()
   let token: string
   let key: string
   beforeAll(async () => {
-    token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    token = await adminToken(h)
     key = await adminKey(h)
   })
 
@@ -30,7 +30,7 @@ describe('CSRF: cookie-authenticated writes must come from the app origin', () =
     const patch = await h.request('PATCH', `/api/user/${key}`, { cookie: token, origin: null, body: { preferences: { theme: 'dark' } } })
     expect(patch.status).toBe(403)
     expect(patch.body.detail.code).toBe('BAD_ORIGIN')
-    const other = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const other = await adminToken(h)
     const del = await h.request('DELETE', `/api/session/${other.split('.')[0]}`, { cookie: token, origin: null })
     expect(del.status).toBe(403)
     expect((await h.request('GET', '/api/whoami', { token: other })).status).toBe(200)

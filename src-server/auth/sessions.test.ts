@@ -3,8 +3,8 @@ import { sha256 } from '@oslojs/crypto/sha2'
 import { sql } from 'kysely'
 import { writeSettings } from '../domains/settings/queries'
 import { restRoutes } from '../rest/routes'
-import { adminKey, appCode, fillPath, HOUR, MINUTE, trpcCall } from '../test/fixtures'
-import { ADMIN_PASSWORD, type Harness, signIn, userWithScope, useHarness } from '../test/harness'
+import { adminKey, adminToken, appCode, fillPath, HOUR, MINUTE, quickUser, sessionFor, trpcCall } from '../test/fixtures'
+import { ADMIN_PASSWORD, type Harness, signIn, useHarness } from '../test/harness'
 
 const DAY = 24 * HOUR
 const SECOND = 1000
@@ -52,7 +52,7 @@ describe('session tokens', () => {
   })
 
   test('a token with the right id and a wrong secret is refused', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     const [id, secret] = token.split('.') as [string, string]
     const flipped = `${id}.${secret[0] === 'a' ? 'b' : 'a'}${secret.slice(1)}`
     expect((await whoami(h, flipped)).status).toBe(401)
@@ -63,7 +63,7 @@ describe('session tokens', () => {
   })
 
   test('the cookie authenticates like the bearer header; logout clears it', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     const who = await h.request('GET', '/api/whoami', { cookie: token })
     expect(who.status).toBe(200)
     expect(who.body.detail.user_key).toBe(await adminKey(h))
@@ -84,10 +84,10 @@ describe('session expiry', () => {
   })
 
   test('sliding: 12 h without activity ends the session', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     h.clock.advance(12 * HOUR - SECOND)
     expect((await whoami(h, token)).status).toBe(200)
-    const other = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const other = await adminToken(h)
     h.clock.advance(12 * HOUR + SECOND)
     const res = await whoami(h, other)
     expect(res.status).toBe(401)
@@ -95,7 +95,7 @@ describe('session expiry', () => {
   })
 
   test('sliding: each use pushes the expiry forward', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     for (let i = 0; i < 4; i++) {
       h.clock.advance(11 * HOUR)
       expect((await whoami(h, token)).status).toBe(200)
@@ -106,7 +106,7 @@ describe('session expiry', () => {
   })
 
   test('background polls do not keep the session alive', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     for (let i = 0; i < 5; i++) {
       h.clock.advance(3 * HOUR)
       const res = await whoami(h, token, { 'x-mes-background': '1' })
@@ -116,7 +116,7 @@ describe('session expiry', () => {
   })
 
   test('absolute: 14 days at most, however active', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     const start = h.clock.now().getTime()
     const end = start + 14 * DAY
     while (h.clock.now().getTime() + 4 * HOUR < end) {
@@ -130,7 +130,7 @@ describe('session expiry', () => {
     h.clock.set(new Date(end + SECOND))
     expect((await whoami(h, token)).status).toBe(401)
     // A new sign-in starts a new session with its own 14 days.
-    expect((await whoami(h, await signIn(h, 'admin', ADMIN_PASSWORD))).status).toBe(200)
+    expect((await whoami(h, await adminToken(h))).status).toBe(200)
   })
 })
 
@@ -138,7 +138,7 @@ describe('idle lock', () => {
   const h = useHarness()
 
   test('after 15 minutes without activity every call answers 423 SESSION_LOCKED with the username', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     h.clock.advance(14 * MINUTE)
     expect((await whoami(h, token)).status).toBe(200)
     h.clock.advance(14 * MINUTE)
@@ -160,13 +160,13 @@ describe('idle lock', () => {
     const whileLocked: string[] = []
     // One locked session serves every refused route; logout and session delete end the session
     // they run on, so each route that answers while locked gets a fresh one.
-    const locked = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const locked = await adminToken(h)
     expect((await h.request('POST', '/api/session/lock', { token: locked })).status).toBe(200)
     for (const r of restRoutes) {
       if (r.access.scope === 'public') continue
       let token = locked
       if (r.access.whileLocked) {
-        token = await signIn(h, 'admin', ADMIN_PASSWORD)
+        token = await adminToken(h)
         expect((await h.request('POST', '/api/session/lock', { token })).status).toBe(200)
       }
       const res = await h.request(r.method.toUpperCase(), `/api${fillPath(r.path, admin)}`, { token, body: r.body && !r.multipart ? {} : undefined })
@@ -185,8 +185,8 @@ describe('idle lock', () => {
   })
 
   test('logout and session delete work while locked', async () => {
-    const a = await signIn(h, 'admin', ADMIN_PASSWORD)
-    const b = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const a = await adminToken(h)
+    const b = await adminToken(h)
     h.clock.advance(16 * MINUTE)
     expect((await whoami(h, a)).status).toBe(423)
     expect((await h.request('DELETE', `/api/session/${b.split('.')[0]}`, { token: a })).status).toBe(200)
@@ -196,7 +196,7 @@ describe('idle lock', () => {
   })
 
   test('a wrong unlock password is 400 WRONG_PASSWORD (not 401) and keeps the lock; the right one unlocks and restarts the timer', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     h.clock.advance(15 * MINUTE + SECOND)
     expect((await whoami(h, token)).status).toBe(423)
     const wrong = await h.request('POST', '/api/session/unlock', { token, body: { password: 'not-my-password' } })
@@ -219,7 +219,7 @@ describe('idle lock', () => {
   })
 
   test('unlock over tRPC too', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     expect((await trpcCall(h, 'session.lock', 'mutation', undefined, { token })).status).toBe(200)
     expect((await whoami(h, token)).status).toBe(423)
     const wrong = await trpcCall(h, 'session.unlock', 'mutation', { password: 'nope-nope' }, { token })
@@ -230,7 +230,7 @@ describe('idle lock', () => {
   })
 
   test('POST session/lock locks at once', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     expect((await h.request('POST', '/api/session/lock', { token })).status).toBe(200)
     const res = await h.request('POST', '/api/event', { token, body: { event_type: 'TEST' } })
     expect(res.status).toBe(423)
@@ -238,7 +238,7 @@ describe('idle lock', () => {
   })
 
   test('background calls (x-mes-background: 1) are not activity: the session still locks', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     const bg = { 'x-mes-background': '1' }
     for (let i = 0; i < 3; i++) {
       h.clock.advance(5 * MINUTE - SECOND)
@@ -249,7 +249,7 @@ describe('idle lock', () => {
     expect(res.status).toBe(423)
     expect(res.body.detail.code).toBe('SESSION_LOCKED')
     // The same polls without the header would have kept it open.
-    const active = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const active = await adminToken(h)
     for (let i = 0; i < 4; i++) {
       h.clock.advance(5 * MINUTE - SECOND)
       expect((await whoami(h, active)).status).toBe(200)
@@ -257,7 +257,7 @@ describe('idle lock', () => {
   })
 
   test('a user activity report keeps the session open', async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const token = await adminToken(h)
     for (let i = 0; i < 3; i++) {
       h.clock.advance(10 * MINUTE)
       expect((await h.request('POST', '/api/session/activity', { token })).status).toBe(200)
@@ -268,7 +268,7 @@ describe('idle lock', () => {
   test('the idle timeout comes from the idle_lock_minutes setting', async () => {
     await writeSettings(h.svc.db, { idle_lock_minutes: 2 })
     try {
-      const token = await signIn(h, 'admin', ADMIN_PASSWORD)
+      const token = await adminToken(h)
       const info = await h.request('POST', '/api/session', { token, body: { user_key: await adminKey(h) } })
       expect(info.body.detail.idle_lock_minutes).toBe(2)
       h.clock.advance(MINUTE + 50 * SECOND)
@@ -277,7 +277,7 @@ describe('idle lock', () => {
       expect((await whoami(h, token)).status).toBe(423)
 
       await writeSettings(h.svc.db, { idle_lock_minutes: 60 })
-      const long = await signIn(h, 'admin', ADMIN_PASSWORD)
+      const long = await adminToken(h)
       h.clock.advance(59 * MINUTE)
       expect((await whoami(h, long)).status).toBe(200)
       h.clock.advance(60 * MINUTE + SECOND)
@@ -292,9 +292,9 @@ describe('disabled and archived users', () => {
   const h = useHarness()
 
   test("disabling a user ends their sessions at once and keeps them out", async () => {
-    const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
-    const op = await userWithScope(h, 'op.disabled', 'operator')
-    const second = await signIn(h, 'op.disabled', 'password-123')
+    const admin = await adminToken(h)
+    const op = await quickUser(h, 'op.disabled', 'operator')
+    const second = await sessionFor(h, op.key)
     expect((await whoami(h, op.token)).status).toBe(200)
     const res = await h.request('PATCH', `/api/user/${op.key}`, { token: admin, body: { enabled: false } })
     expect(res.status).toBe(200)
@@ -308,7 +308,7 @@ describe('disabled and archived users', () => {
   })
 
   test('an archived user cannot sign in, and old tokens stop working', async () => {
-    const op = await userWithScope(h, 'op.archived', 'operator')
+    const op = await quickUser(h, 'op.archived', 'operator')
     expect((await whoami(h, op.token)).status).toBe(200)
     await h.svc.db.updateTable('users').set({ archived_at: h.clock.now() }).where('id', '=', op.key).execute()
     expect((await whoami(h, op.token)).status).toBe(401)

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import * as v from 'valibot'
 import { SCOPES } from '../../src/auth/scopes'
-import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../test/fixtures'
-import { type Harness, userWithScope, useHarness } from '../test/harness'
+import { appCode, MISSING_UUID, quickUser, tableCounts, trpcCall } from '../test/fixtures'
+import { useHarness } from '../test/harness'
 import { appRouter } from '../trpc/app-router'
 import type { AnyRoute } from './route'
 import { restRoutes } from './routes'
@@ -117,8 +117,8 @@ describe('bad input: 4xx, never 5xx, and nothing written', () => {
 
   beforeAll(async () => {
     // A dedicated all-permissions user: failed unlocks or logins may throttle it, not `admin`.
-    token = (await userWithScope(h, 'fuzzer', SCOPES.join(' '))).token
-    victim = (await userWithScope(h, 'victim', 'operator')).key
+    token = (await quickUser(h, 'fuzzer', SCOPES.join(' '))).token
+    victim = (await quickUser(h, 'victim', 'operator')).key
   })
 
   /** A path value the route's params schema accepts (a real user key where a key is expected). */

@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
 import { newApiTokenCredential } from '../auth/api-tokens'
+import { hashPassword } from '../auth/password'
+import { createSession } from '../auth/sessions'
 import { ADMIN_PASSWORD, type Harness, type RequestOpts, signIn } from './harness'
 
 /** A real 1x1 PNG (decodes with any image library). */
@@ -11,7 +13,11 @@ export const TINY_PNG = Uint8Array.from(
 /** A key that names no row. */
 export const MISSING_UUID = '00000000-0000-4000-8000-000000000000'
 
-export const adminToken = (h: Harness) => signIn(h, 'admin', ADMIN_PASSWORD)
+/** A session of the bootstrap admin, made directly (no password hashing: fast). */
+export const adminToken = async (h: Harness) => sessionFor(h, await adminKey(h))
+
+/** A session of the bootstrap admin through POST /login. */
+export const adminSignIn = (h: Harness) => signIn(h, 'admin', ADMIN_PASSWORD)
 
 export async function adminKey(h: Harness): Promise<string> {
   const row = await h.svc.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()
@@ -27,17 +33,50 @@ export async function countOf(h: Harness, table: 'users' | 'events' | 'auth_sess
  * Row counts of every application table (later migrations included), except the failed
  * sign-in counters, which a refused login is meant to write.
  */
+const tableNames = new WeakMap<Harness, Promise<string[]>>()
+
 export async function tableCounts(h: Harness): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE'
-      and table_name not like 'kysely_%' and table_name <> 'login_throttle'
-    order by table_name`.execute(h.svc.db)
-  const names = tables.rows.map((t) => t.name)
+  if (!tableNames.has(h)) {
+    tableNames.set(
+      h,
+      sql<{ name: string }>`
+        select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE'
+          and table_name not like 'kysely_%' and table_name <> 'login_throttle'
+        order by table_name`
+        .execute(h.svc.db)
+        .then((r) => r.rows.map((t) => t.name)),
+    )
+  }
+  const names = await tableNames.get(h)!
   const counts = await sql<Record<string, number>>`select ${sql.join(
     names.map((n) => sql`(select count(*)::int from ${sql.table(n)}) as ${sql.ref(n)}`),
   )}`.execute(h.svc.db)
   return Object.fromEntries(names.map((n) => [n, Number(counts.rows[0]![n])]))
+}
+
+/** A new session for a user, as a sign-in makes it (without checking a password). */
+export async function sessionFor(h: Harness, userKey: string): Promise<string> {
+  const { token } = await createSession(h.svc.db, userKey, h.clock.now(), { ip: null, userAgent: 'bun test' })
+  return token
+}
+
+export const QUICK_PASSWORD = 'password-123'
+let quickHash: Promise<string> | undefined
+
+/**
+ * Like the harness's `userWithScope` (password QUICK_PASSWORD, nothing to change, one session)
+ * but written straight to the database: no password hashing per user, which keeps suites
+ * that need many users fast. Use `userWithScope` where the API path itself is under test.
+ */
+export async function quickUser(h: Harness, username: string, scope: string): Promise<{ key: string; token: string }> {
+  quickHash ??= hashPassword(QUICK_PASSWORD)
+  const { id } = await h.svc.db
+    .insertInto('users')
+    .values({ username, name: '', surname: '', scope, password_hash: await quickHash, created_at: h.clock.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { key: id, token: await sessionFor(h, id) }
 }
 
 /** An API token row made the way the admin screens make them; returns the bearer string. */

@@ -3,8 +3,7 @@ import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import { badRequest, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
-import { lockProduct } from '../process/queries'
-import { productNotFound } from '../process/service'
+import { lockProduct, productNotFound } from '../products/service'
 import { componentsLeadingBack, lockBoms, selectBomLines } from './queries'
 
 /**
@@ -16,7 +15,8 @@ import { componentsLeadingBack, lockBoms, selectBomLines } from './queries'
  * - an item cannot repeat in a phase (400 BOM_ITEM_REPEATED);
  * - the item is a product (422 UNKNOWN_PRODUCT), active and not in the trash unless the bom
  *   already had it (422 BOM_ITEM_INACTIVE);
- * - the product cannot contain itself, directly or through its components (422 BOM_CYCLE).
+ * - the product cannot contain itself, directly or through its components (422 BOM_CYCLE);
+ * - a product in the trash is read-only (409 PRODUCT_IN_TRASH).
  * Lines keep their key while their phase and item stay the same. One BOM_UPDATED event.
  */
 
@@ -42,7 +42,6 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
   await svc.db.transaction().execute(async (trx) => {
     await lockBoms(trx)
     const product = await lockProduct(trx, productKey)
-    if (!product) throw productNotFound()
 
     const phases = new Set((await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).execute()).map((p) => p.id))
     const unknownPhases = [...new Set(input.lines.map((l) => l.phase_key).filter((k) => !phases.has(k)))]

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
-import { adminKey, countOf, MINUTE, trpcCall } from '../../test/fixtures'
+import { adminKey, adminToken, countOf, MINUTE, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, type Harness, useHarness } from '../../test/harness'
 
 const lastEvent = (h: Harness, type: string) =>
@@ -33,8 +33,7 @@ describe('events: who, which session and when (server time)', () => {
   })
 
   test('user create and update are recorded by the acting admin session', async () => {
-    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
-    const token: string = login.body.detail.token
+    const token = await adminToken(h)
     h.clock.advance(MINUTE)
     const created = await h.request('POST', '/api/user', { token, body: { username: 'evented', scope: 'operator' } })
     expect(created.status).toBe(201)
@@ -54,8 +53,7 @@ describe('events: who, which session and when (server time)', () => {
   })
 
   test('POST event stores the payload with server identity and time (201)', async () => {
-    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
-    const token: string = login.body.detail.token
+    const token = await adminToken(h)
     h.clock.advance(MINUTE)
     const res = await h.request('POST', '/api/event', {
       token,
@@ -83,8 +81,7 @@ describe('events: who, which session and when (server time)', () => {
   })
 
   test('tRPC events.record does the same', async () => {
-    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
-    const token: string = login.body.detail.token
+    const token = await adminToken(h)
     const res = await trpcCall(h, 'events.record', 'mutation', { event_type: 'BACK_ONLINE' }, { token })
     expect(res.status).toBe(200)
     const ev = await lastEvent(h, 'BACK_ONLINE')
@@ -93,8 +90,7 @@ describe('events: who, which session and when (server time)', () => {
   })
 
   test('a bad event is 400 naming the field, and nothing is written; without sign-in 401', async () => {
-    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
-    const token: string = login.body.detail.token
+    const token = await adminToken(h)
     const before = await countOf(h, 'events')
     for (const [body, field] of [
       [{}, 'event_type'],

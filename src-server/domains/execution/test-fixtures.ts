@@ -65,7 +65,14 @@ export async function makeComponent(db: Db, code = unique('COMP')): Promise<stri
  */
 export async function makeSetup(
   db: Db,
-  opts: { phases: PhaseSpec[]; quantity: number; operator: string | null; jobs?: (number | { quantity: number; operator: string | null })[][] },
+  opts: {
+    phases: PhaseSpec[]
+    quantity: number
+    operator: string | null
+    jobs?: (number | { quantity: number; operator: string | null })[][]
+    /** Parameters every phase starts from (then each phase's own). */
+    defaults?: Partial<PhaseParameters>
+  },
 ): Promise<Setup> {
   const op = await operationId(db)
   const { id: productKey } = await db
@@ -98,7 +105,7 @@ export async function makeSetup(
         print_templates: [],
       })
     }
-    const params = { ...DEFAULT_PHASE_PARAMETERS, ...spec.params }
+    const params = { ...DEFAULT_PHASE_PARAMETERS, ...opts.defaults, ...spec.params }
     const { id } = await db
       .insertInto('product_phases')
       .values({

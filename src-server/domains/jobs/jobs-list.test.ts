@@ -96,9 +96,9 @@ describe('job list: filters, scope, paging, detail', () => {
   const list = async (query: string, token = production) => {
     const res = await h.request('GET', `/api/job${query ? `?${query}` : ''}`, { token })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    return res.body.detail as { rows: Record<string, any>[]; next_cursor: string | null }
+    return res.body.detail as { rows: ({ _key: string } & Record<string, any>)[]; next_cursor: string | null }
   }
-  const keys = (page: { rows: { _key: string }[] }) => page.rows.map((r) => r._key).sort()
+  const keys = (page: { rows: { _key: string }[] }): (string | undefined)[] => page.rows.map((r) => r._key).sort()
 
   async function expected(filters: JobFilter[], opts: { includeClosed?: boolean } = {}) {
     const all = await facts(h)
@@ -113,7 +113,7 @@ describe('job list: filters, scope, paging, detail', () => {
     const page = await list('')
     const [a, b, c, d] = wos as [MadeWorkOrder, MadeWorkOrder, MadeWorkOrder, MadeWorkOrder]
     // WO-B phase 1 is closed; the archived work order is left out.
-    expect(page.rows.map((r) => r._key)).toEqual([a.jobs[0], a.jobs[1], b.jobs[1], c.jobs[0], d.jobs[0], d.jobs[1]])
+    expect(page.rows.map((r): string | undefined => r._key)).toEqual([a.jobs[0], a.jobs[1], b.jobs[1], c.jobs[0], d.jobs[0], d.jobs[1]])
     expect(page.next_cursor).toBeNull()
     const first = page.rows[0]!
     expect(first).toMatchObject({

@@ -376,6 +376,24 @@ describe('product process', () => {
     })
   })
 
+  test('a product in the trash is read-only: process and bom changes are refused (409 PRODUCT_IN_TRASH)', async () => {
+    const product = await insertProduct(h, 'P-TRASH')
+    const source = await insertProduct(h, 'P-TRASH-SOURCE')
+    const phases = (await put(product, [{ operation_key: test2._key }])).body.detail.phases
+    await put(source, [{ operation_key: test2._key }])
+    await h.svc.db.updateTable('products').set({ trashed_at: h.clock.now() }).where('id', '=', product).execute()
+    const before = await tableCounts(h)
+    expect((await get(product)).body.detail.phases).toEqual(phases)
+    for (const res of [
+      await put(product, []),
+      await h.request('POST', `/api/product/${product}/process/copy`, { token: library, body: { from_product_key: source } }),
+      await h.request('PUT', `/api/product/${product}/bom`, { token: library, body: { lines: [] } }),
+    ]) {
+      expect({ status: res.status, code: appCode(res.body) }).toEqual({ status: 409, code: 'PRODUCT_IN_TRASH' })
+    }
+    expect(await tableCounts(h)).toEqual(before)
+  })
+
   test('permissions: library writes; production, operator, quality, traceability and warehouse read', async () => {
     const product = await insertProduct(h, 'P-PERM')
     await put(product, [{ operation_key: test2._key }])

@@ -57,8 +57,3 @@ export async function stepKeysUsedElsewhere(db: Db, productId: string, keys: rea
   }
   return used
 }
-
-/** Locks a product row for a process or bom change; undefined when there is no such product. */
-export function lockProduct(db: Db, key: string) {
-  return db.selectFrom('products').select(['id', 'code']).where('id', '=', key).forUpdate().executeTakeFirst()
-}

@@ -4,12 +4,13 @@ import { normaliseSteps, sameSteps, type Step, stepFieldKeys, stepMediaKeys, ste
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { badRequest, conflict, isForeignKeyViolation, notFound, unprocessable } from '../../errors'
+import { badRequest, conflict, isForeignKeyViolation, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { assertFieldsUsable } from '../form-fields/service'
 import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
-import { lockProduct, selectPhaseRows, stepKeysUsedElsewhere } from './queries'
+import { lockProduct, productNotFound } from '../products/service'
+import { selectPhaseRows, stepKeysUsedElsewhere } from './queries'
 
 /**
  * A product's process (SPEC 3, DOMAIN.md "Master data"): ordered phases, each made from an
@@ -20,14 +21,13 @@ import { lockProduct, selectPhaseRows, stepKeysUsedElsewhere } from './queries'
  *   default steps copied with new step keys, the admin's default phase parameters), phases
  *   missing from the list are removed: refused for a phase with components (409
  *   PHASE_HAS_COMPONENTS), and then nothing at all is written.
+ * - A product in the trash is read-only (409 PRODUCT_IN_TRASH, the products module's lock).
  * - Step keys are unique across every process and operation: a step sent with a key used
  *   elsewhere (a pasted copy) gets a new key; a key used twice in the list is refused.
  * - Copying the process of another product appends its phases (all or the chosen ones) with new
  *   phase and step keys; bom lines are not copied.
  * Every change appends one event (PROCESS_UPDATED with what changed, PROCESS_COPIED).
  */
-
-export const productNotFound = () => notFound('NOT_FOUND', 'product not found')
 
 type StoredPhase = Omit<Phase, 'parameters'> & { product_id: string; parameters: unknown }
 
@@ -108,7 +108,6 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
   try {
     await svc.db.transaction().execute(async (trx) => {
       const product = await lockProduct(trx, productKey)
-      if (!product) throw productNotFound()
       const current = await readPhases(trx, product.id)
       const byKey = new Map(current.map((p) => [p._key, p]))
 
@@ -259,7 +258,6 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     const product = await lockProduct(trx, productKey)
-    if (!product) throw productNotFound()
     const source = await trx.selectFrom('products').select(['id', 'code']).where('id', '=', input.from_product_key).executeTakeFirst()
     if (!source) throw unprocessable('UNKNOWN_PRODUCT', `unknown product: ${input.from_product_key}`, { products: [input.from_product_key] })
     const sourcePhases = await readPhases(trx, source.id)

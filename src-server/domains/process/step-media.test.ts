@@ -127,6 +127,23 @@ describe('step media', () => {
     expect(await tableCounts(h)).toEqual(before)
   })
 
+  test('the steps of a product in the trash keep their media', async () => {
+    const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const op = await createOperation(h, admin, 'Cestino', [{ type: 'instruction', title: 'Leggi' }])
+    const trashed = await insertProduct(h, 'P-MEDIA-TRASH')
+    const step = (await h.request('PUT', `/api/product/${trashed}/process`, { token: library, body: { phases: [{ operation_key: op._key }] } })).body.detail
+      .phases[0].steps[0]._key
+    expect((await upload(step, PDF, 'prima.pdf')).status).toBe(201)
+    await h.svc.db.updateTable('products').set({ trashed_at: h.clock.now() }).where('id', '=', trashed).execute()
+    const before = await tableCounts(h)
+    const files = storedFiles(h)
+    expect(appCode((await upload(step, PDF, 'dopo.pdf')).body)).toBe('PRODUCT_IN_TRASH')
+    expect(appCode((await h.request('DELETE', `/api/step/${step}/media/prima.pdf`, { token: library })).body)).toBe('PRODUCT_IN_TRASH')
+    expect(await tableCounts(h)).toEqual(before)
+    expect(storedFiles(h)).toBe(files)
+    expect((await list(step)).body.detail.map((m: { filename: string }) => m.filename)).toEqual(['prima.pdf'])
+  })
+
   test('permissions: readers list, only the library uploads and detaches; tRPC list', async () => {
     expect((await list(stepKey, operator)).status).toBe(200)
     expect((await list(MISSING_UUID, operator)).status).toBe(404)

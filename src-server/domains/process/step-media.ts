@@ -10,6 +10,7 @@ import { appendEvent } from '../events/service'
 import { sendMediaFile } from '../media/http'
 import { selectMediaRows } from '../media/queries'
 import { createMedia } from '../media/service'
+import { lockProduct } from '../products/service'
 import { phaseOfStep } from './queries'
 
 /**
@@ -31,6 +32,19 @@ async function findStep(db: Db, stepKey: string, lock = false): Promise<Found | 
   const phase = await q.executeTakeFirst()
   const step = phase?.steps.find((s) => s._key === stepKey)
   return phase && step ? { phaseId: phase.id, productId: phase.product_id, steps: phase.steps, step } : undefined
+}
+
+/**
+ * The step, for a change: its product locked first (the order process and bom saves lock in;
+ * a product in the trash is read-only), then its phase.
+ */
+async function lockedStep(db: Db, stepKey: string): Promise<Found> {
+  const seen = await findStep(db, stepKey)
+  if (!seen) throw stepNotFound()
+  await lockProduct(db, seen.productId)
+  const found = await findStep(db, stepKey, true)
+  if (!found) throw stepNotFound()
+  return found
 }
 
 /** The step's media rows, in the step's order (media rows that vanished are left out). */
@@ -66,8 +80,7 @@ export async function addStepMedia(svc: Services, actor: Actor, stepKey: string,
   if (!(await findStep(svc.db, stepKey))) throw stepNotFound()
   const now = svc.clock.now()
   const row = await createMedia(svc, actor, file, async (trx, media) => {
-    const found = await findStep(trx, stepKey, true)
-    if (!found) throw stepNotFound()
+    const found = await lockedStep(trx, stepKey)
     if (found.step.media.length >= MAX_STEP_MEDIA) throw badRequest('INVALID_INPUT', `a step may have at most ${MAX_STEP_MEDIA} media`)
     const attached = await mediaOf(trx, stepKey, found.step.media)
     if (attached.some((m) => m.filename === media.filename)) {
@@ -94,8 +107,7 @@ export async function addStepMedia(svc: Services, actor: Actor, stepKey: string,
 export async function removeStepMedia(svc: Services, actor: Actor, stepKey: string, filename: string): Promise<StepMediaRow[]> {
   const now = svc.clock.now()
   return svc.db.transaction().execute(async (trx) => {
-    const found = await findStep(trx, stepKey, true)
-    if (!found) throw stepNotFound()
+    const found = await lockedStep(trx, stepKey)
     const attached = await mediaOf(trx, stepKey, found.step.media)
     const target = attached.find((m) => m.filename === filename)
     if (!target) throw notFound('NOT_FOUND', `no file named ${filename} is attached to the step`)

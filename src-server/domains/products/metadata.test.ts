@@ -42,7 +42,7 @@ describe('metadata values by field type (shared rule)', () => {
     expect(ok(field('files'), null)).toEqual({ ok: true, value: [] })
     expect(ok(field('text', { multiple: true }), [' a', '  '])).toEqual({ ok: true, value: ['a'] })
     for (const v of [null, '', '  ', []]) {
-      expect(ok(field('text', { mandatory: true }), v)).toEqual({ ok: false, problem: 'a value is required (mandatory field)' })
+      expect(ok(field('text', { mandatory: true }), v)).toEqual({ ok: false, problem: 'a value is required (mandatory field)', required: true })
     }
     expect(ok(field('boolean', { mandatory: true }), false)).toEqual({ ok: true, value: false })
     expect(ok(field('number', { mandatory: true }), 0)).toEqual({ ok: true, value: 0 })

@@ -24,12 +24,13 @@ function expected(filter: (g: number) => boolean) {
 /** Counts the statements a call runs. */
 function counting(svc: Services) {
   let queries = 0
+  // transformResult runs once per executed statement (transformQuery also sees subqueries).
   const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
       queries++
-      return args.node
+      return args.result
     },
-    transformResult: async (args) => args.result,
   }
   return { svc: { ...svc, db: svc.db.withPlugin(plugin) }, queries: () => queries }
 }

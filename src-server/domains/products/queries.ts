@@ -69,8 +69,9 @@ function listCondition(opts: ProductListInput) {
   }
   const tags = [...new Set(opts.tags ?? [])]
   if (tags.length) {
-    parts.push(sql<boolean>`p.id::text in (
-      select tl.context_key from tag_links tl
+    // The products carrying every chosen tag, joined on the primary key (tag links hold product keys as text).
+    parts.push(sql<boolean>`p.id in (
+      select tl.context_key::uuid from tag_links tl
       where tl.context = 'product' and tl.tag_id in (${sql.join(tags.map((t) => sql`${t}::uuid`))})
       group by tl.context_key having count(*) = ${tags.length}
     )`)
@@ -81,33 +82,60 @@ function listCondition(opts: ProductListInput) {
 export const DEFAULT_PAGE_SIZE = 25
 
 /**
- * One page of the product list in ONE query: the filtered rows, sorted and limited, with
- * `count(*) over ()` for the total and each row's tags aggregated by a correlated subquery
- * (evaluated for the page's rows only). 10,000+ products: see products-scale.test.ts.
+ * One page of the product list in ONE query. Inside: the filtered rows, sorted, limited and
+ * offset, with `count(*) over ()` for the total. Outside: the page's rows (only those) get their
+ * tags from a correlated aggregate and are put back in the same order.
+ * 10,000+ products: see products-scale.test.ts and bench/RESULTS.md.
  */
 export function productListQuery(db: Db, opts: ProductListInput) {
   const pageSize = opts.page_size ?? DEFAULT_PAGE_SIZE
   const page = opts.page ?? 1
   const dir = opts.dir ?? 'asc'
-  let q = db
+  const primary =
+    opts.sort === 'description'
+      ? sql`lower(p.description)`
+      : opts.sort === 'updated_at'
+        ? sql`p.updated_at`
+        : opts.sort === 'created_at'
+          ? sql`p.created_at`
+          : sql`lower(p.code)`
+  const codeDir = !opts.sort || opts.sort === 'code' ? dir : 'asc'
+  const inner = db
     .selectFrom('products as p')
     .where(listCondition(opts))
-    .select((eb) => [
-      'p.id as _key',
+    .select([
+      'p.id',
       'p.code',
       'p.description',
       'p.active',
       sql<boolean>`p.trashed_at is not null`.as('trash'),
-      imageUrl.as('image_url'),
-      productTags(eb.ref('p.id')).as('tags'),
+      'p.image_path',
       ms('p.updated_at').as('updated_at'),
       sql<number>`count(*) over ()`.as('total'),
+      primary.as('sort_1'),
+      sql`lower(p.code)`.as('sort_2'),
     ])
-  if (opts.sort === 'description') q = q.orderBy(sql`lower(p.description)`, dir)
-  else if (opts.sort === 'updated_at') q = q.orderBy('p.updated_at', dir)
-  else if (opts.sort === 'created_at') q = q.orderBy('p.created_at', dir)
-  q = q.orderBy(sql`lower(p.code)`, !opts.sort || opts.sort === 'code' ? dir : 'asc').orderBy('p.id')
-  return q.limit(pageSize).offset((page - 1) * pageSize)
+    .orderBy(primary, dir)
+    .orderBy(sql`lower(p.code)`, codeDir)
+    .orderBy('p.id')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+  return db
+    .selectFrom(inner.as('pg'))
+    .select((eb) => [
+      'pg.id as _key',
+      'pg.code',
+      'pg.description',
+      'pg.active',
+      'pg.trash',
+      sql<string | null>`case when pg.image_path is null then null else '/media/' || pg.image_path end`.as('image_url'),
+      productTags(eb.ref('pg.id')).as('tags'),
+      'pg.updated_at',
+      'pg.total',
+    ])
+    .orderBy('pg.sort_1', dir)
+    .orderBy('pg.sort_2', codeDir)
+    .orderBy('pg.id')
 }
 
 /** The total alone (a page past the end has no row to carry `count(*) over ()`). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ADMIN_PASSWORD, signIn, userWithScope, useHarness } from '../../test/harness'
+import { adminToken, quickUser, sessionFor } from '../../test/fixtures'
+import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
 
 describe('sign-in', () => {
   const h = useHarness()
@@ -60,8 +61,8 @@ describe('POST session and DELETE session/{session_key}', () => {
   })
 
   test("another user's key is 403 WRONG_USER_ID 'wrong user ID'; a missing key is 400 naming the field", async () => {
-    const token = await signIn(h, 'admin', ADMIN_PASSWORD)
-    const other = await userWithScope(h, 'someone', 'operator')
+    const token = await adminToken(h)
+    const other = await quickUser(h, 'someone', 'operator')
     const res = await h.request('POST', '/api/session', { token, body: { user_key: other.key } })
     expect(res.status).toBe(403)
     expect(res.body.detail).toMatchObject({ code: 'WRONG_USER_ID', message: 'wrong user ID' })
@@ -75,7 +76,7 @@ describe('POST session and DELETE session/{session_key}', () => {
   })
 
   test('preferences saved with PATCH user come back in POST session', async () => {
-    const u = await userWithScope(h, 'prefs.user', 'operator quality')
+    const u = await quickUser(h, 'prefs.user', 'operator quality')
     const patch = await h.request('PATCH', `/api/user/${u.key}`, {
       token: u.token,
       body: { preferences: { locale: 'en', theme: 'dark', home_page: 'qualityRoot' } },
@@ -86,8 +87,8 @@ describe('POST session and DELETE session/{session_key}', () => {
   })
 
   test('a user ends their own session by its key', async () => {
-    const u = await userWithScope(h, 'ends.own', 'operator')
-    const second = await signIn(h, 'ends.own', 'password-123')
+    const u = await quickUser(h, 'ends.own', 'operator')
+    const second = await sessionFor(h, u.key)
     const res = await h.request('DELETE', `/api/session/${second.split('.')[0]}`, { token: u.token })
     expect(res.status).toBe(200)
     expect((await h.request('GET', '/api/whoami', { token: second })).status).toBe(401)
@@ -98,8 +99,8 @@ describe('POST session and DELETE session/{session_key}', () => {
   })
 
   test("another user's session is 404 (it is not revealed) unless the caller is an admin", async () => {
-    const a = await userWithScope(h, 'user.a', 'operator production')
-    const b = await userWithScope(h, 'user.b', 'operator')
+    const a = await quickUser(h, 'user.a', 'operator production')
+    const b = await quickUser(h, 'user.b', 'operator')
     const bKey = b.token.split('.')[0]
     const refused = await h.request('DELETE', `/api/session/${bKey}`, { token: a.token })
     expect(refused.status).toBe(404)
@@ -107,7 +108,7 @@ describe('POST session and DELETE session/{session_key}', () => {
     expect((await h.request('GET', '/api/whoami', { token: b.token })).status).toBe(200)
     expect((await h.request('DELETE', '/api/session/no-such-session', { token: a.token })).status).toBe(404)
 
-    const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const admin = await adminToken(h)
     const ok = await h.request('DELETE', `/api/session/${bKey}`, { token: admin })
     expect(ok.status).toBe(200)
     expect((await h.request('GET', '/api/whoami', { token: b.token })).status).toBe(401)

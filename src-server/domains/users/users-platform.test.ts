@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { adminToken, countOf, MISSING_UUID, TINY_PNG } from '../../test/fixtures'
-import { type Harness, userWithScope, useHarness } from '../../test/harness'
+import { adminToken, countOf, MISSING_UUID, quickUser, TINY_PNG } from '../../test/fixtures'
+import { type Harness, useHarness } from '../../test/harness'
 
 /** Users and events counts, which a refused request must leave alone. */
 const counts = async (h: Harness) => ({ users: await countOf(h, 'users'), events: await countOf(h, 'events') })
@@ -62,7 +62,7 @@ describe('POST user: SPEC messages and nothing written on failure', () => {
   })
 
   test('only admins create users', async () => {
-    const prod = await userWithScope(h, 'prod.user', 'production operator')
+    const prod = await quickUser(h, 'prod.user', 'production operator')
     const before = await counts(h)
     const res = await h.request('POST', '/api/user', { token: prod.token, body: { username: 'sneaky', scope: 'admin' } })
     expect(res.status).toBe(403)
@@ -78,8 +78,8 @@ describe('PATCH user/{key} preferences', () => {
   let other: { key: string; token: string }
   beforeAll(async () => {
     admin = await adminToken(h)
-    op = await userWithScope(h, 'pref.op', 'operator')
-    other = await userWithScope(h, 'pref.other', 'operator')
+    op = await quickUser(h, 'pref.op', 'operator')
+    other = await quickUser(h, 'pref.other', 'operator')
   })
 
   const prefsOf = async (key: string) =>
@@ -166,8 +166,8 @@ describe('GET user?active_only=', () => {
 
   test('active_only=true (and the default) leave archived users out; false lists them', async () => {
     const admin = await adminToken(h)
-    const gone = await userWithScope(h, 'gone.user', 'operator')
-    await userWithScope(h, 'here.user', 'operator')
+    const gone = await quickUser(h, 'gone.user', 'operator')
+    await quickUser(h, 'here.user', 'operator')
     await h.svc.db.updateTable('users').set({ archived_at: h.clock.now() }).where('id', '=', gone.key).execute()
     const names = async (qs: string) => {
       const res = await h.request('GET', `/api/user${qs}`, { token: admin })
@@ -199,7 +199,7 @@ describe('PUT user/{key}/image', () => {
   let op: { key: string; token: string }
   beforeAll(async () => {
     admin = await adminToken(h)
-    op = await userWithScope(h, 'img.user', 'operator')
+    op = await quickUser(h, 'img.user', 'operator')
   })
 
   const upload = (token: string, key: string, bytes: Uint8Array<ArrayBuffer>, name = 'me.png', type = 'image/png') => {
@@ -261,7 +261,7 @@ describe('PUT user/{key}/image', () => {
   })
 
   test("another user's image: refused for a non-admin, allowed for an admin", async () => {
-    const victim = await userWithScope(h, 'img.victim', 'operator')
+    const victim = await quickUser(h, 'img.victim', 'operator')
     const refused = await upload(op.token, victim.key, TINY_PNG)
     expect(refused.status).toBe(403)
     const ok = await upload(admin, victim.key, TINY_PNG)

@@ -3,7 +3,7 @@ import { trpcCall } from '../../test/fixtures'
 import { userWithScope, useHarness } from '../../test/harness'
 import { makeProduct } from './test-fixtures'
 
-type Row = { _key: string; code: string; product_code: string; status: string; late: boolean; critical: boolean; due_by: string | null; progress: number }
+type Row = { _key: string; code: string; product_code: string; status: string; late: boolean; critical: boolean; due_by: string | null; progress: number; archived_at: number | null }
 
 describe('work order list: search, filters, paging (server side)', () => {
   const h = useHarness()

@@ -38,7 +38,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test('a full distribution: jobs change, new jobs appear, phase 1 releases the new quantity; one event with before and after', async () => {
     const wo = await newWo(10)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     const res = await change(wo, {
       quantity: 15,
       phases: [
@@ -78,7 +78,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test('a phase that does not add up is refused naming the phase; nothing is written', async () => {
     const wo = await newWo(10)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     const before = await tableCounts(h)
     // Phase 2 left out: its job keeps 10 of 20.
     const missing = await change(wo, { quantity: 20, phases: [{ phase_key: p1, jobs: [{ job_key: jobOf(wo, 0), quantity: 20 }] }] })
@@ -112,7 +112,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test("a job never goes below its done and active pieces (movableQt); closed jobs reopen when they get pieces again", async () => {
     const wo = await newWo(10)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     await h.svc.db.updateTable('jobs').set({ status: 'started', completed_qt: 6, active_qt: 2, started_at: new Date() }).where('id', '=', jobOf(wo, 0)).execute()
     await h.svc.db.updateTable('work_order_phases').set({ taken_qt: 8 }).where('work_order_id', '=', wo._key).where('phase_id', '=', p1).execute()
     const before = await tableCounts(h)
@@ -158,7 +158,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test('jobs left with nothing to do close; the work order completes when its last phase has done the new quantity, and reopens when it grows', async () => {
     const wo = await newWo(10)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     // Phase 1 did 6 and released them; phase 2 did 6.
     await h.svc.db.updateTable('jobs').set({ status: 'paused', completed_qt: 6, started_at: new Date() }).where('id', 'in', [jobOf(wo, 0), jobOf(wo, 1)]).execute()
     await h.svc.db.updateTable('work_order_phases').set({ taken_qt: 6, completed_qt: 6, released_out_qt: 6 }).where('work_order_id', '=', wo._key).where('phase_id', '=', p1).execute()
@@ -193,7 +193,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test('new jobs need an operator where unassigned jobs are not allowed; operators must be operators', async () => {
     const wo = await newWo(4)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     const body = (operator_key?: string) => ({
       quantity: 6,
       phases: [
@@ -224,7 +224,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
   test('unknown phases and jobs, repeated entries, bad shapes: 400 and nothing written', async () => {
     const wo = await newWo(5)
     const other = await newWo(5)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     const before = await tableCounts(h)
     const cases: [unknown, string][] = [
       [{ quantity: 5, phases: [{ phase_key: MISSING_UUID }] }, 'UNKNOWN_PHASE'],
@@ -250,7 +250,7 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
 
   test('tRPC updateQuantities: the same rules, the code in data.appCode', async () => {
     const wo = await newWo(3)
-    const [p1, p2] = wo.phases.map((p) => p._key)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
     const refused = await trpcCall(h, 'workOrders.updateQuantities', 'mutation', { key: wo._key, change: { quantity: 4, phases: [] } }, { token: prod.token })
     expect(refused.status).toBe(422)
     expect(refused.body.error.data).toMatchObject({ appCode: 'WORKLOAD_NOT_DISTRIBUTED', extra: { phase_name: 'Montaggio', distributed: 3, quantity: 4 } })

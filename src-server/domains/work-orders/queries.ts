@@ -141,6 +141,7 @@ export function workOrderPhases(db: Db, woId: string) {
       'pp.name',
       'pp.department_id',
       'pp.steps',
+      'pp.parameters',
       'wp.released_in_qt',
       'wp.taken_qt',
       'wp.completed_qt',

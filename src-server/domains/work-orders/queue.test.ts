@@ -86,7 +86,7 @@ describe('site queue (SPEC 3 queue save payload)', () => {
     expect(await queue()).toEqual(order.filter((k) => k !== victim))
     const res = await save([victim, order[2]])
     expect(res.status).toBe(200)
-    expect(await queue()).toEqual([order[2], ...order.filter((k) => k !== victim && k !== order[2])])
+    expect(await queue()).toEqual([order[2]!, ...order.filter((k) => k !== victim && k !== order[2])])
     await h.request('POST', `/api/work-order/${victim}/restore`, { token: prod.token })
     expect((await queue()).at(-1)).toBe(victim)
   })

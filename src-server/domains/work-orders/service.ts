@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import { isReady } from '../../../src/domains/jobs/rules'
+import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
 import {
   type HistoryEntry,
   type ProductChoice,
@@ -109,6 +110,7 @@ async function readDetail(db: Db, id: string, today: string): Promise<WorkOrderD
       position: ph.position,
       name: ph.name,
       department_key: ph.department_id,
+      production_batch_qt: withPhaseDefaults(ph.parameters).production_batch_qt,
       released_in_qt: ph.released_in_qt,
       taken_qt: ph.taken_qt,
       completed_qt: ph.completed_qt,

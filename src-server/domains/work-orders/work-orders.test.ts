@@ -331,7 +331,7 @@ describe('work orders', () => {
     await makeProduct(h.svc.db, { code: 'GRP-200', description: 'Gruppo valvola', phases: ['Montaggio'], active: false })
     await makeProduct(h.svc.db, { code: 'GRP-300', description: 'Gruppo senza fasi' })
     const choices = async (search: string) =>
-      (await trpcCall(h, 'workOrders.productChoices', 'query', { search }, { token: prod.token })).body.result.data as { code: string; phases: { name: string; position: number }[] }[]
+      (await trpcCall(h, 'workOrders.productChoices', 'query', { search }, { token: prod.token })).body.result.data as { code: string; phases: { _key: string; name: string; position: number }[] }[]
     expect(await choices('gr')).toEqual([])
     const grp = await choices('grp')
     expect(grp.map((p) => p.code)).toEqual(['GRP-100'])

@@ -1,7 +1,9 @@
 import type { Services } from '../../context'
 import { seedDemoDepartments } from './departments'
 import { seedDemoLibraries } from './libraries'
+import { seedDemoProducts } from './products'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
+import { seedDemoWorkOrders } from './work-orders'
 
 /** Loads the demo plant, one seed module per domain; safe to run on every start. */
 export async function seedDemo(svc: Services, log: (line: string) => void): Promise<void> {
@@ -12,5 +14,11 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   if (created.length) log(`demo: created users ${created.join(', ')}`)
   const libraries = await seedDemoLibraries(svc)
   if (libraries.length) log(`demo: created ${libraries.length} form fields, operations and issue types`)
+  // Products and tags (after the form fields their metadata uses); the process/bom seed finds them by code.
+  const products = await seedDemoProducts(svc)
+  log(`demo: ${Object.keys(products).length} demo products ready`)
+  // After the products and their processes: work orders are made of a product's phases.
+  const workOrders = await seedDemoWorkOrders(svc)
+  if (workOrders.length) log(`demo: created work orders ${workOrders.join(', ')}`)
   log(`demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => `${u.username} [${u.scope.join(' ')}]`).join(', ')}`)
 }

@@ -93,13 +93,13 @@ function normalised(field: MetadataField, value: unknown): unknown {
   return value
 }
 
-export type CheckedValue = { ok: true; value: unknown } | { ok: false; problem: string }
+export type CheckedValue = { ok: true; value: unknown } | { ok: false; problem: string; required?: true }
 
 /** A value checked against its field: the stored form, or the problem (English, for scripts). */
 export function checkMetadataValue(field: MetadataField, value: unknown): CheckedValue {
   const problem = typeProblem(field, value)
   if (problem) return { ok: false, problem }
   const stored = normalised(field, value)
-  if (field.mandatory && isEmptyValue(stored)) return { ok: false, problem: 'a value is required (mandatory field)' }
+  if (field.mandatory && isEmptyValue(stored)) return { ok: false, problem: 'a value is required (mandatory field)', required: true }
   return { ok: true, value: stored }
 }

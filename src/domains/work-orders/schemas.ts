@@ -206,6 +206,8 @@ export const WorkOrderPhase = v.object({
   position: v.number(),
   name: v.string(),
   department_key: v.nullable(v.string()),
+  /** Pieces per batch (phase parameter; 0 = the whole job quantity). */
+  production_batch_qt: v.number(),
   released_in_qt: v.number(),
   taken_qt: v.number(),
   completed_qt: v.number(),

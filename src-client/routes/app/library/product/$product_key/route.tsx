@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { ProductHeader } from '../../../../../components/products/ProductHeader'
 import { RouteTabs } from '../../../../../components/RouteTabs'
 
 export const Route = createFileRoute('/app/library/product/$product_key')({
@@ -11,6 +12,7 @@ function ProductLayout() {
   const base = `/app/library/product/${product_key}`
   return (
     <>
+      <ProductHeader productKey={product_key} />
       <RouteTabs
         tabs={[
           { to: `${base}/home`, label: <Trans>Parametri</Trans> },

@@ -1,0 +1,254 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Chip,
+  FileButton,
+  Group,
+  Input,
+  MultiSelect,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  TextInput,
+} from '@mantine/core'
+import { useState } from 'react'
+import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
+import { DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
+import { toApiError } from '../../lib/api-error'
+import { notifyError } from '../../lib/notify'
+import { rest } from '../../lib/rest'
+
+type Props = {
+  field: FieldDefinition
+  value: FormValue
+  onChange: (value: FormValue) => void
+  disabled: boolean
+  error?: string
+  batchKey: string
+}
+
+/** Choices this short show as chips (one tap each); longer lists use a select. */
+const CHIPS_MAX = 6
+
+/**
+ * One field of a form step, sized for a touch screen and a barcode scanner (which types and
+ * presses Enter: no field submits anything on Enter). Values follow FormValue (execution
+ * schemas): text, number, boolean, ternary 'true'|'false'|'na', choice option(s),
+ * date 'YYYY-MM-DD', time 'HH:MM', files (stored names); `multiple` fields take a list.
+ */
+export function FormFieldInput({ field, value, onChange, disabled, error, batchKey }: Props) {
+  const { t } = useLingui()
+  const list = Array.isArray(value) ? value.map(String) : []
+  const str = typeof value === 'string' ? value : ''
+  const testId = `field-${field._key}`
+  const wrapper = {
+    label: (
+      <Text span fw={600} size="lg">
+        {field.name}
+      </Text>
+    ),
+    description: field.help_text || undefined,
+    withAsterisk: field.mandatory,
+    error,
+    size: 'lg' as const,
+  }
+  const common = { ...wrapper, disabled, 'data-testid': testId, 'aria-label': field.name }
+
+  switch (field.type) {
+    case 'text':
+      return field.multiple ? (
+        <TagsInput {...common} value={list} onChange={onChange} placeholder={t`Scrivi o scansiona, poi Invio`} />
+      ) : (
+        <TextInput {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autoComplete="off" />
+      )
+    case 'number':
+      return field.multiple ? (
+        <TagsInput
+          {...common}
+          value={list}
+          onChange={(vs) => onChange(vs.map((v) => (v.trim() !== '' && Number.isFinite(Number(v.replace(',', '.'))) ? Number(v.replace(',', '.')) : v)))}
+          placeholder={t`Numeri, Invio dopo ciascuno`}
+        />
+      ) : (
+        <NumberInput
+          {...common}
+          value={typeof value === 'number' ? value : ''}
+          onChange={(v) => onChange(typeof v === 'number' ? v : null)}
+          decimalSeparator=","
+          allowedDecimalSeparators={[',', '.']}
+          hideControls
+          maw={320}
+        />
+      )
+    case 'boolean':
+      // What the switch shows is the answer: off means No (sent as false, never "not filled").
+      return (
+        <Input.Wrapper {...wrapper}>
+          <Switch
+            mt={6}
+            size="xl"
+            checked={value === true}
+            onChange={(e) => onChange(e.currentTarget.checked)}
+            disabled={disabled}
+            data-testid={testId}
+            aria-label={field.name}
+            onLabel={t`SÌ`}
+            offLabel={t`NO`}
+          />
+        </Input.Wrapper>
+      )
+    case 'ternary':
+      return (
+        <Input.Wrapper {...wrapper}>
+          <div>
+            <SegmentedControl
+              mt={6}
+              size="lg"
+              value={str}
+              onChange={(v) => onChange(v)}
+              disabled={disabled}
+              data-testid={testId}
+              aria-label={field.name}
+              data={[
+                { value: 'true', label: t`Sì` },
+                { value: 'false', label: t`No` },
+                { value: 'na', label: t`N.A.` },
+              ]}
+              styles={{ label: { minWidth: 80, minHeight: 40, display: 'flex', alignItems: 'center', justifyContent: 'center' } }}
+            />
+          </div>
+        </Input.Wrapper>
+      )
+    case 'choice':
+      if (field.options.length <= CHIPS_MAX) {
+        return (
+          <Input.Wrapper {...wrapper}>
+            <Group gap="xs" mt={6} data-testid={testId}>
+              {field.multiple ? (
+                <Chip.Group multiple value={list} onChange={(v) => onChange(v)}>
+                  {field.options.map((o) => (
+                    <Chip key={o} value={o} size="lg" disabled={disabled}>
+                      {o}
+                    </Chip>
+                  ))}
+                </Chip.Group>
+              ) : (
+                <Chip.Group value={str || null} onChange={(v) => onChange(v || null)}>
+                  {field.options.map((o) => (
+                    <Chip key={o} value={o} size="lg" disabled={disabled}>
+                      {o}
+                    </Chip>
+                  ))}
+                </Chip.Group>
+              )}
+            </Group>
+          </Input.Wrapper>
+        )
+      }
+      return field.multiple ? (
+        <MultiSelect {...common} data={field.options} value={list} onChange={onChange} clearable searchable />
+      ) : (
+        <Select {...common} data={field.options} value={str || null} onChange={(v) => onChange(v)} clearable={!field.mandatory} searchable maw={420} />
+      )
+    case 'date':
+    case 'time':
+      if (field.multiple) {
+        return (
+          <TagsInput
+            {...common}
+            value={list}
+            onChange={onChange}
+            placeholder={field.type === 'date' ? t`AAAA-MM-GG, Invio dopo ciascuna` : t`HH:MM, Invio dopo ciascuna`}
+          />
+        )
+      }
+      return <TextInput {...common} type={field.type} value={str} onChange={(e) => onChange(e.currentTarget.value || null)} maw={260} />
+    case 'files':
+      return (
+        <Input.Wrapper {...wrapper}>
+          <FilesValue field={field} names={list} onChange={onChange} disabled={disabled} batchKey={batchKey} testId={testId} />
+        </Input.Wrapper>
+      )
+  }
+}
+
+/**
+ * Files of a form step: uploaded at once, the field keeps the stored names. The upload uses
+ * `POST files` with bucket 'batch' (object_key = batch, subfolder = field) and the files are
+ * served under /media/batch/...: see the report (the server offers only the 'product' bucket).
+ */
+function FilesValue(props: { field: FieldDefinition; names: string[]; onChange: (names: string[]) => void; disabled: boolean; batchKey: string; testId: string }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  const canAdd = !props.disabled && (props.field.multiple || props.names.length === 0)
+
+  async function upload(files: File[]) {
+    if (files.length === 0) return
+    const tooBig = files.find((f) => f.size > MAX_DOC_BYTES)
+    if (tooBig) {
+      notifyError(new Error(t`${tooBig.name} supera 25 MB`))
+      return
+    }
+    setBusy(true)
+    try {
+      const form = new FormData()
+      form.append('bucket', 'batch')
+      form.append('object_key', props.batchKey)
+      form.append('subfolder', props.field._key)
+      for (const f of files) form.append('contents', f)
+      const res = await rest<{ filenames: string[] }>('POST', '/files', form)
+      props.onChange([...props.names, ...res.filenames])
+    } catch (e) {
+      notifyError(toApiError(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Stack gap={6} mt={6} data-testid={props.testId}>
+      {props.names.length > 0 && (
+        <Group gap="xs">
+          {props.names.map((name) => (
+            <Badge
+              key={name}
+              variant="light"
+              color="gray"
+              tt="none"
+              size="xl"
+              fw={500}
+              rightSection={
+                props.disabled ? null : (
+                  <ActionIcon size="md" variant="transparent" color="gray" aria-label={t`Togli ${name}`} onClick={() => props.onChange(props.names.filter((n) => n !== name))}>
+                    ×
+                  </ActionIcon>
+                )
+              }
+            >
+              <Anchor href={`/media/batch/${props.batchKey}/files/${props.field._key}/${encodeURIComponent(name)}`} target="_blank" rel="noreferrer">
+                {name}
+              </Anchor>
+            </Badge>
+          ))}
+        </Group>
+      )}
+      {canAdd && (
+        <FileButton onChange={(f) => void upload(f ? (Array.isArray(f) ? f : [f]) : [])} multiple={props.field.multiple} accept={DOC_ACCEPT}>
+          {(p) => (
+            <Button {...p} variant="default" size="lg" loading={busy} w="fit-content">
+              <Trans>Carica file o foto</Trans>
+            </Button>
+          )}
+        </FileButton>
+      )}
+      {props.disabled && props.names.length === 0 && <Text c="dimmed">—</Text>}
+    </Stack>
+  )
+}

@@ -1,0 +1,29 @@
+import { createContext, useContext } from 'react'
+import type { ExecutionOutcome, WorkSessionView } from '../../../src/domains/execution/schemas'
+import type { DisplayState } from './job-state'
+
+/** What the work session layout shares with its tabs. */
+export type WorkSession = {
+  jobKey: string
+  view: WorkSessionView
+  state: DisplayState
+  /** The job runs here, online, with its work session open: steps can be worked. */
+  canWork: boolean
+  /** A write is on its way (buttons show it and do not send twice). */
+  busy: boolean
+  /**
+   * Runs an operator write with its idempotency key (one per action, reused on retry); a
+   * refusal shows the server's translated message in the red persistent toast. The outcome
+   * updates the screen (next batch, no material, job closed ...). Resolves to the outcome, or
+   * null when refused.
+   */
+  act: (intent: string, run: (idempotencyKey: string) => Promise<ExecutionOutcome>) => Promise<ExecutionOutcome | null>
+}
+
+export const WorkSessionContext = createContext<WorkSession | null>(null)
+
+export function useWorkSession(): WorkSession {
+  const ws = useContext(WorkSessionContext)
+  if (!ws) throw new Error('useWorkSession outside the work session')
+  return ws
+}

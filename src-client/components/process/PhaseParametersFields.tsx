@@ -1,0 +1,142 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Input, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { PHASE_LIMITS, type PhaseParameters, phaseParametersProblem, type ReleaseStyle } from '../../../src/domains/process/phase-parameters'
+
+export type CountKey = 'max_offline' | 'std_processing_time' | 'production_batch_qt' | 'release_batch_qt'
+type BoolKey = { [K in keyof PhaseParameters]: PhaseParameters[K] extends boolean ? K : never }[keyof PhaseParameters]
+/** Parameters as a form holds them: a number input left empty is ''. */
+export type ParametersDraft = Omit<PhaseParameters, CountKey> & Record<CountKey, number | string>
+
+const COUNT_KEYS: CountKey[] = ['max_offline', 'std_processing_time', 'production_batch_qt', 'release_batch_qt']
+
+/** The parameters to send, or null while a number is missing. */
+export function draftParameters(d: ParametersDraft): PhaseParameters | null {
+  if (COUNT_KEYS.some((k) => d[k] === '' || !Number.isFinite(Number(d[k])))) return null
+  return { ...d, ...Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(d[k])])) } as PhaseParameters
+}
+
+/** The field errors of a draft, keyed by parameter (the same rules as the server). */
+export function useParameterErrors(d: ParametersDraft): Partial<Record<CountKey, string>> {
+  const { t } = useLingui()
+  const errors: Partial<Record<CountKey, string>> = {}
+  for (const k of COUNT_KEYS) if (d[k] === '') errors[k] = t`Inserisci un valore`
+  if (!errors.release_batch_qt && phaseParametersProblem({ release_style: d.release_style, release_batch_qt: Number(d.release_batch_qt) })) {
+    errors.release_batch_qt = t`Con lo stile di rilascio "lotto di rilascio" la quantità deve essere maggiore di 0`
+  }
+  return errors
+}
+
+/** The rules alone (no messages), for deciding whether a phase can be saved. */
+export const parametersValid = (d: ParametersDraft) =>
+  draftParameters(d) !== null && !phaseParametersProblem({ release_style: d.release_style, release_batch_qt: Number(d.release_batch_qt) })
+
+function Block({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={5}>{title}</Title>
+        {children}
+      </Stack>
+    </Paper>
+  )
+}
+
+/**
+ * Every phase parameter of SPEC 3 with its unit: times in seconds, quantities in pieces
+ * (production batch 0 = the whole job), release style and the release batch it needs.
+ * Controlled; `disabled` outside edit mode.
+ */
+export function PhaseParametersFields({ value, onChange, disabled }: { value: ParametersDraft; onChange: (v: ParametersDraft) => void; disabled?: boolean }) {
+  const { t } = useLingui()
+  const errors = useParameterErrors(value)
+  const set = <K extends keyof ParametersDraft>(key: K, v: ParametersDraft[K]) => onChange({ ...value, [key]: v })
+
+  const toggle = (key: BoolKey, label: string, description: string) => (
+    <Switch label={label} description={description} name={key} checked={value[key]} onChange={(e) => set(key, e.currentTarget.checked)} disabled={disabled} />
+  )
+  const count = (key: CountKey, label: string, unit: string, description: ReactNode, off = false) => (
+    <NumberInput
+      label={label}
+      description={description}
+      name={key}
+      suffix={` ${unit}`}
+      min={0}
+      max={PHASE_LIMITS[key]}
+      allowDecimal={false}
+      allowNegative={false}
+      clampBehavior="strict"
+      thousandSeparator={false}
+      value={value[key]}
+      onChange={(v) => set(key, v)}
+      error={disabled ? undefined : errors[key]}
+      disabled={disabled || off}
+    />
+  )
+  const styles: { value: ReleaseStyle; label: string }[] = [
+    { value: 'continuous', label: t`Continuo` },
+    { value: 'job', label: t`A fine lavoro` },
+    { value: 'release_batch', label: t`Lotto di rilascio` },
+  ]
+  const styleHelp: Record<ReleaseStyle, string> = {
+    continuous: t`Ogni pezzo finito passa subito alla fase successiva.`,
+    job: t`I pezzi passano alla fase successiva quando il lavoro è finito.`,
+    release_batch: t`I pezzi passano alla fase successiva a gruppi della quantità indicata.`,
+  }
+
+  return (
+    <Stack gap="md" data-testid="phase-parameters">
+      <Block title={<Trans>Tempi</Trans>}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          {count('std_processing_time', t`Tempo standard di lavorazione`, t`s/pz`, t`Secondi per pezzo`)}
+          {count('max_offline', t`Tempo massimo offline`, t`s`, t`Secondi senza connessione prima che la sessione di lavoro si chiuda`)}
+        </SimpleGrid>
+      </Block>
+      <Block title={<Trans>Lotti e rilascio</Trans>}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          {count('production_batch_qt', t`Quantità del lotto di produzione`, t`pz`, t`0 = l'intera quantità del lavoro`)}
+          {toggle('auto_new_batch', t`Nuovo lotto automatico`, t`Al completamento di un lotto ne parte subito un altro`)}
+        </SimpleGrid>
+        <Input.Wrapper label={t`Stile di rilascio`} description={styleHelp[value.release_style]} inputWrapperOrder={['label', 'input', 'description']}>
+          <SegmentedControl
+            data={styles}
+            value={value.release_style}
+            onChange={(v) => set('release_style', v as ReleaseStyle)}
+            fullWidth
+            mt={4}
+            mb={4}
+            disabled={disabled}
+            aria-label={t`Stile di rilascio`}
+          />
+        </Input.Wrapper>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          {count(
+            'release_batch_qt',
+            t`Quantità del lotto di rilascio`,
+            t`pz`,
+            value.release_style === 'release_batch' ? t`Pezzi per ogni rilascio (maggiore di 0)` : t`Usata solo con lo stile "lotto di rilascio"`,
+            value.release_style !== 'release_batch',
+          )}
+        </SimpleGrid>
+      </Block>
+      <Block title={<Trans>Lavoro dell'operatore</Trans>}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md">
+          {toggle('unsupervised_work_allowed', t`Lavoro non presidiato`, t`La fase può avanzare senza un operatore presente`)}
+          {toggle('parallel_job_allowed', t`Lavori in parallelo`, t`Un operatore può avere più lavori avviati insieme`)}
+          {toggle('display_job_timer', t`Cronometro del lavoro`, t`Mostra all'operatore il tempo trascorso`)}
+        </SimpleGrid>
+      </Block>
+      <Block title={<Trans>Controllo dei passi</Trans>}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          {toggle('step_check', t`Conferma dei passi`, t`L'operatore conferma ogni passo completato`)}
+          {toggle('step_check_force_order', t`Ordine obbligato`, t`I passi vanno confermati nell'ordine del processo`)}
+        </SimpleGrid>
+      </Block>
+      {disabled && (
+        <Text size="xs" c="dimmed">
+          <Trans>Premi «Modifica processo» per cambiare i parametri.</Trans>
+        </Text>
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,304 @@
+import { useSyncExternalStore } from 'react'
+import { HEARTBEAT_INTERVAL_MS } from '../../src/domains/execution/rules'
+import type { HeartbeatResult } from '../../src/domains/execution/schemas'
+import { API_PREFIX } from './rest'
+import { toApiError } from './api-error'
+import { auth } from './auth-store'
+import { errorMessage } from './error-messages'
+import { newIdempotencyKey, withIdempotency } from './idempotency'
+import { BACKGROUND, queryClient, trpc, trpcClient } from './trpc'
+
+/**
+ * The running jobs of this client (issue 6, SPEC 4 "Job and work session", DOMAIN.md "Running a
+ * job"): their heartbeat, connectivity and what happens when the client goes offline.
+ *
+ * - Heartbeat: `execution.heartbeat` (REST `POST job/{id}/heartbeat`) every 10 s for each job the
+ *   operator runs here, sent as a background call (`x-mes-background: 1`: never user activity).
+ *   It starts on start/resume (`track`), stops on pause, on job closed, when a batch completion
+ *   leaves the job inactive (`untrack`), when the server answers `running: false`, and on a 401
+ *   (the auth store signs out) or any other error (the job shows why).
+ * - Offline: a heartbeat failing on the network, or the browser's `offline` event, turns the
+ *   client OFFLINE; a probe of `/api/health` notices the way back. A job offline for longer than
+ *   its phase's `max_offline` (seconds; 0 = never) has its work session closed here too (the
+ *   server force-pauses it on its side: JOB_PAUSE_FORCED, paused offline). Back online, such a
+ *   job records "back online" (`execution.backOnline`) and its state is read again; a job still
+ *   within max_offline simply beats again (the server records the gap itself).
+ * - Leaving the work session pauses its jobs (`pauseAll`); closing or reloading the page does it
+ *   with `fetch(..., { keepalive: true })` on `pagehide` (REST `POST job/{id}/pause`).
+ */
+
+export type StopReason = NonNullable<HeartbeatResult['reason']> | 'error' | 'offline_closed'
+export type JobStop = { reason: StopReason; message: string | null; at: number }
+
+export type RuntimeState = {
+  online: boolean
+  /** Last contact with the server before going offline (UTC ms). */
+  offlineSince: number | null
+  /** Jobs whose heartbeat runs. */
+  running: ReadonlySet<string>
+  /** Jobs whose work session this client closed after max_offline, with the offline start. */
+  closedOffline: ReadonlyMap<string, number>
+  /** Why a job's heartbeat stopped (until the job is tracked again). */
+  stopped: ReadonlyMap<string, JobStop>
+}
+
+type Tracked = { maxOfflineS: number; lastOkAt: number }
+
+const PROBE_MS = 3_000
+const OFFLINE_CHECK_MS = 1_000
+
+const tracked = new Map<string, Tracked>()
+let state: RuntimeState = {
+  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  offlineSince: null,
+  running: new Set(),
+  closedOffline: new Map(),
+  stopped: new Map(),
+}
+const listeners = new Set<() => void>()
+let beatTimer: ReturnType<typeof setTimeout> | null = null
+let probeTimer: ReturnType<typeof setInterval> | null = null
+let offlineTimer: ReturnType<typeof setInterval> | null = null
+let lastContactAt = Date.now()
+
+function emit(patch: Partial<RuntimeState>) {
+  state = { ...state, running: new Set(tracked.keys()), ...patch }
+  for (const l of listeners) l()
+}
+
+export const jobRuntime = {
+  subscribe(listener: () => void) {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+  getState: () => state,
+  isRunning: (jobKey: string) => tracked.has(jobKey),
+  hasActiveJob: () => tracked.size > 0,
+
+  /** The job runs here (started or resumed): its heartbeat starts. */
+  track(jobKey: string, maxOfflineS: number) {
+    const known = tracked.get(jobKey)
+    if (known) {
+      known.maxOfflineS = maxOfflineS
+      return
+    }
+    tracked.set(jobKey, { maxOfflineS, lastOkAt: Date.now() })
+    const stopped = new Map(state.stopped)
+    stopped.delete(jobKey)
+    const closed = new Map(state.closedOffline)
+    closed.delete(jobKey)
+    emit({ stopped, closedOffline: closed })
+    schedule()
+  },
+
+  /** The job stopped running (paused, closed, inactive after a batch): its heartbeat stops. */
+  untrack(jobKey: string, stop?: Omit<JobStop, 'at'>) {
+    const had = tracked.delete(jobKey)
+    if (!had && !stop) return
+    const stopped = new Map(state.stopped)
+    if (stop) stopped.set(jobKey, { ...stop, at: Date.now() })
+    emit({ stopped })
+    if (tracked.size === 0) clearBeat()
+  },
+
+  /** Forget a job's stop notice (the operator read it, or the job runs again). */
+  clearStop(jobKey: string) {
+    if (!state.stopped.has(jobKey)) return
+    const stopped = new Map(state.stopped)
+    stopped.delete(jobKey)
+    emit({ stopped })
+  },
+
+  /** Leaving the work session: every job running here pauses (JOB_PAUSED, reason leave_page). */
+  async pauseAll(reason: 'leave_page' | 'end_session' = 'leave_page') {
+    const keys = [...tracked.keys()]
+    for (const k of keys) tracked.delete(k)
+    clearBeat()
+    emit({})
+    await Promise.all(
+      keys.map((job_key) =>
+        withIdempotency(`pause:${job_key}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason })).catch(
+          () => {
+            // Not running any more, or unreachable: the server's offline sweep pauses it anyway.
+          },
+        ),
+      ),
+    )
+    for (const job_key of keys) void invalidateJob(job_key)
+  },
+
+  /** Connectivity as the UI should show it. */
+  markOffline: (since?: number) => goOffline(since),
+  /** Probe the server now (e.g. a manual "retry"). */
+  probe: () => probe(),
+}
+
+export function useJobRuntime(): RuntimeState {
+  return useSyncExternalStore(jobRuntime.subscribe, jobRuntime.getState)
+}
+
+/** Reads a job's work session again (and its place in the queue). */
+export function invalidateJob(jobKey: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: trpc.execution.workSession.queryKey({ job_key: jobKey }) }),
+    queryClient.invalidateQueries({ queryKey: trpc.jobs.assignment.queryKey() }),
+  ])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heartbeat loop
+
+function clearBeat() {
+  if (beatTimer) clearTimeout(beatTimer)
+  beatTimer = null
+}
+
+function schedule(delay = HEARTBEAT_INTERVAL_MS) {
+  clearBeat()
+  if (tracked.size === 0 || !state.online) return
+  beatTimer = setTimeout(() => void beatAll(), delay)
+}
+
+async function beatAll() {
+  beatTimer = null
+  const keys = [...tracked.keys()]
+  await Promise.all(keys.map((k) => beat(k)))
+  if (state.online) schedule()
+}
+
+async function beat(jobKey: string) {
+  try {
+    const result = await trpcClient.execution.heartbeat.mutate({ job_key: jobKey }, BACKGROUND)
+    lastContactAt = Date.now()
+    const t = tracked.get(jobKey)
+    if (t) t.lastOkAt = lastContactAt
+    if (!result.running) {
+      jobRuntime.untrack(jobKey, { reason: result.reason ?? 'paused', message: null })
+      void invalidateJob(jobKey)
+    }
+  } catch (e) {
+    const err = toApiError(e)
+    if (err.code === 'NETWORK') {
+      goOffline(lastContactAt)
+      return
+    }
+    // A 401 signs out (auth store); any other refusal stops this job's heartbeat: show why.
+    jobRuntime.untrack(jobKey, { reason: 'error', message: errorMessage(err) })
+    if (err.status !== 401) void invalidateJob(jobKey)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offline
+
+function goOffline(since?: number) {
+  if (!state.online) return
+  clearBeat()
+  emit({ online: false, offlineSince: since ?? lastContactAt })
+  probeTimer ??= setInterval(() => void probe(), PROBE_MS)
+  offlineTimer ??= setInterval(checkOfflineTooLong, OFFLINE_CHECK_MS)
+  checkOfflineTooLong()
+}
+
+/** Jobs offline longer than their max_offline: the work session closes on this client too. */
+function checkOfflineTooLong() {
+  if (state.online) return
+  const now = Date.now()
+  let closed: Map<string, number> | null = null
+  for (const [jobKey, t] of tracked) {
+    if (t.maxOfflineS > 0 && now - t.lastOkAt > t.maxOfflineS * 1000) {
+      tracked.delete(jobKey)
+      closed ??= new Map(state.closedOffline)
+      closed.set(jobKey, t.lastOkAt)
+    }
+  }
+  if (closed) emit({ closedOffline: closed })
+}
+
+let probing = false
+async function probe() {
+  if (probing) return
+  probing = true
+  try {
+    const res = await fetch(`${API_PREFIX}/health`, { cache: 'no-store', headers: { 'x-mes-background': '1' } })
+    if (res.ok) await goOnline()
+  } catch {
+    // Still offline.
+  } finally {
+    probing = false
+  }
+}
+
+async function goOnline() {
+  if (state.online) return
+  if (probeTimer) clearInterval(probeTimer)
+  if (offlineTimer) clearInterval(offlineTimer)
+  probeTimer = null
+  offlineTimer = null
+  lastContactAt = Date.now()
+  const closed = [...state.closedOffline]
+  emit({ online: true, offlineSince: null })
+  // Jobs still within max_offline beat again at once (the server records the gap as back online).
+  if (tracked.size) schedule(0)
+  // Jobs whose session closed here: record "back online", then read their state again.
+  for (const [job_key, offline_since] of closed) {
+    try {
+      const res = await withIdempotency(`back-online:${job_key}:${offline_since}`, (idempotency_key) =>
+        trpcClient.execution.backOnline.mutate({ job_key, idempotency_key, offline_since }),
+      )
+      // The server did not force-pause it yet: the session is closed here, so pause it there too.
+      if (res.job.active) {
+        await withIdempotency(`pause-offline:${job_key}:${offline_since}`, (idempotency_key) =>
+          trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason: 'end_session' }),
+        ).catch(() => {})
+      }
+    } catch {
+      // Refused (signed out, job not ours any more): the screen reads the state again below.
+    }
+    const still = new Map(state.closedOffline)
+    still.delete(job_key)
+    const stopped = new Map(state.stopped)
+    stopped.set(job_key, { reason: 'offline_closed', message: null, at: Date.now() })
+    emit({ closedOffline: still, stopped })
+    void invalidateJob(job_key)
+  }
+  void queryClient.invalidateQueries({ queryKey: trpc.execution.workSession.queryKey() })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page lifecycle, sign-out
+
+function pauseOnPageHide() {
+  if (tracked.size === 0) return
+  for (const jobKey of tracked.keys()) {
+    try {
+      void fetch(`${API_PREFIX}/job/${encodeURIComponent(jobKey)}/pause`, {
+        method: 'POST',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idempotency_key: newIdempotencyKey(), reason: 'leave_page' }),
+      }).catch(() => {})
+    } catch {
+      // The page is going away: nothing else to do.
+    }
+  }
+  tracked.clear()
+  clearBeat()
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => goOffline())
+  window.addEventListener('online', () => void probe())
+  window.addEventListener('pagehide', pauseOnPageHide)
+  auth.hasActiveJob = () => tracked.size > 0
+  // Signed out (by the user or a 401): nothing runs here any more; the server paused what ran.
+  auth.subscribe(() => {
+    if (auth.getState().status !== 'anonymous') return
+    tracked.clear()
+    clearBeat()
+    if (state.running.size || state.closedOffline.size || state.stopped.size) {
+      emit({ closedOffline: new Map(), stopped: new Map() })
+    }
+  })
+}

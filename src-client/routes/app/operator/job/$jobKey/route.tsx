@@ -1,0 +1,223 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, Outlet, useNavigate } from '@tanstack/react-router'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { ExecutionOutcome, WorkSessionView } from '../../../../../../src/domains/execution/schemas'
+import { type DisplayState, displayState } from '../../../../../components/operator/job-state'
+import { NoMaterialDialog, RedirectingOverlay } from '../../../../../components/operator/dialogs'
+import { OperatorTabs } from '../../../../../components/operator/OperatorTabs'
+import { RuntimeNotices } from '../../../../../components/operator/RuntimeNotices'
+import { WorkSessionContext, type WorkSession } from '../../../../../components/operator/work-session-context'
+import { WorkSessionHeader } from '../../../../../components/operator/WorkSessionHeader'
+import { toApiError } from '../../../../../lib/api-error'
+import { auth } from '../../../../../lib/auth-store'
+import { errorMessage } from '../../../../../lib/error-messages'
+import { invalidateJob, jobRuntime, useJobRuntime } from '../../../../../lib/heartbeat'
+import { withIdempotency } from '../../../../../lib/idempotency'
+import { notifyError, notifySuccess } from '../../../../../lib/notify'
+import { BACKGROUND, queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { useSession } from '../../../../../lib/use-auth'
+
+/**
+ * The work session (SPEC 2 operator/job/:jobKey; issue 6): header with the job's state, batch
+ * progress, timer and start / pause / resume; tabs below. The layout owns the job's runtime:
+ * the heartbeat follows the job's running state, every write goes through `act` (idempotency
+ * key, refusal toast, outcome), and leaving the work session pauses the jobs running here.
+ */
+export const Route = createFileRoute('/app/operator/job/$jobKey')({
+  component: WorkSessionLayout,
+})
+
+/** Pages of the work session: moving between them (or between running jobs) is not leaving it. */
+const WORK_SESSION_PATH = '/app/operator/job/'
+const REDIRECT_DELAY_MS = 1800
+const POLL_MS = 20_000
+
+function WorkSessionLayout() {
+  const { jobKey } = Route.useParams()
+  const query = useQuery({
+    ...trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }),
+    refetchInterval: POLL_MS,
+  })
+
+  // Leaving the work session pauses the jobs running here (SPEC 4). A sign-out pauses on the
+  // server (DELETE session) and a 401 skips the pause: only a signed-in user's navigation counts.
+  useEffect(
+    () => () => {
+      if (window.location.pathname.startsWith(WORK_SESSION_PATH)) return
+      const status = auth.getState().status
+      if (status !== 'active' && status !== 'locked') return
+      void jobRuntime.pauseAll('leave_page')
+    },
+    [],
+  )
+
+  if (query.isPending) {
+    return (
+      <Center h={300}>
+        <Loader />
+      </Center>
+    )
+  }
+  if (query.isError) {
+    return (
+      <Stack maw={640}>
+        <Alert color="red" title={<Trans>Impossibile aprire il job</Trans>}>
+          {errorMessage(toApiError(query.error))}
+        </Alert>
+        <Group>
+          <Button renderRoot={(props) => <Link {...props} to="/app/operator/select-job" search={{ job: 'first' }} />} size="lg">
+            <Trans>Torna alla lista dei job</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    )
+  }
+  return <WorkSessionScreen jobKey={jobKey} view={query.data} receivedAt={query.dataUpdatedAt} />
+}
+
+function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view: WorkSessionView; receivedAt: number }) {
+  const { t } = useLingui()
+  const session = useSession()
+  const me = session?.user_key ?? ''
+  const navigate = useNavigate()
+  const runtime = useJobRuntime()
+  const [busy, setBusy] = useState(false)
+  const [noMaterial, setNoMaterial] = useState(false)
+  const maxOffline = view.phase.parameters.max_offline
+  const state: DisplayState = displayState(jobKey, view.job, runtime)
+  const mine = view.job.operator_key === me
+
+  // The heartbeat follows what the server says (each new answer), unless the client closed the
+  // work session for being offline too long (the server's answer then waits for the way back).
+  useEffect(() => {
+    if (jobRuntime.getState().closedOffline.has(jobKey)) return
+    if (view.job.active && mine) jobRuntime.track(jobKey, maxOffline)
+    else jobRuntime.untrack(jobKey)
+  }, [receivedAt, jobKey, view.job.active, mine, maxOffline])
+
+  // The job closed (its quantity is done, here or elsewhere): 'redirecting' back to the list.
+  const closed = view.job.status === 'closed'
+  useEffect(() => {
+    if (!closed) return
+    jobRuntime.untrack(jobKey)
+    const id = setTimeout(() => void navigate({ to: '/app/operator/select-job', search: { job: 'first' }, replace: true }), REDIRECT_DELAY_MS)
+    return () => clearTimeout(id)
+  }, [closed, jobKey, navigate])
+
+  const applyOutcome = useCallback(
+    async (o: ExecutionOutcome) => {
+      const key = trpc.execution.workSession.queryKey({ job_key: jobKey })
+      await queryClient.cancelQueries({ queryKey: key })
+      queryClient.setQueryData(key, (old) => (old ? { ...old, job: { ...old.job, ...o.job }, batch: o.batch } : old))
+      if (o.job.active && o.job.operator_key === me) jobRuntime.track(jobKey, maxOffline)
+      else jobRuntime.untrack(jobKey)
+      void invalidateJob(jobKey)
+      if (o.next === 'batch_opened' && o.batch) notifySuccess(t`Lotto completato. Aperto il lotto ${o.batch.number} (${o.batch.qt_total} pz)`)
+      else if (o.next === 'await_new_batch') notifySuccess(t`Lotto completato`)
+      else if (o.next === 'no_material') setNoMaterial(true)
+    },
+    [jobKey, me, maxOffline, t],
+  )
+
+  const act = useCallback<WorkSession['act']>(
+    async (intent, run) => {
+      setBusy(true)
+      try {
+        const outcome = await withIdempotency(intent, run)
+        await applyOutcome(outcome)
+        return outcome
+      } catch (e) {
+        notifyError(e)
+        // A refusal often means the job changed elsewhere (closed, paused, step done on another device).
+        void invalidateJob(jobKey)
+        return null
+      } finally {
+        setBusy(false)
+      }
+    },
+    [applyOutcome, jobKey],
+  )
+
+  const start = () =>
+    act(`start:${jobKey}`, async (idempotency_key) =>
+      view.job.status === 'queued'
+        ? (await trpcClient.execution.start.mutate({ job_keys: [jobKey], idempotency_key })).jobs[0]!
+        : trpcClient.execution.resume.mutate({ job_key: jobKey, idempotency_key }),
+    )
+  const pause = (reason: 'user' | 'no_material' | 'end_session') =>
+    act(`pause:${jobKey}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key, reason }))
+
+  const ws = useMemo<WorkSession>(
+    () => ({ jobKey, view, state, busy, act, canWork: state === 'running' && mine }),
+    [jobKey, view, state, busy, act, mine],
+  )
+
+  const base = `/app/operator/job/${jobKey}`
+  return (
+    <WorkSessionContext.Provider value={ws}>
+      <RuntimeNotices jobKey={jobKey} runtime={runtime} maxOfflineS={maxOffline} />
+      <WorkSessionHeader view={view} state={state} busy={busy} receivedAt={receivedAt} onStart={start} onPause={() => void pause('user')} />
+      <OtherRunningJobs jobKey={jobKey} running={runtime.running} />
+      <OperatorTabs
+        tabs={[
+          { to: `${base}/steps`, label: <Trans>Passi</Trans>, testId: 'tab-steps' },
+          { to: `${base}/docs`, label: <Trans>Documenti</Trans>, testId: 'tab-docs' },
+          { to: `${base}/bom`, label: <Trans>Distinta base</Trans>, testId: 'tab-bom' },
+          { to: `${base}/notes`, label: <Trans>Note</Trans>, testId: 'tab-notes' },
+          { to: `${base}/issues`, label: <Trans>Segnalazioni</Trans>, testId: 'tab-issues' },
+          { to: `${base}/messages`, label: <Trans>Messaggi</Trans>, testId: 'tab-messages' },
+          { to: `${base}/process`, label: <Trans>Processo</Trans>, testId: 'tab-process' },
+        ]}
+      />
+      <Outlet />
+      <NoMaterialDialog
+        opened={noMaterial && !closed}
+        busy={busy}
+        onPause={async () => {
+          if (await pause('no_material')) setNoMaterial(false)
+        }}
+        onEndSession={async () => {
+          if (!(await pause('end_session'))) return
+          setNoMaterial(false)
+          void navigate({ to: '/app/operator/select-job', search: { job: 'first' } })
+        }}
+      />
+      {closed && <RedirectingOverlay />}
+    </WorkSessionContext.Provider>
+  )
+}
+
+/** Parallel jobs (parallel_job_allowed): the other jobs running here, one tap away. */
+function OtherRunningJobs({ jobKey, running }: { jobKey: string; running: ReadonlySet<string> }) {
+  const session = useSession()
+  const others = [...running].filter((k) => k !== jobKey)
+  const { data } = useQuery({
+    ...trpc.jobs.assignment.queryOptions({ user_key: session?.user_key }, { trpc: BACKGROUND }),
+    enabled: others.length > 0 && !!session,
+  })
+  if (others.length === 0) return null
+  const rows = data?.assigned_jobs_by_operator.flatMap((q) => q.jobs) ?? []
+  return (
+    <Group gap="xs" mb="xs" data-testid="other-running-jobs">
+      <Text size="sm" c="dimmed">
+        <Trans>Altri job in corso:</Trans>
+      </Text>
+      {others.map((k) => {
+        const row = rows.find((r) => r._key === k)
+        return (
+          <Button
+            key={k}
+            renderRoot={(props) => <Link {...props} to="/app/operator/job/$jobKey/steps" params={{ jobKey: k }} />}
+            variant="light"
+            color="green"
+            size="md"
+          >
+            {row ? `${row.work_order_code} · ${row.phase_name}` : k.slice(0, 8)}
+          </Button>
+        )
+      })}
+    </Group>
+  )
+}

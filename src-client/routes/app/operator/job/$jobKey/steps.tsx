@@ -1,0 +1,403 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
+import { useEffect, useRef, useState } from 'react'
+import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
+import { isEmptyValue, takesArray } from '../../../../../../src/domains/products/metadata'
+import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
+import { MediaView } from '../../../../../components/operator/MediaView'
+import { StepList, type StepItem } from '../../../../../components/operator/StepList'
+import { useWorkSession } from '../../../../../components/operator/work-session-context'
+import { auth } from '../../../../../lib/auth-store'
+import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
+import { trpcClient } from '../../../../../lib/trpc'
+
+/**
+ * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
+ * forms to fill (mandatory fields first). step_check asks a confirmation per step, and
+ * step_check_force_order keeps later steps locked until the earlier ones are done; without
+ * step_check the whole batch completes at once. A form with unsaved changes is in edit mode:
+ * switching step (or tab) is refused with "save or cancel the changes first". Answers stay
+ * editable until the batch completes (STEP_EDITED).
+ */
+export const Route = createFileRoute('/app/operator/job/$jobKey/steps')({
+  component: StepsTab,
+})
+
+function StepsTab() {
+  const { view } = useWorkSession()
+  if (!view.batch) return <NoBatch />
+  return <BatchSteps key={view.batch._key} />
+}
+
+// ---------------------------------------------------------------------------------------------
+// Form values
+
+type Draft = Record<string, FormValue>
+
+/** The value as it is sent and stored: empty -> null ([] for lists); a switch shows its answer (off = false). */
+function canonical(field: FieldDefinition, value: FormValue | undefined): FormValue {
+  if (field.type === 'boolean') return value === true
+  if (typeof value === 'string' && field.type === 'text') value = value.trim()
+  if (value === undefined || isEmptyValue(value)) return takesArray(field) ? [] : null
+  return value
+}
+
+const savedDraft = (data: StepData | undefined): Draft => Object.fromEntries((data?.form_data ?? []).map((e) => [e.field_key, e.value]))
+const formData = (fields: readonly FieldDefinition[], draft: Draft): FormDataEntry[] => fields.map((f) => ({ field_key: f._key, value: canonical(f, draft[f._key]) }))
+const sameForm = (fields: readonly FieldDefinition[], a: Draft, b: Draft) => JSON.stringify(formData(fields, a)) === JSON.stringify(formData(fields, b))
+const missingMandatory = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.mandatory && isEmptyValue(canonical(f, draft[f._key])))
+
+// ---------------------------------------------------------------------------------------------
+
+function BatchSteps() {
+  const { t } = useLingui()
+  const { view, canWork, busy, act } = useWorkSession()
+  const batch = view.batch!
+  const params = view.phase.parameters
+  const defs = new Map(view.steps.map((s) => [s._key, s]))
+  const ordered = [...batch.step_data].sort((a, b) => a.position - b.position)
+  const firstPending = ordered.findIndex((s) => !s.done)
+  const items: StepItem[] = ordered.map((s, index) => {
+    const def = defs.get(s._key)
+    return {
+      _key: s._key,
+      index,
+      title: def?.title ?? '',
+      type: s.type,
+      done: s.done,
+      locked: params.step_check && params.step_check_force_order && !s.done && firstPending >= 0 && index > firstPending,
+      mandatoryMissing: !!def && missingMandatory(def.fields, savedDraft(s)).length > 0,
+    }
+  })
+
+  const [selected, setSelected] = useState<string | null>(() => ordered[Math.max(0, firstPending)]?._key ?? null)
+  const [draft, setDraft] = useState<Draft | null>(null)
+  const [showErrors, setShowErrors] = useState(false)
+  const [editAlert, setEditAlert] = useState(false)
+
+  const step = ordered.find((s) => s._key === selected) ?? ordered[0]
+  const def = step ? defs.get(step._key) : undefined
+  const fields = def?.fields ?? []
+  const saved = savedDraft(step)
+  const values = draft ?? saved
+  const dirty = draft !== null && !sameForm(fields, draft, saved)
+  const editable = canWork && batch.status === 'open'
+
+  // Edit mode blocks leaving the steps (another tab, another screen) until saved or cancelled.
+  const dirtyRef = useRef(dirty)
+  dirtyRef.current = dirty
+  const refuseWhileEditing = () => {
+    setEditAlert(true)
+    notifyAlert(t`Salva o annulla prima le modifiche`)
+  }
+  useBlocker({
+    shouldBlockFn: () => {
+      if (!dirtyRef.current || auth.getState().status !== 'active') return false
+      refuseWhileEditing()
+      return true
+    },
+    enableBeforeUnload: () => dirtyRef.current,
+  })
+  useEffect(() => {
+    if (!dirty) setEditAlert(false)
+  }, [dirty])
+
+  function select(key: string) {
+    if (key === step?._key) return
+    if (dirty) return refuseWhileEditing()
+    setSelected(key)
+    setDraft(null)
+    setShowErrors(false)
+  }
+
+  /** After a step completes: the next step not done, in order after this one (else the first not done). */
+  function selectNext(from: StepData[], current: string) {
+    const sorted = [...from].sort((a, b) => a.position - b.position)
+    const at = sorted.findIndex((s) => s._key === current)
+    const next = sorted.slice(at + 1).find((s) => !s.done) ?? sorted.find((s) => !s.done)
+    if (next) setSelected(next._key)
+  }
+
+  async function save() {
+    if (!step) return
+    if (step.done && missingMandatory(fields, values).length) {
+      setShowErrors(true)
+      notifyAlert(t`Compila tutti i campi obbligatori`)
+      return
+    }
+    const out = await act(`save-step:${batch._key}:${step._key}`, (idempotency_key) =>
+      trpcClient.execution.saveStep.mutate({ batch_key: batch._key, step_key: step._key, form_data: formData(fields, values), idempotency_key }),
+    )
+    if (out) {
+      setDraft(null)
+      setShowErrors(false)
+      notifySuccess(t`Modifiche salvate`)
+    }
+  }
+
+  async function confirm() {
+    if (!step) return
+    const isForm = fields.length > 0
+    if (isForm && missingMandatory(fields, values).length) {
+      setShowErrors(true)
+      notifyAlert(t`Compila tutti i campi obbligatori`)
+      return
+    }
+    const out = await act(`complete-step:${batch._key}:${step._key}`, (idempotency_key) =>
+      trpcClient.execution.completeStep.mutate({
+        batch_key: batch._key,
+        step_key: step._key,
+        ...(isForm ? { form_data: formData(fields, values) } : {}),
+        idempotency_key,
+      }),
+    )
+    if (!out) {
+      if (isForm) setShowErrors(true)
+      return
+    }
+    setDraft(null)
+    setShowErrors(false)
+    if (out.next === 'continue' && out.batch?._key === batch._key) selectNext(out.batch.step_data, step._key)
+  }
+
+  async function completeBatch() {
+    if (dirty) return refuseWhileEditing()
+    await act(`complete-batch:${batch._key}`, (idempotency_key) => trpcClient.execution.completeBatch.mutate({ batch_key: batch._key, idempotency_key }))
+  }
+
+  const stepCheck = params.step_check
+  const doneCount = ordered.filter((s) => s.done).length
+  return (
+    <Grid gap="sm" data-testid="steps-tab">
+      <Grid.Col span={4}>
+        <StepList steps={items} selected={step?._key ?? null} onSelect={select} />
+        {(!stepCheck || ordered.length === 0) && (
+          <Button
+            fullWidth
+            mt="sm"
+            size="xl"
+            h={60}
+            color="green.8"
+            onClick={completeBatch}
+            loading={busy}
+            disabled={!editable || !view.can.complete_batch}
+            data-testid="complete-batch"
+          >
+            <Trans>Completa lotto</Trans>
+          </Button>
+        )}
+      </Grid.Col>
+      <Grid.Col span={8}>
+        {!canWork && <WorkHint />}
+        {step ? (
+          <Paper withBorder p="md" data-testid="step-panel" data-step-key={step._key}>
+            <Group justify="space-between" wrap="nowrap" mb={4}>
+              <Text size="sm" c="dimmed">
+                <Trans>
+                  Passo {ordered.indexOf(step) + 1} di {ordered.length}
+                </Trans>
+                {' · '}
+                {step.type === 'form' ? <Trans>Modulo</Trans> : <Trans>Istruzione</Trans>}
+                {' · '}
+                <Trans>
+                  {doneCount} completati
+                </Trans>
+              </Text>
+              {step.done && (
+                <Badge color="green.8" size="lg">
+                  <Trans>Completato</Trans>
+                </Badge>
+              )}
+            </Group>
+            <Title order={3} mb="sm">
+              {def?.title || <Trans>Passo {ordered.indexOf(step) + 1}</Trans>}
+            </Title>
+            {editAlert && dirty && (
+              <Alert color="orange" variant="filled" mb="sm" data-testid="edit-mode-alert">
+                <Text fw={700} size="md">
+                  <Trans>Salva o annulla prima le modifiche</Trans>
+                </Text>
+              </Alert>
+            )}
+            <StepBody def={def} />
+            {fields.length > 0 && (
+              <Stack gap="md" mt="md">
+                {fields.map((f) => (
+                  <FormFieldInput
+                    key={f._key}
+                    field={f}
+                    value={values[f._key] ?? null}
+                    onChange={(v) => setDraft({ ...values, [f._key]: v })}
+                    disabled={!editable}
+                    error={showErrors && missingMandatory([f], values).length ? t`Campo obbligatorio` : undefined}
+                    batchKey={batch._key}
+                  />
+                ))}
+              </Stack>
+            )}
+            <Box
+              mt="lg"
+              pt="sm"
+              pb={4}
+              style={{ position: 'sticky', bottom: 0, background: 'var(--mes-surface-1)', borderTop: '1px solid var(--mantine-color-default-border)' }}
+            >
+              <Group justify="flex-end" gap="sm">
+                {fields.length > 0 && dirty && (
+                  <>
+                    <Button size="lg" h={52} variant="default" onClick={() => (setDraft(null), setShowErrors(false))} disabled={busy} data-testid="cancel-edit">
+                      <Trans>Annulla</Trans>
+                    </Button>
+                    <Button size="lg" h={52} variant="light" onClick={save} loading={busy} disabled={!editable} data-testid="save-step">
+                      <Trans>Salva</Trans>
+                    </Button>
+                  </>
+                )}
+                {stepCheck && !step.done && (
+                  <Button size="xl" h={56} color="green.8" onClick={confirm} loading={busy} disabled={!editable} data-testid="confirm-step">
+                    <Trans>Conferma passo</Trans>
+                  </Button>
+                )}
+              </Group>
+            </Box>
+          </Paper>
+        ) : (
+          <Paper withBorder p="lg">
+            <Text c="dimmed">
+              <Trans>Questo job non ha passi: completa il lotto quando è pronto.</Trans>
+            </Text>
+          </Paper>
+        )}
+      </Grid.Col>
+    </Grid>
+  )
+}
+
+function StepBody({ def }: { def: StepDefinition | undefined }) {
+  if (!def) {
+    return (
+      <Text c="dimmed">
+        <Trans>La definizione di questo passo non è più nel processo.</Trans>
+      </Text>
+    )
+  }
+  return (
+    <Stack gap="sm">
+      {def.text.trim() && (
+        <Text size="lg" style={{ whiteSpace: 'pre-wrap' }} data-testid="step-text">
+          {def.text}
+        </Text>
+      )}
+      {def.media.map((m) => (
+        <MediaView key={m._key} item={{ name: m.filename, url: m.url, content_type: m.content_type }} height={320} />
+      ))}
+    </Stack>
+  )
+}
+
+/** Why the steps cannot be worked now. */
+function WorkHint() {
+  const { state } = useWorkSession()
+  if (state === 'closed') return null
+  return (
+    <Alert color={state === 'offline' || state === 'paused_offline' ? 'red' : 'yellow'} mb="sm" data-testid="work-hint">
+      <Text size="md">
+        {state === 'offline' ? (
+          <Trans>Offline: i passi si potranno confermare quando torna la connessione.</Trans>
+        ) : state === 'queued' ? (
+          <Trans>Avvia il job per lavorare sui passi.</Trans>
+        ) : (
+          <Trans>Il job è in pausa: riprendilo per lavorare sui passi.</Trans>
+        )}
+      </Text>
+    </Alert>
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** No open batch: start, resume, open the next batch, or no material for the next piece. */
+function NoBatch() {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const { view, canWork, busy, act, jobKey, state } = useWorkSession()
+  if (state === 'closed') return null
+  if (!canWork) {
+    return (
+      <Paper withBorder p="lg" data-testid="no-batch">
+        <Text size="lg">
+          {state === 'queued' ? (
+            <Trans>Il job non è ancora iniziato: premi Avvia per aprire il primo lotto.</Trans>
+          ) : view.can.start ? (
+            <Trans>Il job è in pausa: premi Riprendi per continuare.</Trans>
+          ) : (
+            <Trans>Nessun materiale disponibile per il prossimo pezzo: il job potrà riprendere quando la fase precedente rilascerà altri pezzi.</Trans>
+          )}
+        </Text>
+      </Paper>
+    )
+  }
+  if (view.can.new_batch) {
+    return (
+      <Paper withBorder p="lg" data-testid="await-new-batch">
+        <Stack align="flex-start">
+          <Title order={3}>
+            <Trans>Lotto completato</Trans>
+          </Title>
+          <Text size="lg">
+            <Trans>Materiale disponibile: {view.material.available_qt} pz. Apri il prossimo lotto per continuare.</Trans>
+          </Text>
+          <Button
+            size="xl"
+            h={60}
+            color="green.8"
+            loading={busy}
+            onClick={() => act(`new-batch:${jobKey}`, (idempotency_key) => trpcClient.execution.newBatch.mutate({ job_key: jobKey, idempotency_key }))}
+            data-testid="new-batch"
+          >
+            <Trans>Apri nuovo lotto</Trans>
+          </Button>
+        </Stack>
+      </Paper>
+    )
+  }
+  return (
+    <Paper withBorder p="lg" data-testid="no-material">
+      <Stack align="flex-start">
+        <Title order={3}>
+          <Trans>Materiale esaurito</Trans>
+        </Title>
+        <Text size="lg">
+          <Trans>Non c'è materiale per il prossimo pezzo.</Trans>
+        </Text>
+        <Group>
+          <Button
+            size="xl"
+            h={60}
+            color="yellow.4"
+            c="black"
+            loading={busy}
+            onClick={() => act(`pause:${jobKey}:no_material`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'no_material' }))}
+          >
+            <Trans>Metti in pausa il job</Trans>
+          </Button>
+          <Button
+            size="xl"
+            h={60}
+            variant="default"
+            disabled={busy}
+            onClick={async () => {
+              const out = await act(`pause:${jobKey}:end_session`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'end_session' }))
+              if (out) void navigate({ to: '/app/operator/select-job', search: { job: 'first' } })
+            }}
+          >
+            <Trans>Termina la sessione</Trans>
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t`Il job riprenderà quando la fase precedente rilascerà altri pezzi.`}
+        </Text>
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,125 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Affix, Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import { useNavigate } from '@tanstack/react-router'
+import { useEffect, type ReactNode } from 'react'
+import type { JobDetail, JobRow } from '../../../../../src/domains/jobs/schemas'
+import { type CardMode, JobCard } from '../../../../components/operator/JobCard'
+import { toApiError } from '../../../../lib/api-error'
+import { errorMessage } from '../../../../lib/error-messages'
+import { notifyAlert } from '../../../../lib/notify'
+import { isStartable, mayRunTogether, type SelectSearch, selectedKeys, toSearch, useOperatorJobs } from './-queue'
+
+export type Section = { title?: ReactNode; jobs: JobRow[]; empty?: ReactNode }
+
+/**
+ * Job lists with selection: a tap selects a startable job (one at a time, or several where
+ * parallel_job_allowed holds for every one of them and for the jobs already running); a running
+ * job opens its work session. "Next" shows the selection before starting (`confirm`).
+ */
+export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnType<typeof useOperatorJobs>) => Section[]; search: SelectSearch; from: 'queue' | 'all' }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const jobs = useOperatorJobs()
+  const selected = selectedKeys(search)
+  const listed = sections(jobs)
+  const all = listed.flatMap((s) => s.jobs)
+  const running = all.filter((j) => j.active && j.operator_key === jobs.me)
+  const here = from === 'queue' ? '/app/operator/select-job' : '/app/operator/select-job/all'
+
+  // job=first: the first ready job of the queue, once it is known.
+  useEffect(() => {
+    if (search.job !== 'first' || jobs.isPending) return
+    const first = jobs.queue.find(isStartable)
+    void navigate({ to: here, search: first ? { job: first._key } : {}, replace: true })
+  }, [search.job, jobs.isPending, jobs.queue, navigate, here])
+
+  // Jobs no longer startable (closed, taken elsewhere) leave the selection.
+  const stillSelected = selected.filter((k) => {
+    const row = [...jobs.queue, ...jobs.unassigned].find((j) => j._key === k)
+    return !row || isStartable(row)
+  })
+
+  const setSelection = (keys: string[]) => void navigate({ to: here, search: toSearch(keys), replace: true })
+
+  function tap(job: JobRow) {
+    if (job.active) {
+      void navigate({ to: '/app/operator/job/$jobKey/steps', params: { jobKey: job._key } })
+      return
+    }
+    if (!isStartable(job)) {
+      notifyAlert(t`Job non pronto: manca il materiale dalla fase precedente`)
+      return
+    }
+    if (stillSelected.includes(job._key)) return setSelection(stillSelected.filter((k) => k !== job._key))
+    const together = mayRunTogether([...stillSelected, job._key], running, jobs.details)
+    // Not parallel with the current choice: the tap replaces it (one job at a time).
+    if (together !== true) {
+      if (running.length && mayRunTogether([job._key], running, jobs.details) !== true) {
+        notifyAlert(t`Un altro job è in corso e queste fasi non consentono il lavoro in parallelo`)
+      }
+      return setSelection([job._key])
+    }
+    setSelection([...stillSelected, job._key])
+  }
+
+  const mode = (job: JobRow): CardMode =>
+    job.active ? 'open' : stillSelected.includes(job._key) ? 'selected' : isStartable(job) ? 'selectable' : 'unavailable'
+  const parallel = (job: JobRow, details: Map<string, JobDetail>) => details.get(job._key)?.phase.parameters.parallel_job_allowed
+
+  if (jobs.isPending) {
+    return (
+      <Center h={240}>
+        <Loader />
+      </Center>
+    )
+  }
+  if (jobs.error) {
+    return <Alert color="red">{errorMessage(toApiError(jobs.error))}</Alert>
+  }
+  return (
+    <>
+      <Stack gap="lg" pb={96} data-testid={`job-list-${from}`}>
+        {listed.map((s, i) => (
+          <Stack key={i} gap="xs">
+            {s.title && <Title order={4}>{s.title}</Title>}
+            {s.jobs.length === 0 ? (
+              <Paper withBorder p="lg">
+                <Text c="dimmed" size="lg">
+                  {s.empty ?? <Trans>Nessun job</Trans>}
+                </Text>
+              </Paper>
+            ) : (
+              s.jobs.map((j) => <JobCard key={j._key} job={j} mode={mode(j)} parallel={parallel(j, jobs.details)} onClick={() => tap(j)} />)
+            )}
+          </Stack>
+        ))}
+      </Stack>
+      <Affix position={{ bottom: 0, right: 0 }} zIndex={150} w="100%">
+        <Paper shadow="lg" p="sm" radius={0} withBorder style={{ borderLeft: 0, borderRight: 0, borderBottom: 0 }}>
+          <Group justify="flex-end" gap="md" wrap="nowrap">
+            <Text size="lg" fw={600} data-testid="selection-count">
+              {stillSelected.length === 0 ? (
+                <Trans>Tocca un job pronto per selezionarlo</Trans>
+              ) : stillSelected.length === 1 ? (
+                <Trans>1 job selezionato</Trans>
+              ) : (
+                <Trans>{stillSelected.length} job selezionati</Trans>
+              )}
+            </Text>
+            <Button
+              size="xl"
+              h={56}
+              miw={180}
+              color="green.8"
+              disabled={stillSelected.length === 0}
+              onClick={() => void navigate({ to: '/app/operator/select-job/confirm', search: toSearch(stillSelected) })}
+              data-testid="to-confirm"
+            >
+              <Trans>Avanti</Trans>
+            </Button>
+          </Group>
+        </Paper>
+      </Affix>
+    </>
+  )
+}

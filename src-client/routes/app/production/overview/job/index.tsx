@@ -1,0 +1,12 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { JobListPage, validateJobListSearch } from './-job-list-page'
+
+// SPEC 2: the job list, every department.
+export const Route = createFileRoute('/app/production/overview/job/')({
+  validateSearch: validateJobListSearch,
+  component: AllJobs,
+})
+
+function AllJobs() {
+  return <JobListPage search={Route.useSearch()} />
+}

@@ -1,0 +1,373 @@
+import { arrayMove } from '@dnd-kit/sortable'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core'
+import { useDebouncedValue } from '@mantine/hooks'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
+import { useEffect, useMemo, useState } from 'react'
+import * as v from 'valibot'
+import {
+  DateInput,
+  WORK_ORDER_SORTS,
+  WORK_ORDER_STATUSES,
+  type WorkOrderListItem,
+  type WorkOrderSort,
+  type WorkOrderStatus,
+} from '../../../../../../src/domains/work-orders/schemas'
+import type { SortingState } from '../../../../../components/DataTable'
+import { notifyError, notifySuccess } from '../../../../../lib/notify'
+import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import {
+  CriticalMarker,
+  DateField,
+  dateValid,
+  invalidateWorkOrders,
+  ProgressCell,
+  StatusBadge,
+  TimingBadge,
+} from '../../workorder/-workorder-ui'
+import { SortableTable, type SortableColumn } from './-sortable-table'
+
+const PAGE_SIZE = 50
+
+/** The list's state lives in the URL: back from a work order finds the same search, filters and page. */
+type ListSearch = {
+  q?: string
+  status?: WorkOrderStatus
+  timing?: 'late' | 'on_time'
+  critical?: 'yes' | 'no'
+  product?: string
+  from?: string
+  to?: string
+  sort?: WorkOrderSort
+  dir?: 'asc' | 'desc'
+  page?: number
+}
+
+const pick = <T extends string>(values: readonly T[], x: unknown): T | undefined => (values.includes(x as T) ? (x as T) : undefined)
+const dateOrUndefined = (x: unknown) => (typeof x === 'string' && v.safeParse(DateInput, x).success ? x : undefined)
+
+function validateSearch(raw: Record<string, unknown>): ListSearch {
+  const page = Number(raw.page)
+  return {
+    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
+    status: pick(WORK_ORDER_STATUSES, raw.status),
+    timing: pick(['late', 'on_time'] as const, raw.timing),
+    critical: pick(['yes', 'no'] as const, raw.critical),
+    product: typeof raw.product === 'string' && /^[0-9a-f-]{36}$/i.test(raw.product) ? raw.product : undefined,
+    from: dateOrUndefined(raw.from),
+    to: dateOrUndefined(raw.to),
+    sort: pick(WORK_ORDER_SORTS, raw.sort),
+    dir: pick(['asc', 'desc'] as const, raw.dir),
+    page: Number.isInteger(page) && page > 1 ? page : undefined,
+  }
+}
+
+export const Route = createFileRoute('/app/production/overview/workorder/')({
+  validateSearch,
+  component: WorkOrderList,
+})
+
+function WorkOrderList() {
+  const { t, i18n } = useLingui()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const router = useRouter()
+  const page = search.page ?? 1
+  const sort = search.sort ?? 'queue'
+  const dir = search.dir ?? 'asc'
+
+  const setSearch = (patch: Partial<ListSearch>, resetPage = true) =>
+    navigate({ search: (prev) => ({ ...prev, ...(resetPage ? { page: undefined } : {}), ...patch }), replace: true })
+
+  const [text, setText] = useState(search.q ?? '')
+  const [debounced] = useDebouncedValue(text, 300)
+  useEffect(() => {
+    const q = debounced.trim() || undefined
+    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/production/overview/workorder') return
+    if (q !== search.q) setSearch({ q })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced])
+
+  // Dates are applied once complete and valid.
+  const [from, setFrom] = useState(search.from ?? '')
+  const [to, setTo] = useState(search.to ?? '')
+  useEffect(() => {
+    if ((from === '' || from.length === 10) && dateValid(from) && (from || undefined) !== search.from) setSearch({ from: from || undefined })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [from])
+  useEffect(() => {
+    if ((to === '' || to.length === 10) && dateValid(to) && (to || undefined) !== search.to) setSearch({ to: to || undefined })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [to])
+
+  const [productSearch, setProductSearch] = useState('')
+  const [productDebounced] = useDebouncedValue(productSearch, 250)
+  const opts = useQuery({ ...trpc.workOrders.searchOpts.queryOptions({ search: productDebounced || undefined }), placeholderData: keepPreviousData })
+
+  const input = {
+    search: search.q,
+    status: search.status,
+    late: search.timing === undefined ? undefined : search.timing === 'late',
+    critical: search.critical === undefined ? undefined : search.critical === 'yes',
+    product_key: search.product,
+    date_from: search.from,
+    date_to: search.to,
+    sort,
+    dir,
+    page,
+    page_size: PAGE_SIZE,
+  }
+  const list = useQuery({ ...trpc.workOrders.list.queryOptions(input), placeholderData: keepPreviousData })
+  const total = list.data?.total ?? 0
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  const filtered = Boolean(search.q || search.status || search.timing || search.critical || search.product || search.from || search.to)
+  const reorderable = !filtered && sort === 'queue' && dir === 'asc'
+
+  // While a reorder is being saved the rows show the new order at once.
+  const [optimistic, setOptimistic] = useState<WorkOrderListItem[] | null>(null)
+  useEffect(() => setOptimistic(null), [list.data])
+  const rows = optimistic ?? list.data?.rows ?? []
+
+  async function move(activeId: string, overId: string) {
+    const fromIdx = rows.findIndex((r) => r._key === activeId)
+    const toIdx = rows.findIndex((r) => r._key === overId)
+    if (fromIdx < 0 || toIdx < 0) return
+    setOptimistic(arrayMove(rows, fromIdx, toIdx))
+    try {
+      // The whole queue, fresh, with the move applied (other pages keep their places).
+      const queue = await queryClient.fetchQuery({ ...trpc.workOrders.queue.queryOptions(), staleTime: 0 })
+      const keys = queue.work_orders.map((w) => w._key)
+      const a = keys.indexOf(activeId)
+      const b = keys.indexOf(overId)
+      if (a < 0 || b < 0) throw new Error('queue changed')
+      await trpcClient.workOrders.saveQueue.mutate({ type: 's', site_key: '0', work_orders: arrayMove(keys, a, b) })
+      notifySuccess(t`Coda salvata`)
+    } catch (e) {
+      setOptimistic(null)
+      notifyError(e)
+    } finally {
+      await invalidateWorkOrders()
+    }
+  }
+
+  const sorting: SortingState = sort === 'queue' ? [] : [{ id: sort, desc: dir === 'desc' }]
+  const columns = useMemo<SortableColumn<WorkOrderListItem>[]>(
+    () => [
+      {
+        id: 'code',
+        accessorKey: 'code',
+        header: () => t`Codice`,
+        cell: ({ row }) => (
+          <Group gap={6} wrap="nowrap">
+            <Anchor
+              renderRoot={(props) => <Link to="/app/production/workorder/$wo_key/job-list" params={{ wo_key: row.original._key }} {...props} />}
+              fw={600}
+              size="sm"
+              onClick={(e: React.MouseEvent) => e.stopPropagation()}
+            >
+              {row.original.code}
+            </Anchor>
+            <CriticalMarker critical={row.original.critical} />
+          </Group>
+        ),
+      },
+      {
+        id: 'product',
+        accessorKey: 'product_code',
+        header: () => t`Prodotto`,
+        cell: ({ row }) => (
+          <div>
+            <Text size="sm" fw={500}>
+              {row.original.product_code}
+            </Text>
+            <Text size="xs" c="dimmed" lineClamp={1} maw={260}>
+              {row.original.product_description}
+            </Text>
+          </div>
+        ),
+      },
+      {
+        id: 'quantity',
+        header: () => t`Quantità`,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <div style={{ whiteSpace: 'nowrap' }}>
+            <Text size="sm" fw={500}>
+              {row.original.planned_qt}
+            </Text>
+            <Text size="xs" c="dimmed">
+              <Trans>
+                {row.original.completed_qt} fatti · {row.original.remaining_qt} residui
+              </Trans>
+            </Text>
+          </div>
+        ),
+      },
+      {
+        id: 'progress',
+        header: () => t`Avanzamento`,
+        cell: ({ row }) => <ProgressCell progress={row.original.progress} completed={row.original.completed_qt} planned={row.original.planned_qt} />,
+      },
+      {
+        id: 'start_from',
+        accessorKey: 'start_from',
+        header: () => t`Inizio`,
+        cell: ({ row }) => <NoWrap>{row.original.start_from ?? '—'}</NoWrap>,
+      },
+      {
+        id: 'due_by',
+        accessorKey: 'due_by',
+        header: () => t`Consegna`,
+        cell: ({ row }) => (
+          <Stack gap={2} align="flex-start">
+            <NoWrap>{row.original.due_by ?? '—'}</NoWrap>
+            <TimingBadge late={row.original.late} status={row.original.status} dueBy={row.original.due_by} />
+          </Stack>
+        ),
+      },
+      { id: 'line', accessorKey: 'line', header: () => t`Linea`, enableSorting: false, cell: ({ row }) => row.original.line || <Text c="dimmed">—</Text> },
+      {
+        id: 'status',
+        accessorKey: 'status',
+        header: () => t`Stato`,
+        enableSorting: false,
+        cell: ({ row }) => <StatusBadge status={row.original.status} />,
+      },
+    ],
+    // Labels follow the language.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [i18n.locale],
+  )
+
+  const productOptions = (opts.data?.products ?? []).map((p) => ({ value: p._key, label: `${p.code} — ${p.description}` }))
+  if (search.product && !productOptions.some((o) => o.value === search.product)) productOptions.unshift({ value: search.product, label: t`Prodotto selezionato` })
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t`Cerca`}
+            placeholder={t`Codice, prodotto, linea`}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            w={230}
+            type="search"
+          />
+          <Select
+            label={t`Stato`}
+            w={140}
+            placeholder={t`Tutti`}
+            clearable
+            data={[
+              { value: 'active', label: t`Attivi` },
+              { value: 'completed', label: t`Completati` },
+              { value: 'closed', label: t`Chiusi` },
+            ]}
+            value={search.status ?? null}
+            onChange={(x) => setSearch({ status: pick(WORK_ORDER_STATUSES, x) })}
+          />
+          <Select
+            label={t`Tempi`}
+            w={140}
+            placeholder={t`Tutti`}
+            clearable
+            data={[
+              { value: 'late', label: t`In ritardo` },
+              { value: 'on_time', label: t`In tempo` },
+            ]}
+            value={search.timing ?? null}
+            onChange={(x) => setSearch({ timing: pick(['late', 'on_time'] as const, x) })}
+          />
+          <Select
+            label={t`Criticità`}
+            w={140}
+            placeholder={t`Tutti`}
+            clearable
+            data={[
+              { value: 'yes', label: t`Critici` },
+              { value: 'no', label: t`Non critici` },
+            ]}
+            value={search.critical ?? null}
+            onChange={(x) => setSearch({ critical: pick(['yes', 'no'] as const, x) })}
+          />
+          <Select
+            label={t`Prodotto`}
+            w={220}
+            placeholder={t`Tutti`}
+            clearable
+            searchable
+            filter={({ options }) => options}
+            searchValue={productSearch}
+            onSearchChange={setProductSearch}
+            nothingFoundMessage={t`Nessun prodotto`}
+            data={productOptions}
+            value={search.product ?? null}
+            onChange={(x) => setSearch({ product: x ?? undefined })}
+          />
+          <DateField label={t`Consegna dal`} value={from} onChange={setFrom} w={130} />
+          <DateField label={t`al`} value={to} onChange={setTo} w={130} />
+          {filtered && (
+            <Button
+              variant="subtle"
+              onClick={() => {
+                setText('')
+                setFrom('')
+                setTo('')
+                navigate({ search: {}, replace: true })
+              }}
+            >
+              <Trans>Azzera filtri</Trans>
+            </Button>
+          )}
+        </Group>
+        <Button component={Link} to="/app/production/overview/workorder/new">
+          <Trans>Nuovo ordine di lavoro</Trans>
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed" data-testid="reorder-hint">
+        {reorderable ? (
+          <Trans>Ordine della coda di stabilimento: trascina le righe dalla maniglia ⠿ per riordinarla.</Trans>
+        ) : sort !== 'queue' && !filtered ? (
+          <Trans>
+            Ordinato per colonna.{' '}
+            <Anchor size="xs" onClick={() => setSearch({ sort: undefined, dir: undefined })}>
+              Torna all'ordine della coda
+            </Anchor>{' '}
+            per riordinarla.
+          </Trans>
+        ) : (
+          <Trans>Il riordino della coda è disponibile solo senza filtri e nell'ordine della coda.</Trans>
+        )}
+      </Text>
+      <SortableTable
+        columns={columns}
+        data={rows}
+        getRowId={(w) => w._key}
+        reorderable={reorderable}
+        onMove={move}
+        sorting={sorting}
+        onSortingChange={(s) => {
+          const first = s[0]
+          const next = first && (WORK_ORDER_SORTS as readonly string[]).includes(first.id) ? (first.id as WorkOrderSort) : undefined
+          setSearch({ sort: next, dir: first?.desc ? 'desc' : undefined })
+        }}
+        page={page}
+        pageCount={pageCount}
+        total={total}
+        onPageChange={(p) => setSearch({ page: p > 1 ? p : undefined }, false)}
+        loading={list.isLoading}
+        onRowClick={(w) => navigate({ to: '/app/production/workorder/$wo_key/job-list', params: { wo_key: w._key } })}
+        empty={filtered ? <Trans>Nessun ordine di lavoro corrisponde ai filtri</Trans> : <Trans>Nessun ordine di lavoro in coda</Trans>}
+      />
+      {list.isError && (
+        <Text c="red" size="sm">
+          <Trans>Impossibile caricare gli ordini di lavoro</Trans>
+        </Text>
+      )}
+    </Stack>
+  )
+}
+
+const NoWrap = ({ children }: { children: React.ReactNode }) => <span style={{ whiteSpace: 'nowrap' }}>{children}</span>

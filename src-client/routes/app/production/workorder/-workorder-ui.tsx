@@ -1,0 +1,131 @@
+import { msg } from '@lingui/core/macro'
+import type { MessageDescriptor } from '@lingui/core'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Badge, Group, Progress, Text, TextInput, Tooltip } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import * as v from 'valibot'
+import type { WorkOrderStatus } from '../../../../../src/domains/work-orders/schemas'
+import { DateInput } from '../../../../../src/domains/work-orders/schemas'
+import { queryClient, trpc } from '../../../../lib/trpc'
+
+/** Pieces of the work order screens shared by the list, the archive, the new form and the detail. */
+
+export const STATUS_LABELS: Record<WorkOrderStatus, MessageDescriptor> = {
+  active: msg`Attivo`,
+  completed: msg`Completato`,
+  closed: msg`Chiuso`,
+}
+const STATUS_COLORS: Record<WorkOrderStatus, string> = { active: 'blue', completed: 'green', closed: 'gray' }
+
+/** Badges keep their whole label in narrow columns. */
+const badgeStyles = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const
+
+export function StatusBadge({ status }: { status: WorkOrderStatus }) {
+  const { i18n } = useLingui()
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light" styles={badgeStyles} data-testid="wo-status">
+      {i18n._(STATUS_LABELS[status])}
+    </Badge>
+  )
+}
+
+/** Late / on time for active work orders with a due date (finished ones show nothing). */
+export function TimingBadge({ late, status, dueBy }: { late: boolean; status: WorkOrderStatus; dueBy: string | null }) {
+  if (status !== 'active' || !dueBy) return null
+  return late ? (
+    <Badge color="red" variant="filled" size="sm" styles={badgeStyles} data-testid="wo-late">
+      <Trans>In ritardo</Trans>
+    </Badge>
+  ) : (
+    <Badge color="teal" variant="light" size="sm" styles={badgeStyles} data-testid="wo-on-time">
+      <Trans>In tempo</Trans>
+    </Badge>
+  )
+}
+
+/** A critical issue is open on the work order or one of its jobs. */
+export function CriticalMarker({ critical }: { critical: boolean }) {
+  const { t } = useLingui()
+  if (!critical) return null
+  return (
+    <Tooltip label={t`Segnalazione critica aperta`} openDelay={200}>
+      <Badge color="red" variant="outline" size="sm" styles={badgeStyles} aria-label={t`Critico`} data-testid="wo-critical">
+        !
+      </Badge>
+    </Tooltip>
+  )
+}
+
+export function ProgressCell({ progress, completed, planned }: { progress: number; completed: number; planned: number }) {
+  const { t } = useLingui()
+  return (
+    <Group gap="xs" wrap="nowrap" miw={140}>
+      <Progress value={progress} color={progress >= 100 ? 'green' : 'blue'} size="lg" radius="sm" w={90} aria-label={t`Avanzamento ${progress}%`} />
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+        {progress}% ({completed}/{planned})
+      </Text>
+    </Group>
+  )
+}
+
+/** Typing digits fills in the slashes: 20260115 -> 2026/01/15. */
+export function formatDateTyping(raw: string): string {
+  const digits = raw.replace(/\D/g, '').slice(0, 8)
+  if (digits.length <= 4) return digits
+  if (digits.length <= 6) return `${digits.slice(0, 4)}/${digits.slice(4)}`
+  return `${digits.slice(0, 4)}/${digits.slice(4, 6)}/${digits.slice(6)}`
+}
+
+/** A date is valid when empty or a real YYYY/MM/DD day. */
+export const dateValid = (value: string) => value === '' || v.safeParse(DateInput, value).success
+
+/** SPEC 5: dates are written YYYY/MM/DD. */
+export function DateField(props: {
+  label: string
+  value: string
+  onChange: (value: string) => void
+  error?: string | null
+  w?: number | string
+  name?: string
+}) {
+  const { t } = useLingui()
+  const invalid = !dateValid(props.value)
+  return (
+    <TextInput
+      label={props.label}
+      name={props.name}
+      placeholder={t`AAAA/MM/GG`}
+      value={props.value}
+      inputMode="numeric"
+      maxLength={10}
+      w={props.w ?? 150}
+      onChange={(e) => props.onChange(formatDateTyping(e.currentTarget.value))}
+      error={props.error ?? (invalid && props.value.length === 10 ? t`Data non valida` : null)}
+    />
+  )
+}
+
+/** Active operators (users with the operator permission): `GET user?scope=operator`. */
+export function useOperators() {
+  const query = useQuery({ ...trpc.users.list.queryOptions({ scope: 'operator', activeOnly: true }), staleTime: 60_000 })
+  const options = (query.data ?? [])
+    .filter((u) => u.enabled)
+    .map((u) => ({ value: u._key, label: [u.name, u.surname].filter(Boolean).join(' ') || u.username }))
+  return { ...query, options }
+}
+
+/** The settings flag that decides whether jobs may stay unassigned. */
+export function useAllowUnassigned(): boolean | undefined {
+  const { data } = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
+  return data?.allow_unassigned_jobs
+}
+
+/** After a change: every work order list, the queue and the detail read again. */
+export async function invalidateWorkOrders() {
+  await queryClient.invalidateQueries({ queryKey: trpc.workOrders.pathKey() })
+}
+
+/** The work order read by the detail header and every tab (one query, shared through the cache). */
+export function useWorkOrder(key: string) {
+  return useQuery(trpc.workOrders.get.queryOptions({ key }))
+}
