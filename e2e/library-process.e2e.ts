@@ -6,11 +6,11 @@ test.use({ viewport: { width: 1280, height: 800 } })
 
 /** What the user sees at 1280x800. */
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png` })
-const notice = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text })
+const notice = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text }).last()
 
 async function created(res: Awaited<ReturnType<APIRequestContext['post']>>) {
   expect(res.status(), await res.text()).toBeLessThan(300)
-  return (await res.json()).detail
+  return ((await res.json()) as { detail: any }).detail
 }
 
 /** The library data one test needs, made through the admin API (field, operations, products). */
@@ -99,10 +99,10 @@ test('process: two phases from operations, an instruction with an image, a form 
   await page.getByRole('button', { name: `Phase 2: ${s.testing.name}` }).click()
   await page.getByTestId('phase-detail').getByRole('tab', { name: 'Parameters' }).click()
   await page.getByTestId('phase-parameters').getByText('Release batch', { exact: true }).click()
-  await expect(page.getByText('With the release style "release batch" the quantity must be greater than 0')).toBeVisible()
+  await expect(page.getByText('With the "release batch" release style the quantity must be greater than 0')).toBeVisible()
   await shot(page, 'process-edit-parameters')
   await page.getByRole('textbox', { name: 'Release batch quantity' }).fill('5')
-  await expect(page.getByText('With the release style "release batch" the quantity must be greater than 0')).toHaveCount(0)
+  await expect(page.getByText('With the "release batch" release style the quantity must be greater than 0')).toHaveCount(0)
   await page.getByTestId('phase-detail').getByRole('tab', { name: 'Production notes' }).click()
   await page.getByRole('textbox', { name: 'Production notes' }).fill('Use test bench 2.')
 
@@ -114,7 +114,8 @@ test('process: two phases from operations, an instruction with an image, a form 
 
   // What was saved comes back: parameters, the image served as an image, the field chosen.
   await page.getByTestId('phase-detail').getByRole('tab', { name: 'Parameters' }).click()
-  await expect(page.getByRole('textbox', { name: 'Release batch quantity' })).toHaveValue('5 pcs')
+  await expect(page.getByTestId('phase-parameters').getByRole('row', { name: /Release style/ })).toContainText('Release batch: 5 pcs')
+  await shot(page, 'process-saved-parameters')
   await page.getByRole('button', { name: `Phase 1: ${s.assembly.name}` }).click()
   await page.getByTestId('phase-detail').getByRole('tab', { name: /Procedure/ }).click()
   const thumb = page.getByTestId('step-1').getByRole('img', { name: 'rotor.png' })
@@ -147,6 +148,7 @@ test('process: two phases from operations, an instruction with an image, a form 
   expect(reordered.detail.phases.map((p: { _key: string }) => p._key)).toEqual([phase2._key, phase1._key])
 
   // Leaving with unsaved changes asks first; staying keeps the draft.
+  await page.getByRole('button', { name: `Phase 1: ${s.testing.name}` }).click()
   await page.getByRole('button', { name: 'Edit process' }).click()
   await page.getByTestId('phase-detail').getByRole('tab', { name: 'Production notes' }).click()
   await page.getByRole('textbox', { name: 'Production notes' }).fill('Changed, not saved')

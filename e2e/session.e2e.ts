@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { adminApi, chooseInUserMenu, createReadyUser, DEMO_PASSWORD, fillLogin, shot, signIn } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, DEMO_PASSWORD, fillLogin, inArea, shot, signIn } from './helpers'
 
 const SNAPSHOT_KEY = 'mes.temp-session'
 const lockScreen = (page: Page) => page.getByRole('dialog', { name: 'Session locked' })
@@ -60,7 +60,7 @@ test('idle lock after 15 minutes (Playwright clock); wrong password stays locked
 
   await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
-  await expect(page).toHaveURL(/\/app\/operator$/)
+  await expect(page).toHaveURL(inArea('/app/operator'))
   await expect(page.getByTestId('screen-title')).toHaveText('Operator')
   expect(await apiStatus(page, '/api/whoami')).toBe(200)
 
@@ -151,7 +151,7 @@ test('snapshot older than 5 minutes: ignored and removed; the reload still locks
 
 test('a typed address wins over the snapshot of the previous screen', async ({ page }) => {
   await signIn(page, 'capoturno')
-  await expect(page).toHaveURL(/\/app\/operator$/)
+  await expect(page).toHaveURL(inArea('/app/operator'))
   await page.mouse.move(200, 200)
   await page.goto('/app/quality')
   await expect(lockScreen(page)).toContainText('Davide Marini')

@@ -86,8 +86,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('jobs_operator').on('jobs').columns(['operator_id', 'status']).execute()
   await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'work_order_id']).execute()
   await db.schema.createIndex('jobs_phase').on('jobs').column('phase_id').execute()
-  // The heartbeat sweep only looks at running jobs.
-  await sql`create index jobs_running_heartbeat on jobs (last_heartbeat_at) where active`.execute(db)
+  // The offline sweep only looks at running jobs. last_heartbeat_at is deliberately in no index:
+  // a heartbeat (every 10 s per running job) then updates no index and stays a HOT update, and
+  // the fillfactor leaves room on each page for those new row versions.
+  await sql`create index jobs_running on jobs (phase_id) where active`.execute(db)
+  await sql`alter table jobs set (fillfactor = 80)`.execute(db)
 
   await db.schema
     .createTable('operator_queues')

@@ -8,6 +8,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { createApp } from '../src-server/app'
 import { readConfig } from '../src-server/config'
+import { startSweeps } from '../src-server/domains/execution/sweep'
 import { prepareServices } from '../src-server/start'
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password'
@@ -38,9 +39,12 @@ const config = readConfig({
 const { svc, database } = await prepareServices(config, (line) => console.log(`[e2e-server] ${line}`))
 const server = Bun.serve({ port: config.port, fetch: createApp(svc).fetch })
 console.log(`[e2e-server] listening on ${server.port}`)
+// As in main.ts: offline jobs are force-paused (every 2 s here, so browser tests wait less).
+const stopSweeps = startSweeps(svc, { everyMs: 2_000, log: (line) => console.log(`[e2e-server] ${line}`) })
 
 async function shutdown() {
   await server.stop(true)
+  await stopSweeps()
   await database.close()
   rmSync(dataDir, { recursive: true, force: true })
   if (adminUrl && dbName) {

@@ -66,6 +66,7 @@ export const ERROR_CODES = [
   'FILE_IN_USE',
   // product library: process (phases, steps, step media) and bill of materials
   'PHASE_HAS_COMPONENTS',
+  'PHASE_IN_USE',
   'UNKNOWN_OPERATION',
   'UNKNOWN_PHASE',
   'UNKNOWN_PRODUCT',

@@ -64,6 +64,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   UNKNOWN_FILE: msg`File inesistente: caricalo di nuovo`,
   FILE_IN_USE: msg`Il file è ancora usato dai dati del prodotto`,
   PHASE_HAS_COMPONENTS: msg`Una fase con componenti non può essere eliminata`,
+  PHASE_IN_USE: msg`Una fase usata dagli ordini di lavoro non può essere eliminata`,
   UNKNOWN_OPERATION: msg`Operazione inesistente`,
   UNKNOWN_PHASE: msg`Fase inesistente`,
   UNKNOWN_PRODUCT: msg`Prodotto inesistente`,

@@ -13,7 +13,7 @@ import { restRoutes } from './routes'
  * refused request writes nothing. Routes and procedures are read from `restRoutes` and
  * `appRouter`, so later issues are covered as they land. Runs are few per route to stay fast.
  */
-const RUNS_REFUSED = 25
+const RUNS_REFUSED = 20
 const RUNS_SHAPED = 20
 
 type AnySchema = { type: string; entries?: Record<string, AnySchema>; wrapped?: AnySchema; options?: unknown[]; item?: AnySchema; value?: unknown }

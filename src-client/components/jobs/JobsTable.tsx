@@ -107,7 +107,11 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
             </Text>
             <Text size="xs" c="dimmed">
               {row.original.product_code}
-              {row.original.due_by && ` · ${t`consegna`} ${dateText(row.original.due_by)}`}
+              {row.original.due_by && (
+                <Text span size="xs" c={row.original.late ? 'orange.8' : undefined} fw={row.original.late ? 600 : undefined}>
+                  {` · ${t`consegna`} ${dateText(row.original.due_by)}`}
+                </Text>
+              )}
             </Text>
           </Stack>
         ),
@@ -190,7 +194,21 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
       {
         id: 'status',
         header: () => t`Stato`,
-        cell: ({ row }) => <StatusBadge job={row.original} />,
+        cell: ({ row }) => (
+          <Stack gap={4} align="flex-start">
+            <StatusBadge job={row.original} />
+            {row.original.critical && (
+              <Badge color="red" variant="filled" size="sm" miw="max-content">
+                <Trans>Critico</Trans>
+              </Badge>
+            )}
+            {row.original.late && (
+              <Badge color="orange" variant="light" size="sm" miw="max-content">
+                <Trans>In ritardo</Trans>
+              </Badge>
+            )}
+          </Stack>
+        ),
       },
       {
         id: 'ready',
@@ -200,34 +218,16 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
           if (j.status === 'closed') return <Text c="dimmed">—</Text>
           return j.ready ? (
             <Tooltip label={t`${j.available_qt} pezzi disponibili`} openDelay={300}>
-              <Badge variant="light" color="teal">
+              <Badge variant="light" color="teal" miw="max-content">
                 <Trans>Pronto</Trans>
               </Badge>
             </Tooltip>
           ) : (
-            <Badge variant="light" color="gray">
+            <Badge variant="light" color="gray" miw="max-content">
               <Trans>Non pronto</Trans>
             </Badge>
           )
         },
-      },
-      {
-        id: 'markers',
-        header: () => null,
-        cell: ({ row }) => (
-          <Group gap={4} wrap="nowrap">
-            {row.original.critical && (
-              <Badge color="red" variant="filled" size="sm">
-                <Trans>Critico</Trans>
-              </Badge>
-            )}
-            {row.original.late && (
-              <Badge color="orange" variant="light" size="sm">
-                <Trans>In ritardo</Trans>
-              </Badge>
-            )}
-          </Group>
-        ),
       },
       {
         id: 'actions',
@@ -286,7 +286,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
         )}
       </Group>
       <Chip.Group multiple value={state.filters} onChange={toggleFilters}>
-        <Group gap={6} aria-label={t`Filtri`} role="group">
+        <Group gap={4} aria-label={t`Filtri`} role="group">
           {JOB_FILTER_ORDER.map((f) => (
             <Chip key={f} value={f} size="xs" variant="outline">
               {i18n._(FILTER_LABELS[f])}
@@ -333,7 +333,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
 export function StatusBadge({ job }: { job: Pick<JobRow, 'status' | 'active'> }) {
   if (job.active)
     return (
-      <Badge color="green" variant="filled">
+      <Badge color="green" variant="filled" miw="max-content">
         <Trans>In lavorazione</Trans>
       </Badge>
     )
@@ -345,7 +345,7 @@ export function StatusBadge({ job }: { job: Pick<JobRow, 'status' | 'active'> })
   }
   const { color, label } = labels[job.status]
   return (
-    <Badge color={color} variant="light">
+    <Badge color={color} variant="light" miw="max-content">
       {label}
     </Badge>
   )

@@ -92,9 +92,7 @@ export function RebalanceDialog({ target, onClose }: { target: RebalanceTarget; 
           <Table verticalSpacing="xs" aria-label={t`Distribuzione della fase`}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>
-                  <Trans>Job</Trans>
-                </Table.Th>
+                <Table.Th />
                 <Table.Th>
                   <Trans>Operatore</Trans>
                 </Table.Th>

@@ -111,6 +111,8 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
             <SegmentedControl
               mt={6}
               size="lg"
+              color="teal.8"
+              autoContrast
               value={str}
               onChange={(v) => onChange(v)}
               disabled={disabled}

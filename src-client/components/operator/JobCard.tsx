@@ -93,7 +93,11 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
             <Text fw={700} size="md" miw={90} ta="right">
               {job.completed_qt} / {job.quantity}
             </Text>
-            {job.ready ? (
+            {job.active_qt > 0 && !job.active && !job.ready ? (
+              <Badge color="teal.8" size="lg" miw={150} data-testid="batch-open">
+                <Trans>Lotto aperto · {job.active_qt} pz</Trans>
+              </Badge>
+            ) : job.ready ? (
               <Badge color="green.8" size="lg" miw={150} data-testid="ready">
                 <Trans>Pronto · {job.available_qt} pz</Trans>
               </Badge>

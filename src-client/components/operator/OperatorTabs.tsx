@@ -13,7 +13,7 @@ export function OperatorTabs({ tabs }: { tabs: OperatorTab[] }) {
     <Tabs value={active?.to ?? null} onChange={(to) => to && navigate({ to })} mb="sm" keepMounted={false}>
       <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
         {tabs.map((t) => (
-          <Tabs.Tab key={t.to} value={t.to} fz="md" fw={600} mih={48} px="md" data-testid={t.testId}>
+          <Tabs.Tab key={t.to} value={t.to} fz="md" fw={600} mih={48} px="sm" data-testid={t.testId}>
             {t.label}
           </Tabs.Tab>
         ))}

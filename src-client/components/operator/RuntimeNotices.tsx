@@ -35,7 +35,7 @@ export function RuntimeNotices({ jobKey, runtime, maxOfflineS }: { jobKey: strin
               <Trans>Offline da {formatDuration(now - since)}.</Trans>
             )}
           </Text>
-          <Button variant="white" color="red" size="md" onClick={() => void jobRuntime.probe()}>
+          <Button variant="white" color="red" size="md" onClick={() => void jobRuntime.probe()} style={{ flexShrink: 0 }}>
             <Trans>Riprova</Trans>
           </Button>
         </Group>

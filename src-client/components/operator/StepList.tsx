@@ -41,7 +41,7 @@ export function StepList({ steps, selected, onSelect }: { steps: StepItem[]; sel
             >
               <Group gap="sm" wrap="nowrap">
                 <ThemeIcon size={36} radius="xl" color={s.done ? 'green.8' : active ? 'teal' : 'gray'} variant={s.done || active ? 'filled' : 'light'}>
-                  {s.done ? '✓' : s.locked ? '🔒' : s.index + 1}
+                  {s.done ? '✓' : s.locked ? <LockIcon /> : s.index + 1}
                 </ThemeIcon>
                 <div style={{ minWidth: 0 }}>
                   <Text fw={600} size="md" lineClamp={2}>
@@ -63,5 +63,15 @@ export function StepList({ steps, selected, onSelect }: { steps: StepItem[]; sel
         })}
       </Stack>
     </ScrollArea.Autosize>
+  )
+}
+
+/** A padlock (no emoji font on many tablets). */
+function LockIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" aria-hidden>
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+    </svg>
   )
 }

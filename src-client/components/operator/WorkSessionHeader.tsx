@@ -8,6 +8,8 @@ import { JobTimer } from './JobTimer'
 type Props = {
   view: WorkSessionView
   state: DisplayState
+  /** The client is offline: nothing can be sent. */
+  offline: boolean
   busy: boolean
   receivedAt: number
   onStart: () => void
@@ -18,15 +20,17 @@ type Props = {
  * The top of the work session: what is being made (product, work order, phase), the state at a
  * glance, the batch progress, the timer and the big start / pause / resume button.
  */
-export function WorkSessionHeader({ view, state, busy, receivedAt, onStart, onPause }: Props) {
+export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onStart, onPause }: Props) {
   const { t } = useLingui()
   const { job, batch, phase, product, work_order } = view
   const stepsDone = batch?.step_data.filter((s) => s.done).length ?? 0
   const stepsTotal = batch?.step_data.length ?? 0
+  // The button follows what the operator sees: a job offline (still running on the server, or
+  // closed here after max_offline) cannot be paused or resumed until the connection is back.
   const running = state === 'running' || state === 'offline'
-  const mayResume = !job.active && job.status !== 'closed'
+  const mayResume = !running && job.status !== 'closed'
   return (
-    <Paper withBorder p="sm" mb="xs" data-testid="work-session-header" style={{ borderLeft: `8px solid ${STRIPE[state]}` }}>
+    <Paper withBorder p="sm" data-testid="work-session-header" style={{ borderLeft: `8px solid ${STRIPE[state]}` }}>
       <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
         <Box miw={0}>
           <Title order={3} lh={1.2} lineClamp={1} data-testid="ws-product">
@@ -70,13 +74,22 @@ export function WorkSessionHeader({ view, state, busy, receivedAt, onStart, onPa
           </Progress.Root>
         </Stack>
         {view.timer.display_job_timer && <JobTimer timer={view.timer} running={running && job.active} receivedAt={receivedAt} />}
-        {job.active ? (
-          <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || state === 'offline'}>
+        {running ? (
+          <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || offline} data-testid="pause-job">
             <Trans>Pausa</Trans>
           </Button>
         ) : mayResume ? (
-          <Tooltip label={t`Nessun materiale disponibile`} disabled={view.can.start}>
-            <Button size="xl" h={56} miw={150} color="green.8" onClick={onStart} loading={busy} disabled={!view.can.start}>
+          <Tooltip label={offline ? t`Offline` : t`Nessun materiale disponibile`} disabled={view.can.start && !offline}>
+            <Button
+              size="xl"
+              h={56}
+              miw={150}
+              color="green.8"
+              onClick={onStart}
+              loading={busy}
+              disabled={!view.can.start || offline || (state === 'paused_offline' && view.job.active)}
+              data-testid="start-job"
+            >
               {job.status === 'queued' ? <Trans>Avvia</Trans> : <Trans>Riprendi</Trans>}
             </Button>
           </Tooltip>

@@ -16,6 +16,7 @@ export function NoMaterialDialog({ opened, busy, onPause, onEndSession }: { open
       closeOnEscape={false}
       centered
       size="lg"
+      styles={{ header: { background: 'transparent' } }}
       title={
         <Text fw={700} size="xl">
           <Trans>Materiale esaurito</Trans>

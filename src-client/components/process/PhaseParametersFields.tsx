@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Input, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core'
+import { Input, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { PHASE_LIMITS, type PhaseParameters, phaseParametersProblem, type ReleaseStyle } from '../../../src/domains/process/phase-parameters'
 
@@ -132,11 +132,45 @@ export function PhaseParametersFields({ value, onChange, disabled }: { value: Pa
           {toggle('step_check_force_order', t`Ordine obbligato`, t`I passi vanno confermati nell'ordine del processo`)}
         </SimpleGrid>
       </Block>
-      {disabled && (
-        <Text size="xs" c="dimmed">
-          <Trans>Premi «Modifica processo» per cambiare i parametri.</Trans>
-        </Text>
-      )}
     </Stack>
+  )
+}
+
+/** The parameters as read outside edit mode: each with its value and unit. */
+export function PhaseParametersSummary({ value }: { value: ParametersDraft }) {
+  const { t } = useLingui()
+  const yes = (b: boolean) => (b ? t`Sì` : t`No`)
+  const styles: Record<ReleaseStyle, string> = { continuous: t`Continuo`, job: t`A fine lavoro`, release_batch: t`Lotto di rilascio` }
+  const productionBatch = Number(value.production_batch_qt)
+  const rows: [string, string, string?][] = [
+    [t`Tempo standard di lavorazione`, `${value.std_processing_time} ${t`s/pz`}`],
+    [t`Tempo massimo offline`, `${value.max_offline} ${t`s`}`],
+    [t`Quantità del lotto di produzione`, productionBatch === 0 ? t`Intera quantità del lavoro` : `${productionBatch} ${t`pz`}`],
+    [t`Nuovo lotto automatico`, yes(value.auto_new_batch)],
+    [
+      t`Stile di rilascio`,
+      value.release_style === 'release_batch' ? `${styles.release_batch}: ${value.release_batch_qt} ${t`pz`}` : styles[value.release_style],
+    ],
+    [t`Lavoro non presidiato`, yes(value.unsupervised_work_allowed)],
+    [t`Lavori in parallelo`, yes(value.parallel_job_allowed)],
+    [t`Cronometro del lavoro`, yes(value.display_job_timer)],
+    [t`Conferma dei passi`, yes(value.step_check)],
+    [t`Ordine obbligato`, yes(value.step_check_force_order)],
+  ]
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="phase-parameters">
+      <Table verticalSpacing={6} withRowBorders>
+        <Table.Tbody>
+          {rows.map(([label, text]) => (
+            <Table.Tr key={label}>
+              <Table.Th w="50%" fw={500} c="dimmed">
+                {label}
+              </Table.Th>
+              <Table.Td fw={600}>{text}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
   )
 }

@@ -3,7 +3,7 @@ import { ActionIcon, Anchor, Badge, Button, CloseButton, FileButton, Group, Mult
 import { useState } from 'react'
 import type { FieldRow } from '../../../src/domains/form-fields/schemas'
 import { DOC_ACCEPT, MAX_DOC_BYTES, productFieldFileUrl } from '../../../src/domains/products/files'
-import { checkMetadataValue, isEmptyValue, takesArray } from '../../../src/domains/products/metadata'
+import { checkMetadataValue, isEmptyValue, isIsoDate, takesArray } from '../../../src/domains/products/metadata'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { FIELD_TYPE_LABELS } from '../../lib/library-labels'
@@ -32,7 +32,7 @@ function useProblemText() {
       case 'number':
         return field.multiple ? t`Solo numeri` : t`Inserisci un numero`
       case 'date':
-        return t`Data non valida (AAAA-MM-GG)`
+        return t`Data non valida (AAAA/MM/GG)`
       case 'time':
         return t`Ora non valida (HH:MM)`
       case 'choice':
@@ -55,14 +55,22 @@ export function removedFiles(saved: MetadataItem[], next: MetadataItem[], fields
   })
 }
 
+/** Dates are stored 'YYYY-MM-DD' and read and typed as YYYY/MM/DD (SPEC 5). */
+const dateText = (v: string) => (isIsoDate(v) ? v.replaceAll('-', '/') : v)
+const dateValue = (text: string) => {
+  const iso = text.trim().replaceAll('/', '-')
+  return isIsoDate(iso) ? iso : text
+}
+
 function useValueText() {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   return (field: FieldRow | undefined, value: unknown): string => {
     if (isEmptyValue(value)) return '—'
     const one = (v: unknown): string => {
       if (field?.type === 'boolean') return v === true ? t`Sì` : t`No`
       if (field?.type === 'ternary') return v === 'true' ? t`Sì` : v === 'false' ? t`No` : t`N.A.`
-      if (field?.type === 'date' && typeof v === 'string') return v.replaceAll('-', '/')
+      if (field?.type === 'date' && typeof v === 'string') return dateText(v)
+      if (field?.type === 'number' && typeof v === 'number') return i18n.number(v, { maximumFractionDigits: 10 })
       return String(v)
     }
     return Array.isArray(value) ? value.map(one).join(', ') : one(value)
@@ -257,13 +265,17 @@ function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unkn
         <Select {...common} data={field.options} value={str || null} onChange={(v) => onChange(v)} clearable={!field.mandatory} />
       )
     case 'date':
-    case 'time': {
-      const type = field.type
-      if (field.multiple) {
-        return <TagsInput {...common} value={list.map(String)} onChange={onChange} placeholder={type === 'date' ? t`AAAA-MM-GG, Invio dopo ciascuna` : t`HH:MM, Invio dopo ciascuna`} />
-      }
-      return <TextInput {...common} type={type} value={str} onChange={(e) => onChange(e.currentTarget.value || null)} w={200} />
-    }
+      return field.multiple ? (
+        <TagsInput {...common} value={list.map(String).map(dateText)} onChange={(vs) => onChange(vs.map(dateValue))} placeholder={t`AAAA/MM/GG, Invio dopo ciascuna`} />
+      ) : (
+        <TextInput {...common} value={dateText(str)} onChange={(e) => onChange(e.currentTarget.value.trim() ? dateValue(e.currentTarget.value) : null)} placeholder={t`AAAA/MM/GG`} w={200} />
+      )
+    case 'time':
+      return field.multiple ? (
+        <TagsInput {...common} value={list.map(String)} onChange={onChange} placeholder={t`HH:MM, Invio dopo ciascuna`} />
+      ) : (
+        <TextInput {...common} value={str} onChange={(e) => onChange(e.currentTarget.value.trim() || null)} placeholder={t`HH:MM`} w={200} />
+      )
     case 'files':
       return <FilesValue field={field} names={list.map(String)} onChange={onChange} productKey={props.productKey} error={error} />
   }

@@ -22,18 +22,18 @@ export function ProductStateBadge({ active, trash, size = 'sm' }: { active: bool
   )
 }
 
-export function TagBadges({ tags, max = 4 }: { tags: Tag[]; max?: number }) {
+export function TagBadges({ tags, max = 4, size = 'sm' }: { tags: Tag[]; max?: number; size?: 'sm' | 'md' | 'lg' }) {
   if (tags.length === 0) return null
   const shown = tags.slice(0, max)
   return (
     <Group gap={4}>
       {shown.map((t) => (
-        <Badge key={t._key} variant="outline" color="gray" size="sm" tt="none" fw={500}>
+        <Badge key={t._key} variant={size === 'sm' ? 'outline' : 'light'} color="gray" size={size} tt="none" fw={500}>
           {t.name}
         </Badge>
       ))}
       {tags.length > max && (
-        <Badge variant="transparent" color="gray" size="sm">
+        <Badge variant="transparent" color="gray" size={size}>
           +{tags.length - max}
         </Badge>
       )}

@@ -55,9 +55,11 @@ export function TagFilter({ value, onChange, known }: { value: string[]; onChang
       onSearchChange={setSearch}
       clearable
       nothingFoundMessage={search.trim() ? (tooShort ? t`Scrivi almeno ${minChars} caratteri` : t`Nessun tag trovato`) : undefined}
-      w={300}
+      w={320}
       maw="100%"
       maxDropdownHeight={260}
+      // One line for a tag or two: the typing field may shrink beside the chosen tags.
+      styles={{ inputField: { minWidth: 40 } }}
     />
   )
 }

@@ -47,6 +47,7 @@ import type { Db } from '../../db/connect'
 import type { JobsTable } from '../../db/schema'
 import { conflict, forbidden, notFound, unprocessable, badRequest } from '../../errors'
 import { appendEvent } from '../events/service'
+import { heartbeatWriter } from './heartbeat-writer'
 import { readSettings } from '../settings/queries'
 import { refreshWorkOrderProgress } from '../work-orders/service'
 import {
@@ -686,7 +687,8 @@ function stopReason(job: JobRow): HeartbeatResult['reason'] {
  * last_heartbeat_at only; never user activity. With the operator's session locked and
  * unsupervised work not allowed in the phase, the job pauses (JOB_PAUSE_FORCED) and the answer
  * says so. A heartbeat after a silence longer than BACK_ONLINE_AFTER_MS records BACK_ONLINE.
- * Fast path: one UPDATE (no transaction) when the job runs for this operator.
+ * The steady state (running, own job, no gap, session not locked) is one batched UPDATE
+ * (heartbeat-writer.ts); everything else takes a transaction with the job row locked.
  */
 export async function heartbeat(svc: Svc, actor: Actor, input: HeartbeatInput, opts: { sessionLocked: boolean }): Promise<HeartbeatResult> {
   if (!isUuid(input.job_key)) throw jobNotFound()
@@ -698,27 +700,7 @@ export async function heartbeat(svc: Svc, actor: Actor, input: HeartbeatInput, o
     back_online: backOnline,
     server_time: now.getTime(),
   })
-  if (!opts.sessionLocked) {
-    const beat = await sql<{ prev: Date | null; work_order_id: string; phase_id: string }>`
-      update jobs j set last_heartbeat_at = ${now}
-      from jobs prev
-      where j.id = ${input.job_key} and prev.id = j.id and j.active and j.operator_id = ${actor.userId}
-      returning prev.last_heartbeat_at as prev, j.work_order_id, j.phase_id`.execute(svc.db)
-    const row = beat.rows[0]
-    if (row) {
-      const gap = row.prev ? now.getTime() - new Date(row.prev).getTime() : 0
-      if (gap > BACK_ONLINE_AFTER_MS) {
-        await appendEvent(
-          svc.db,
-          actor,
-          jobEvent({ id: input.job_key, work_order_id: row.work_order_id, phase_id: row.phase_id }, 'BACK_ONLINE', { offline_ms: gap, detected_by: 'heartbeat' }),
-          now,
-        )
-        return answer(true, null, true)
-      }
-      return answer(true, null)
-    }
-  }
+  if (!opts.sessionLocked && (await heartbeatWriter(svc.db).write(input.job_key, actor.userId, now))) return answer(true, null)
   return svc.db.transaction().execute(async (trx) => {
     const job = await lockJob(trx, input.job_key)
     if (!job) throw jobNotFound()
@@ -748,6 +730,11 @@ export async function heartbeat(svc: Svc, actor: Actor, input: HeartbeatInput, o
       return answer(false, 'session_locked')
     }
     await trx.updateTable('jobs').set({ last_heartbeat_at: now }).where('id', '=', job.id).execute()
+    const gap = job.last_heartbeat_at ? now.getTime() - job.last_heartbeat_at.getTime() : 0
+    if (gap > BACK_ONLINE_AFTER_MS) {
+      await appendEvent(trx, actor, jobEvent(job, 'BACK_ONLINE', { offline_ms: gap, detected_by: 'heartbeat' }), now)
+      return answer(true, null, true)
+    }
     return answer(true, null)
   })
 }

@@ -118,6 +118,20 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(await beat(job)).toMatchObject({ running: false, reason: 'paused' })
   })
 
+  test('heartbeats arriving together are written together; each gets its own answer', async () => {
+    const s = await setup({ phases: [{}], jobs: [[1, 1, 1, 1, 1, 1]], defaults: { parallel_job_allowed: true } })
+    const jobs = s.jobs[0]!
+    await start(jobs.slice(0, 5))
+    h.clock.advance(10 * SECOND)
+    // Five running jobs, one never started, one someone else's: all at once.
+    const answers = await Promise.all([...jobs.map((j) => beat(j)), refused(beat(jobs[0]!, op2))])
+    expect(answers.slice(0, 5).map((a) => (a as { running: boolean }).running)).toEqual([true, true, true, true, true])
+    expect(answers[5]).toMatchObject({ running: false, reason: 'queued' })
+    expect(answers[6]).toEqual({ status: 403, code: 'JOB_NOT_YOURS' })
+    for (const j of jobs.slice(0, 5)) expect((await jobRow(h.svc.db, j)).last_heartbeat_at!.getTime()).toBe(h.clock.now().getTime())
+    for (const j of jobs.slice(0, 5)) await pause(j)
+  })
+
   test('heartbeat with the session locked: unsupervised work not allowed pauses the job (JOB_PAUSE_FORCED); allowed keeps it running', async () => {
     const s = await setup({ phases: [{ params: { unsupervised_work_allowed: false } }, { params: { unsupervised_work_allowed: true } }] })
     const supervised = s.jobs[0]![0]!

@@ -186,6 +186,20 @@ describe('product process', () => {
     expect(last.data).toMatchObject({ removed: [{ _key: c!._key, name: 'Extra' }] })
   })
 
+  test('a phase work orders were made from cannot be deleted (409 PHASE_IN_USE); its steps can still change', async () => {
+    const product = await insertProduct(h, 'P-WORKED')
+    const [a, b] = (await put(product, [{ operation_key: assembly._key }, { operation_key: test2._key }])).body.detail.phases as Phase[]
+    const wo = await h.request('POST', '/api/work-order', { token: admin, body: { product_key: product, quantity: 5 } })
+    expect(wo.status).toBe(201)
+    const before = await tableCounts(h)
+    const refused = await put(product, asInput([a!]))
+    expect(refused.status).toBe(409)
+    expect(refused.body.detail).toMatchObject({ code: 'PHASE_IN_USE', phases: [b!._key], work_orders: [wo.body.detail.code] })
+    expect(await tableCounts(h)).toEqual(before)
+    const renamed = await put(product, [...asInput([a!]), { ...asInput([b!])[0], name: 'Collaudo finale', steps: [] }])
+    expect(renamed.status).toBe(200)
+  })
+
   test('unknown phase, operation, department, media and field keys are refused with their codes; nothing is written', async () => {
     const product = await insertProduct(h, 'P-UNKNOWN')
     const otherProduct = await insertProduct(h, 'P-UNKNOWN-OTHER')

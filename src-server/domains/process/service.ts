@@ -10,7 +10,7 @@ import { assertFieldsUsable } from '../form-fields/service'
 import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
 import { lockProduct, productNotFound } from '../products/service'
-import { selectPhaseRows, stepKeysUsedElsewhere } from './queries'
+import { selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from './queries'
 
 /**
  * A product's process (SPEC 3, DOMAIN.md "Master data"): ordered phases, each made from an
@@ -20,7 +20,8 @@ import { selectPhaseRows, stepKeysUsedElsewhere } from './queries'
  *   updated (what is missing stays as it was), phases without one are added (the operation's
  *   default steps copied with new step keys, the admin's default phase parameters), phases
  *   missing from the list are removed: refused for a phase with components (409
- *   PHASE_HAS_COMPONENTS), and then nothing at all is written.
+ *   PHASE_HAS_COMPONENTS) and for a phase work orders were made from (409 PHASE_IN_USE: their
+ *   jobs and material flow refer to it); then nothing at all is written.
  * - A product in the trash is read-only (409 PRODUCT_IN_TRASH, the products module's lock).
  * - Step keys are unique across every process and operation: a step sent with a key used
  *   elsewhere (a pasted copy) gets a new key; a key used twice in the list is refused.
@@ -126,6 +127,12 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
         throw conflict('PHASE_HAS_COMPONENTS', `a phase with components cannot be deleted (${blocked.map((p) => p.name).join(', ')})`, {
           phases: blocked.map((p) => p._key),
         })
+      }
+      const worked = removed.length ? await workOrdersUsingPhases(trx, removed.map((p) => p._key)) : []
+      if (worked.length) {
+        const phases = [...new Set(worked.map((w) => w.phase_id))]
+        const codes = [...new Set(worked.map((w) => w.code))]
+        throw conflict('PHASE_IN_USE', `a phase used by work orders cannot be deleted (${codes.join(', ')})`, { phases, work_orders: codes })
       }
 
       const operations = await referenced(
@@ -241,8 +248,8 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
       )
     })
   } catch (e) {
-    // A bom line added to a removed phase meanwhile (the product lock makes this rare).
-    if (isForeignKeyViolation(e)) throw conflict('PHASE_HAS_COMPONENTS', 'a phase with components cannot be deleted')
+    // A work order made from a removed phase meanwhile (bom saves take the product lock, work orders do not).
+    if (isForeignKeyViolation(e)) throw conflict('PHASE_IN_USE', 'a phase used by work orders cannot be deleted')
     throw e
   }
   return getProcess(svc, productKey)

@@ -211,7 +211,8 @@ function ProductList() {
 
 function Thumbnail({ url, code }: { url: string | null; code: string }) {
   return url ? (
-    <Image src={url} alt={code} w={44} h={44} fit="contain" radius="sm" bg="var(--mes-surface-1, #f1f3f5)" />
+    // Decorative: the code is in the next cell.
+    <Image src={url} alt="" w={44} h={44} fit="contain" radius="sm" bg="var(--mes-surface-1, #f1f3f5)" />
   ) : (
     <Box
       w={44}

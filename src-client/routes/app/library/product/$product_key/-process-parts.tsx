@@ -106,10 +106,11 @@ export function PhaseList(props: {
                     <Text fw={600} size="sm" truncate="end">
                       {p.name}
                     </Text>
-                    <Text size="xs" c="dimmed" truncate="end">
-                      {p.operation_name}
-                      {dept ? ` · ${dept.code}` : ''}
-                    </Text>
+                    {(p.operation_name !== p.name || dept) && (
+                      <Text size="xs" c="dimmed" truncate="end">
+                        {[p.operation_name !== p.name ? p.operation_name : null, dept?.code].filter(Boolean).join(' · ')}
+                      </Text>
+                    )}
                     <Group gap={4} mt={4}>
                       <Badge size="xs" variant="outline" color="gray">
                         <Plural value={p.steps.length} one="# passo" other="# passi" />
@@ -206,6 +207,7 @@ export function AddPhase({ operations, departments, onAdd, ready }: { operations
             if (!op) return
             onAdd(op, department)
             setOperation(null)
+            setDepartment(null)
           }}
         >
           <Trans>Aggiungi fase</Trans>

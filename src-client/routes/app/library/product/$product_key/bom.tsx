@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Anchor, Badge, Button, Center, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Center, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -28,6 +28,9 @@ export const Route = createFileRoute('/app/library/product/$product_key/bom')({
   component: BomPage,
 })
 
+const QTY_W = 150
+const PER_W = 130
+const TRACE_W = 150
 const PER_LABELS: Record<QuantityPer, MessageDescriptor> = { item: msg`per pezzo`, job: msg`per lavoro`, batch: msg`per lotto` }
 const TRACE_LABELS: Record<TraceabilityLevel, MessageDescriptor> = { none: msg`Nessuna`, form: msg`Solo modulo`, complete: msg`Completa` }
 
@@ -176,7 +179,8 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
   return (
     <Stack gap="md">
       <UnsavedChangesGuard dirty={dirty && !saving} />
-      <Paper withBorder p="sm" radius="md" pos="sticky" top={68} style={{ zIndex: 3 }} shadow={editing ? 'sm' : undefined}>
+      <Box pos="sticky" top={60} pt={8} mt={-8} style={{ zIndex: 3, background: 'var(--mantine-color-body)' }}>
+      <Paper withBorder p="sm" radius="md" shadow={editing ? 'sm' : undefined}>
         <Group justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Title order={3}>
@@ -213,6 +217,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
           )}
         </Group>
       </Paper>
+      </Box>
 
       {trashed && (
         <Alert color="gray">
@@ -259,9 +264,11 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                   {phaseIndex + 1}
                 </Badge>
                 <Title order={5}>{phase.name}</Title>
-                <Text size="sm" c="dimmed">
-                  {phase.operation_name}
-                </Text>
+                {phase.operation_name !== phase.name && (
+                  <Text size="sm" c="dimmed">
+                    {phase.operation_name}
+                  </Text>
+                )}
               </Group>
               {editing && (
                 <Button
@@ -281,6 +288,21 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
               </Text>
             ) : editing ? (
               <Stack gap="xs">
+                <Group gap="sm" wrap="nowrap" aria-hidden>
+                  <Text size="xs" c="dimmed" fw={600} style={{ flex: 1 }}>
+                    <Trans>Componente</Trans>
+                  </Text>
+                  <Text size="xs" c="dimmed" fw={600} w={QTY_W}>
+                    <Trans>Quantità</Trans>
+                  </Text>
+                  <Text size="xs" c="dimmed" fw={600} w={PER_W}>
+                    <Trans>Per</Trans>
+                  </Text>
+                  <Text size="xs" c="dimmed" fw={600} w={TRACE_W}>
+                    <Trans>Tracciabilità</Trans>
+                  </Text>
+                  <Box w={36} />
+                </Group>
                 {phaseLines.map((l, i) => {
                   const err = errors.get(l.id)
                   return (
@@ -296,7 +318,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       </div>
                       <NumberInput
                         aria-label={t`Quantità del componente ${i + 1} della fase ${phaseIndex + 1}`}
-                        w={120}
+                        w={QTY_W}
                         decimalScale={4}
                         thousandSeparator={false}
                         value={l.quantity}
@@ -306,7 +328,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       />
                       <Select
                         aria-label={t`Quantità per, componente ${i + 1} della fase ${phaseIndex + 1}`}
-                        w={130}
+                        w={PER_W}
                         data={QUANTITY_PER.map((v) => ({ value: v, label: i18n._(PER_LABELS[v]) }))}
                         value={l.quantity_per}
                         onChange={(v) => v && update(l.id, { quantity_per: v as QuantityPer })}
@@ -315,7 +337,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       />
                       <Select
                         aria-label={t`Tracciabilità, componente ${i + 1} della fase ${phaseIndex + 1}`}
-                        w={150}
+                        w={TRACE_W}
                         data={TRACEABILITY_LEVELS.map((v) => ({ value: v, label: i18n._(TRACE_LABELS[v]) }))}
                         value={l.traceability}
                         onChange={(v) => v && update(l.id, { traceability: v as TraceabilityLevel })}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Center, Grid, Group, Loader, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core'
+import { Alert, Button, Center, Grid, Group, Loader, NumberInput, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -120,7 +120,7 @@ const CODE_ERRORS = ['PRODUCT_CODE_REQUIRED', 'PRODUCT_CODE_TAKEN']
  * changes asks first (router blocker and the browser's unload prompt).
  */
 function ProductData({ product, fields }: { product: Product; fields: FieldRow[] }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState<Draft>(() => draftOf(product))
   const [saving, setSaving] = useState(false)
@@ -199,26 +199,29 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
     }
   }
 
-  const actions = editing ? (
-    <Group gap="xs" wrap="nowrap">
-      {dirty && (
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          <Trans>Modifiche non salvate</Trans>
-        </Text>
-      )}
-      <Button variant="default" size="compact-md" onClick={cancel} disabled={saving}>
-        <Trans>Annulla</Trans>
-      </Button>
-      <Button type="submit" size="compact-md" loading={saving} disabled={!dirty}>
-        <Trans>Salva</Trans>
-      </Button>
-    </Group>
-  ) : (
-    !readOnly && (
-      <Button size="compact-md" variant="light" onClick={start}>
-        <Trans>Modifica</Trans>
-      </Button>
-    )
+  const actions = !editing && !readOnly && (
+    <Button size="compact-md" variant="light" onClick={start}>
+      <Trans>Modifica</Trans>
+    </Button>
+  )
+
+  // While editing, the buttons stay in sight at the bottom of the card however long it gets.
+  const footer = (
+    <Paper withBorder p="sm" radius="md" pos="sticky" bottom={8} mt="md" shadow="xs" style={{ zIndex: 2 }} data-testid="edit-bar">
+      <Group justify="flex-end" gap="sm" wrap="nowrap">
+        {dirty && (
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            <Trans>Modifiche non salvate</Trans>
+          </Text>
+        )}
+        <Button variant="default" onClick={cancel} disabled={saving}>
+          <Trans>Annulla</Trans>
+        </Button>
+        <Button type="submit" loading={saving} disabled={!dirty}>
+          <Trans>Salva</Trans>
+        </Button>
+      </Group>
+    </Paper>
   )
 
   return (
@@ -271,6 +274,7 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
               </Text>
               <MetadataEditor items={draft.metadata} onChange={(m) => set('metadata', m)} fields={fields} productKey={product._key} showErrors={showErrors} />
             </div>
+            {footer}
           </Stack>
         ) : (
           <Stack gap="sm">
@@ -278,10 +282,10 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
               <Text fw={600}>{product.code}</Text>
             </Field>
             <Field label={t`Descrizione`}>{product.description || <Dimmed />}</Field>
-            <Field label={t`Tag`}>{product.tags.length ? <TagBadges tags={product.tags} max={20} /> : <Dimmed />}</Field>
+            <Field label={t`Tag`}>{product.tags.length ? <TagBadges tags={product.tags} max={20} size="lg" /> : <Dimmed />}</Field>
             <Group grow>
-              <Field label={t`Ordine minimo`}>{product.minimum_order ?? <Dimmed />}</Field>
-              <Field label={t`Lotto tecnico`}>{product.technical_batch ?? <Dimmed />}</Field>
+              <Field label={t`Ordine minimo`}>{product.minimum_order === null ? <Dimmed /> : i18n.number(product.minimum_order)}</Field>
+              <Field label={t`Lotto tecnico`}>{product.technical_batch === null ? <Dimmed /> : i18n.number(product.technical_batch)}</Field>
             </Group>
             <Field label={t`Note`}>
               {product.notes ? (

@@ -1,12 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Badge, Button, Center, Grid, Group, Loader, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Badge, Box, Button, Center, Grid, Group, Loader, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import type { OperationRow } from '../../../../../../src/domains/operations/schemas'
 import type { Process } from '../../../../../../src/domains/process/process'
 import { sameSteps } from '../../../../../../src/domains/process/steps'
-import { draftParameters, parametersValid, PhaseParametersFields } from '../../../../../components/process/PhaseParametersFields'
+import { draftParameters, parametersValid, PhaseParametersFields, PhaseParametersSummary } from '../../../../../components/process/PhaseParametersFields'
+import { StepsView } from '../../../../../components/process/StepsView'
 import { newStepKey, StepsEditor, stepsValid } from '../../../../../components/steps/StepsEditor'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { type ApiError, toApiError } from '../../../../../lib/api-error'
@@ -44,6 +45,8 @@ function ProcessPage() {
   }
   return <ProcessEditor key={product_key} process={data} />
 }
+
+const departmentLabel = (d: { code: string; name: string } | undefined) => (d ? `${d.code} — ${d.name}` : undefined)
 
 /** Same phases as saved (the draft compared with the server's process). */
 function sameDraft(a: DraftPhase[], b: DraftPhase[]): boolean {
@@ -219,7 +222,9 @@ function ProcessEditor({ process }: { process: Process }) {
   return (
     <Stack gap="md">
       <UnsavedChangesGuard dirty={dirty && !saving} />
-      <Paper withBorder p="sm" radius="md" pos="sticky" top={68} style={{ zIndex: 3 }} shadow={editing ? 'sm' : undefined}>
+      {/* Save and cancel stay in view on long procedures (below the 60 px app header). */}
+      <Box pos="sticky" top={60} pt={8} mt={-8} style={{ zIndex: 3, background: 'var(--mantine-color-body)' }}>
+      <Paper withBorder p="sm" radius="md" shadow={editing ? 'sm' : undefined}>
         <Group justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Title order={3}>
@@ -261,6 +266,7 @@ function ProcessEditor({ process }: { process: Process }) {
           )}
         </Group>
       </Paper>
+      </Box>
 
       {trashed && (
         <Alert color="gray">
@@ -290,9 +296,10 @@ function ProcessEditor({ process }: { process: Process }) {
           </Stack>
         </Paper>
       ) : (
-        <Grid gap="md" align="flex-start">
+        <Grid gap="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <Stack gap="sm">
+            {/* The phase list stays in view while a long procedure scrolls. */}
+            <Stack gap="sm" pos="sticky" top={140} mah="calc(100vh - 150px)" style={{ overflowY: 'auto' }} pb={4}>
               <PhaseList
                 phases={phases}
                 selected={current?.key ?? null}
@@ -323,7 +330,7 @@ function ProcessEditor({ process }: { process: Process }) {
                 onChange={(patch) => update(current.key, patch)}
                 operations={operations?.rows ?? []}
                 departments={departments.map((d) => ({ value: d._key, label: `${d.code} — ${d.name}` }))}
-                departmentLabel={current.department_key ? departmentsByKey.get(current.department_key)?.name : undefined}
+                departmentLabel={current.department_key ? departmentLabel(departmentsByKey.get(current.department_key)) : undefined}
                 fields={fields}
                 showErrors={showErrors}
               />
@@ -392,19 +399,25 @@ function PhaseDetail(props: {
             />
           </Group>
         ) : (
-          <Group justify="space-between" wrap="nowrap">
-            <div>
-              <Title order={4}>
-                {props.index + 1}. {phase.name}
-              </Title>
-              <Text size="sm" c="dimmed">
-                <Trans>Operazione: {phase.operation_name}</Trans>
+          <div>
+            <Title order={4}>
+              {props.index + 1}. {phase.name}
+            </Title>
+            <Group gap="lg" mt={4}>
+              <Text size="sm">
+                <Text span c="dimmed" size="sm">
+                  <Trans>Operazione</Trans>:
+                </Text>{' '}
+                {phase.operation_name}
               </Text>
-            </div>
-            <Badge variant="light" color={props.departmentLabel ? 'teal' : 'gray'} size="lg">
-              {props.departmentLabel ?? t`Senza reparto`}
-            </Badge>
-          </Group>
+              <Text size="sm">
+                <Text span c="dimmed" size="sm">
+                  <Trans>Reparto</Trans>:
+                </Text>{' '}
+                {props.departmentLabel ?? t`Senza reparto`}
+              </Text>
+            </Group>
+          </div>
         )}
       </Paper>
       <Tabs value={props.view} onChange={(v) => isView(v) && props.onView(v)} keepMounted={false}>
@@ -423,15 +436,17 @@ function PhaseDetail(props: {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="parameters" pt="md">
-          <PhaseParametersFields value={phase.parameters} onChange={(parameters) => props.onChange({ parameters })} disabled={!editing} />
+          {editing ? (
+            <PhaseParametersFields value={phase.parameters} onChange={(parameters) => props.onChange({ parameters })} />
+          ) : (
+            <PhaseParametersSummary value={phase.parameters} />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="procedure" pt="md">
-          {!editing && phase.steps.length === 0 ? (
-            <Text c="dimmed" size="sm">
-              <Trans>Nessun passo in questa fase.</Trans>
-            </Text>
+          {editing ? (
+            <StepsEditor steps={phase.steps} onChange={(steps) => props.onChange({ steps })} fields={props.fields} showErrors={props.showErrors} />
           ) : (
-            <StepsEditor steps={phase.steps} onChange={(steps) => props.onChange({ steps })} fields={props.fields} showErrors={props.showErrors} disabled={!editing} />
+            <StepsView steps={phase.steps} fields={props.fields} />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="notes" pt="md">

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans } from '@lingui/react/macro'
 import { Badge, Group, Loader, Paper, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
@@ -43,7 +44,7 @@ function ProcessTab() {
                   <Text size="sm" c="dimmed">
                     {p.operation_name}
                     {' · '}
-                    <Trans>{p.steps.length} passi</Trans>
+                    {plural(p.steps.length, { one: '# passo', other: '# passi' })}
                   </Text>
                 </div>
               </Group>

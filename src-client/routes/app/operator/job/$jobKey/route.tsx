@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core'
+import { Alert, Box, Button, Center, Group, Loader, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet, useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useState } from 'react'
@@ -157,8 +157,19 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
   const base = `/app/operator/job/${jobKey}`
   return (
     <WorkSessionContext.Provider value={ws}>
-      <RuntimeNotices jobKey={jobKey} runtime={runtime} maxOfflineS={maxOffline} />
-      <WorkSessionHeader view={view} state={state} busy={busy} receivedAt={receivedAt} onStart={start} onPause={() => void pause('user')} />
+      {/* The state, progress and start/pause stay in sight while a long form scrolls. */}
+      <Box pos="sticky" top="var(--app-shell-header-height, 60px)" pt={4} pb="xs" style={{ zIndex: 50, background: 'var(--mantine-color-body)' }}>
+        <RuntimeNotices jobKey={jobKey} runtime={runtime} maxOfflineS={maxOffline} />
+        <WorkSessionHeader
+          view={view}
+          state={state}
+          offline={!runtime.online}
+          busy={busy}
+          receivedAt={receivedAt}
+          onStart={start}
+          onPause={() => void pause('user')}
+        />
+      </Box>
       <OtherRunningJobs jobKey={jobKey} running={runtime.running} />
       <OperatorTabs
         tabs={[

@@ -101,9 +101,12 @@ function WorkOrderList() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [to])
 
+  // The product filter searches on the server; once one is chosen its label fills the box.
   const [productSearch, setProductSearch] = useState('')
+  const [productLabel, setProductLabel] = useState<string | null>(null)
   const [productDebounced] = useDebouncedValue(productSearch, 250)
-  const opts = useQuery({ ...trpc.workOrders.searchOpts.queryOptions({ search: productDebounced || undefined }), placeholderData: keepPreviousData })
+  const optsSearch = productDebounced && productDebounced !== productLabel ? productDebounced : undefined
+  const opts = useQuery({ ...trpc.workOrders.searchOpts.queryOptions({ search: optsSearch }), placeholderData: keepPreviousData })
 
   const input = {
     search: search.q,
@@ -241,90 +244,95 @@ function WorkOrderList() {
   )
 
   const productOptions = (opts.data?.products ?? []).map((p) => ({ value: p._key, label: `${p.code} — ${p.description}` }))
-  if (search.product && !productOptions.some((o) => o.value === search.product)) productOptions.unshift({ value: search.product, label: t`Prodotto selezionato` })
+  if (search.product && !productOptions.some((o) => o.value === search.product)) productOptions.unshift({ value: search.product, label: productLabel ?? t`Prodotto selezionato` })
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            label={t`Cerca`}
-            placeholder={t`Codice, prodotto, linea`}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-            w={230}
-            type="search"
-          />
-          <Select
-            label={t`Stato`}
-            w={140}
-            placeholder={t`Tutti`}
-            clearable
-            data={[
-              { value: 'active', label: t`Attivi` },
-              { value: 'completed', label: t`Completati` },
-              { value: 'closed', label: t`Chiusi` },
-            ]}
-            value={search.status ?? null}
-            onChange={(x) => setSearch({ status: pick(WORK_ORDER_STATUSES, x) })}
-          />
-          <Select
-            label={t`Tempi`}
-            w={140}
-            placeholder={t`Tutti`}
-            clearable
-            data={[
-              { value: 'late', label: t`In ritardo` },
-              { value: 'on_time', label: t`In tempo` },
-            ]}
-            value={search.timing ?? null}
-            onChange={(x) => setSearch({ timing: pick(['late', 'on_time'] as const, x) })}
-          />
-          <Select
-            label={t`Criticità`}
-            w={140}
-            placeholder={t`Tutti`}
-            clearable
-            data={[
-              { value: 'yes', label: t`Critici` },
-              { value: 'no', label: t`Non critici` },
-            ]}
-            value={search.critical ?? null}
-            onChange={(x) => setSearch({ critical: pick(['yes', 'no'] as const, x) })}
-          />
-          <Select
-            label={t`Prodotto`}
-            w={220}
-            placeholder={t`Tutti`}
-            clearable
-            searchable
-            filter={({ options }) => options}
-            searchValue={productSearch}
-            onSearchChange={setProductSearch}
-            nothingFoundMessage={t`Nessun prodotto`}
-            data={productOptions}
-            value={search.product ?? null}
-            onChange={(x) => setSearch({ product: x ?? undefined })}
-          />
-          <DateField label={t`Consegna dal`} value={from} onChange={setFrom} w={130} />
-          <DateField label={t`al`} value={to} onChange={setTo} w={130} />
-          {filtered && (
-            <Button
-              variant="subtle"
-              onClick={() => {
-                setText('')
-                setFrom('')
-                setTo('')
-                navigate({ search: {}, replace: true })
-              }}
-            >
-              <Trans>Azzera filtri</Trans>
-            </Button>
-          )}
-        </Group>
+      <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
+        <TextInput
+          label={t`Cerca`}
+          placeholder={t`Codice, prodotto, linea`}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          w={320}
+          type="search"
+        />
         <Button component={Link} to="/app/production/overview/workorder/new">
           <Trans>Nuovo ordine di lavoro</Trans>
         </Button>
+      </Group>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Select
+          label={t`Stato`}
+          w={130}
+          placeholder={t`Tutti`}
+          clearable
+          data={[
+            { value: 'active', label: t`Attivi` },
+            { value: 'completed', label: t`Completati` },
+            { value: 'closed', label: t`Chiusi` },
+          ]}
+          value={search.status ?? null}
+          onChange={(x) => setSearch({ status: pick(WORK_ORDER_STATUSES, x) })}
+        />
+        <Select
+          label={t`Puntualità`}
+          w={130}
+          placeholder={t`Tutti`}
+          clearable
+          data={[
+            { value: 'late', label: t`In ritardo` },
+            { value: 'on_time', label: t`In tempo` },
+          ]}
+          value={search.timing ?? null}
+          onChange={(x) => setSearch({ timing: pick(['late', 'on_time'] as const, x) })}
+        />
+        <Select
+          label={t`Criticità`}
+          w={130}
+          placeholder={t`Tutti`}
+          clearable
+          data={[
+            { value: 'yes', label: t`Critici` },
+            { value: 'no', label: t`Non critici` },
+          ]}
+          value={search.critical ?? null}
+          onChange={(x) => setSearch({ critical: pick(['yes', 'no'] as const, x) })}
+        />
+        <Select
+          label={t`Prodotto`}
+          w={220}
+          placeholder={t`Tutti`}
+          clearable
+          searchable
+          filter={({ options }) => options}
+          searchValue={productSearch}
+          onSearchChange={setProductSearch}
+          nothingFoundMessage={t`Nessun prodotto`}
+          data={productOptions}
+          value={search.product ?? null}
+          onChange={(x) => {
+            setProductLabel(productOptions.find((o) => o.value === x)?.label ?? null)
+            setSearch({ product: x ?? undefined })
+          }}
+        />
+        <DateField label={t`Consegna dal`} value={from} onChange={setFrom} w={125} />
+        <DateField label={t`al`} value={to} onChange={setTo} w={125} />
+        {filtered && (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setText('')
+              setProductLabel(null)
+              setProductSearch('')
+              setFrom('')
+              setTo('')
+              navigate({ search: {}, replace: true })
+            }}
+          >
+            <Trans>Azzera filtri</Trans>
+          </Button>
+        )}
       </Group>
       <Text size="xs" c="dimmed" data-testid="reorder-hint">
         {reorderable ? (

@@ -41,13 +41,15 @@ function NewWorkOrder() {
   const [serverError, setServerError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
 
-  const enough = debounced.length >= AUTOCOMPLETE_MIN_CHARS
+  // Once a product is chosen its label fills the box: no search for that.
+  const chosenLabel = product ? `${product.code} — ${product.description}` : null
+  const enough = debounced.length >= AUTOCOMPLETE_MIN_CHARS && debounced !== chosenLabel
   const choices = useQuery({
     ...trpc.workOrders.productChoices.queryOptions({ search: debounced }),
     enabled: enough,
     placeholderData: keepPreviousData,
   })
-  const found = enough ? (choices.data ?? []) : []
+  const found = enough ? (choices.data ?? []) : product ? [product] : []
   const productData = [...(product && !found.some((p) => p._key === product._key) ? [product] : []), ...found]
 
   const phases = product?.phases ?? []
@@ -117,7 +119,9 @@ function NewWorkOrder() {
                 setProduct(productData.find((p) => p._key === key) ?? null)
                 setPhaseOperators({})
               }}
-              nothingFoundMessage={enough ? (choices.isFetching ? t`Ricerca…` : t`Nessun prodotto attivo con un processo`) : t`Scrivi almeno 3 caratteri`}
+              nothingFoundMessage={
+                debounced.length >= AUTOCOMPLETE_MIN_CHARS ? (choices.isFetching ? t`Ricerca…` : t`Nessun prodotto attivo con un processo`) : t`Scrivi almeno 3 caratteri`
+              }
               error={showErrors && !product ? t`Scegli un prodotto` : null}
               maw={560}
             />

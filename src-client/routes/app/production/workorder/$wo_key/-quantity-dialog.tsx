@@ -178,10 +178,10 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
                   {sum} / {q}
                 </Badge>
               </Group>
-              <Table verticalSpacing={4} withRowBorders={false}>
+              <Table verticalSpacing={4} withRowBorders={false} layout="fixed">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>
+                    <Table.Th w="45%">
                       <Trans>Operatore</Trans>
                     </Table.Th>
                     <Table.Th>

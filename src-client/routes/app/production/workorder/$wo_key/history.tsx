@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Timeline } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
@@ -143,7 +143,7 @@ function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }
       return (
         <Text size="sm" c="dimmed">
           <Trans>
-            {short(d.quantity)} pezzi di {short(d.product_code)}; {jobs.length} job, {assigned} assegnati
+            {short(d.quantity)} pezzi di {short(d.product_code)}; <Plural value={jobs.length} one="# job" other="# job" />, {assigned} assegnati
           </Trans>
         </Text>
       )
@@ -167,7 +167,7 @@ function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }
       return (
         <Text size="sm" c="dimmed">
           <Trans>
-            Da {short(before.quantity)} a {short(after.quantity)} pezzi; {added} nuovi job
+            Da {short(before.quantity)} a {short(after.quantity)} pezzi; <Plural value={added} one="# nuovo job" other="# nuovi job" />
           </Trans>
         </Text>
       )
@@ -175,7 +175,7 @@ function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }
     case 'WORK_ORDER_CLOSED':
       return (
         <Text size="sm" c="dimmed">
-          <Trans>{asList(d.jobs_closed).length} job chiusi</Trans>
+          <Plural value={asList(d.jobs_closed).length} one="# job chiuso" other="# job chiusi" />
         </Text>
       )
     case 'WORK_ORDER_REOPENED':
@@ -185,7 +185,7 @@ function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }
         </Text>
       ) : (
         <Text size="sm" c="dimmed">
-          <Trans>{asList(d.jobs_reopened).length} job riaperti</Trans>
+          <Plural value={asList(d.jobs_reopened).length} one="# job riaperto" other="# job riaperti" />
         </Text>
       )
     case 'WORK_ORDER_COMPLETED':

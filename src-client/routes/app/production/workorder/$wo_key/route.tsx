@@ -42,7 +42,7 @@ function WorkOrderLayout() {
       <Header wo={wo.data} />
       <RouteTabs
         tabs={[
-          { to: `${base}/job-list`, label: <Trans>Job</Trans> },
+          { to: `${base}/job-list`, label: <Trans>Lista job</Trans> },
           { to: `${base}/bom`, label: <Trans>Materiale</Trans> },
           { to: `${base}/history`, label: <Trans>Storico</Trans> },
           { to: `${base}/issues`, label: <Trans>Segnalazioni</Trans> },

@@ -1,0 +1,243 @@
+import { sql } from 'kysely'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { JOB_FILTERS, type JobFilter } from '../src/domains/jobs/rules'
+import type { JobListInput } from '../src/domains/jobs/schemas'
+import { systemClock } from '../src-server/clock'
+import type { Services } from '../src-server/context'
+import { type Db, openPostgres } from '../src-server/db/connect'
+import { migrateToLatest } from '../src-server/db/migrate'
+import { listJobs } from '../src-server/domains/jobs/service'
+import { listWorkOrders } from '../src-server/domains/work-orders/service'
+import { machineBusy } from './lib/cpu'
+import type { BenchContext, BenchModule } from './lib/module'
+import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
+import { appendResults, machineLine, table } from './lib/report'
+
+/**
+ * Planning at plant scale (issue 5): the same plant seeded twice with SQL (generate_series) in
+ * two throwaway PostgreSQL databases, a small one (100 work orders, 1,000 jobs) and a large one
+ * (BENCH_WORK_ORDERS, default 10,000 work orders, 100,000 jobs), then the work order list (the
+ * work order service's first page in site queue order) and the job list (first page, each SPEC 4
+ * filter alone, a few combinations, the narrowing parameters, and a later keyset page) timed
+ * through the service functions the API calls: BENCH_RUNS (30) runs each after 3 warm-ups, the
+ * small and the large database interleaved so that load from elsewhere hits both alike.
+ * Target: p50 at 100,000 jobs <= 2 x p50 at 1,000 jobs.
+ *
+ * The plant: 200 products of 5 phases (4 departments), 50 operators; each work order has 5
+ * phases of 2 jobs (10 jobs); 20% of work orders are archived (finished), the others are at
+ * every stage (0-5 phases done, the next one in progress: one job of it paused or running with
+ * half its pieces done and released, the other queued); 80% of jobs assigned; due dates spread
+ * over +-60 days; some work orders and jobs critical.
+ */
+
+const env = (name: string, fallback: number) => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
+  return n
+}
+
+const PRODUCTS = 200
+const PHASES = 5
+const OPERATORS = 50
+
+async function seed(db: Db, workOrders: number): Promise<{ jobs: number; operator: string; department: string; product: string; phase: string; workOrder: string }> {
+  const params = JSON.stringify(DEFAULT_PHASE_PARAMETERS)
+  const steps = JSON.stringify([
+    { _key: 'bench-read', type: 'instruction', title: 'Leggi', text: '', media: [], fields: [], print_templates: [] },
+  ])
+  await sql`insert into departments (code, name) select 'D' || d, 'Reparto ' || d from generate_series(1, 4) d`.execute(db)
+  await sql`create temp table dn as select id, row_number() over (order by code) - 1 as n from departments`.execute(db)
+  await sql`insert into users (username, name, surname, scope, password_hash, department_id)
+    select 'op' || i, 'Nome' || i, 'Cognome' || i, 'operator', 'x', dn.id
+    from generate_series(0, ${OPERATORS - 1}) i join dn on dn.n = i % 4`.execute(db)
+  await sql`create temp table opn as select id, row_number() over (order by username) - 1 as n from users where scope = 'operator'`.execute(db)
+  await sql`insert into operations (name, default_phase_steps) values ('Bench', '[]')`.execute(db)
+  await sql`insert into products (code, description) select 'P' || lpad(i::text, 4, '0'), 'Prodotto ' || i from generate_series(0, ${PRODUCTS - 1}) i`.execute(db)
+  await sql`create temp table pn as select id, row_number() over (order by code) - 1 as n from products`.execute(db)
+  await sql`insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps)
+    select pn.id, k, 'Fase ' || k, (select id from operations limit 1), dn.id, ${params}::jsonb, ${steps}::jsonb
+    from pn cross join generate_series(1, ${PHASES}) k join dn on dn.n = (k - 1) % 4`.execute(db)
+
+  // Work orders: the site queue is their number; every fifth one is archived (finished).
+  await sql`insert into work_orders (code, product_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
+    select 'WO' || lpad(i::text, 6, '0'), pn.id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
+      i % 37 = 0, case when i % 5 = 0 then 'completed' else 'active' end, case when i % 5 = 0 then now() end, i, 0
+    from generate_series(1, ${workOrders}) i join pn on pn.n = i % ${PRODUCTS}`.execute(db)
+  await sql`insert into work_order_phases (work_order_id, phase_id, position)
+    select wo.id, pp.id, pp.position from work_orders wo join product_phases pp on pp.product_id = wo.product_id`.execute(db)
+
+  // Jobs: 2 per phase. stage = phases done (archived: all); the next phase is in progress.
+  await sql`insert into jobs (work_order_id, phase_id, position, quantity, completed_qt, active_qt, released_qt, operator_id,
+      status, active, critical, step_sequence, time_spent_ms, started_at, closed_at)
+    select wo.id, pp.id, pp.position, wo.planned_qt / 2,
+      case when pp.position <= s.stage then wo.planned_qt / 2 when pp.position = s.stage + 1 and j = 1 then wo.planned_qt / 4 else 0 end,
+      case when pp.position = s.stage + 1 and j = 1 and s.i % 10 = 0 then 1 else 0 end,
+      case when pp.position <= s.stage then wo.planned_qt / 2 when pp.position = s.stage + 1 and j = 1 then wo.planned_qt / 4 else 0 end,
+      case when (s.i + pp.position + j) % 5 = 0 then null else opn.id end,
+      case when pp.position <= s.stage then 'closed'
+           when pp.position = s.stage + 1 and j = 1 then case when s.i % 10 = 0 then 'started' else 'paused' end
+           else 'queued' end,
+      pp.position = s.stage + 1 and j = 1 and s.i % 10 = 0,
+      s.i % 53 = 0 and j = 1,
+      '[{"_key":"bench-read","type":"instruction"}]'::jsonb,
+      case when pp.position <= s.stage + 1 and (j = 1 or pp.position <= s.stage) then 600000 else 0 end,
+      case when pp.position <= s.stage or (pp.position = s.stage + 1 and j = 1) then now() - interval '1 day' end,
+      case when pp.position <= s.stage then now() end
+    from (select id, sequence::int as i, case when archived_at is not null then ${PHASES} else sequence::int % ${PHASES + 1} end as stage from work_orders) s
+    join work_orders wo on wo.id = s.id
+    join product_phases pp on pp.product_id = wo.product_id
+    cross join generate_series(1, 2) j
+    join opn on opn.n = (s.i * 3 + pp.position * 7 + j) % ${OPERATORS}`.execute(db)
+
+  // Material counters from the jobs, the next phase receiving what the previous one released.
+  await sql`create temp table agg as
+    select wop.work_order_id, wop.phase_id, wop.position,
+      coalesce(sum(j.completed_qt + j.active_qt), 0)::int as taken, coalesce(sum(j.completed_qt), 0)::int as done,
+      coalesce(sum(j.released_qt), 0)::int as released
+    from work_order_phases wop left join jobs j on j.work_order_id = wop.work_order_id and j.phase_id = wop.phase_id
+    group by 1, 2, 3`.execute(db)
+  await sql`update work_order_phases wop set
+      taken_qt = a.taken, completed_qt = a.done, released_out_qt = a.released,
+      released_in_qt = case when wop.position = 1 then wo.planned_qt else coalesce(prev.released, 0) end
+    from agg a join work_orders wo on wo.id = a.work_order_id
+      left join agg prev on prev.work_order_id = a.work_order_id and prev.position = a.position - 1
+    where wop.work_order_id = a.work_order_id and wop.phase_id = a.phase_id`.execute(db)
+  await sql`update work_orders wo set completed_qt = a.done from agg a where a.work_order_id = wo.id and a.position = ${PHASES}`.execute(db)
+  await sql`select setval('work_order_sequence_seq', ${workOrders + 1})`.execute(db)
+  await sql`analyze`.execute(db)
+
+  const { n } = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const pick = async (q: string) => (await sql<{ id: string }>`${sql.raw(q)}`.execute(db)).rows[0]!.id
+  return {
+    jobs: Number(n),
+    operator: await pick(`select id from users where username = 'op7'`),
+    department: await pick(`select id from departments where code = 'D2'`),
+    product: await pick(`select id from products where code = 'P0042'`),
+    phase: await pick(`select pp.id from product_phases pp join products p on p.id = pp.product_id where p.code = 'P0042' and pp.position = 3`),
+    workOrder: await pick(`select id from work_orders where code = 'WO000042'`),
+  }
+}
+
+type Case = { label: string; run: (svc: Services, ids: Awaited<ReturnType<typeof seed>>) => Promise<unknown> }
+
+const jobCase = (label: string, input: (ids: Awaited<ReturnType<typeof seed>>) => JobListInput): Case => ({
+  label,
+  run: (svc, ids) => listJobs(svc, input(ids)),
+})
+
+function cases(): Case[] {
+  const list: Case[] = [
+    { label: 'work orders: first page (site queue)', run: (svc) => listWorkOrders(svc, {}) },
+    jobCase('jobs: first page, no filter', () => ({})),
+    ...JOB_FILTERS.map((f: JobFilter) => jobCase(`jobs: ${f}`, () => ({ filters: [f] }))),
+    jobCase('jobs: late + assigned + ready', () => ({ filters: ['late', 'assigned', 'ready'] })),
+    jobCase('jobs: critical + not_ready', () => ({ filters: ['critical', 'not_ready'] })),
+    jobCase('jobs: active + unassigned (empty)', () => ({ filters: ['active', 'unassigned'] })),
+    jobCase('jobs: department', (ids) => ({ department_key: ids.department })),
+    jobCase('jobs: department + ready', (ids) => ({ department_key: ids.department, filters: ['ready'] })),
+    jobCase('jobs: operator', (ids) => ({ operator_key: ids.operator })),
+    jobCase('jobs: product', (ids) => ({ product_key: ids.product })),
+    jobCase('jobs: phase', (ids) => ({ phase_key: ids.phase })),
+    jobCase('jobs: work order', (ids) => ({ work_order_key: ids.workOrder })),
+    jobCase('jobs: search (work order code)', () => ({ search: 'WO000042' })),
+    jobCase('jobs: include closed', () => ({ include_closed: true })),
+  ]
+  // A later page: the cursor of page 3 (keyset), fetched once per database before timing.
+  return list
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
+}
+
+async function run(ctx: BenchContext) {
+  const runs = env('BENCH_RUNS', 30)
+  const bigWorkOrders = env('BENCH_WORK_ORDERS', 10_000)
+  const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL
+  const busy = await machineBusy(2000)
+
+  const small = await createThrowawayDatabase(adminUrl, 'mes_bench_plan_s')
+  ctx.onCleanup(() => small.drop())
+  const big = await createThrowawayDatabase(adminUrl, 'mes_bench_plan_l')
+  ctx.onCleanup(() => big.drop())
+  const dbs = [
+    { name: 'small', url: small.url, workOrders: 100 },
+    { name: 'large', url: big.url, workOrders: bigWorkOrders },
+  ]
+  const opened = dbs.map((d) => ({ ...d, db: openPostgres(d.url, 4) }))
+  for (const o of opened) ctx.onCleanup(() => o.db.close())
+  const seeded = []
+  for (const o of opened) {
+    const t0 = performance.now()
+    await migrateToLatest(o.db.db)
+    const ids = await seed(o.db.db, o.workOrders)
+    console.log(`[planning] ${o.name}: ${o.workOrders} work orders, ${ids.jobs} jobs seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    const svc = { db: o.db.db, clock: systemClock } as unknown as Services
+    seeded.push({ ...o, ids, svc })
+  }
+  const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(seeded[0]!.db.db)).rows[0]!.v
+
+  // Page 3 of the unfiltered list by keyset, per database.
+  const thirdPage: Case = {
+    label: 'jobs: page 3 (keyset cursor)',
+    run: async (svc) => {
+      let cursor: string | undefined
+      for (let i = 0; i < 2; i++) cursor = (await listJobs(svc, { cursor })).next_cursor ?? undefined
+      return cursor
+    },
+  }
+  const cursors = await Promise.all(seeded.map((s) => thirdPage.run(s.svc, s.ids) as Promise<string | undefined>))
+  const all: Case[] = [...cases(), { label: 'jobs: page 3 (keyset cursor)', run: (svc) => listJobs(svc, { cursor: cursors[seeded.findIndex((s) => s.svc === svc)] }) }]
+
+  const rows: string[][] = []
+  let worst = 0
+  let missed = 0
+  for (const c of all) {
+    const times: number[][] = seeded.map(() => [])
+    for (const s of seeded) for (let w = 0; w < 3; w++) await c.run(s.svc, s.ids)
+    for (let r = 0; r < runs; r++) {
+      for (const [i, s] of seeded.entries()) {
+        const t0 = performance.now()
+        await c.run(s.svc, s.ids)
+        times[i]!.push(performance.now() - t0)
+      }
+    }
+    const [p50s, p99s, p50l, p99l] = [percentile(times[0]!, 50), percentile(times[0]!, 99), percentile(times[1]!, 50), percentile(times[1]!, 99)]
+    const ratio = p50l / p50s
+    worst = Math.max(worst, ratio)
+    if (ratio > 2) missed++
+    rows.push([c.label, p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), ratio <= 2 ? 'met' : 'MISSED'])
+    console.log(`[planning] ${c.label}: ${p50s.toFixed(2)} / ${p50l.toFixed(2)} ms (x${ratio.toFixed(2)})`)
+  }
+  const jobs = seeded.map((s) => s.ids.jobs)
+  const t = table(['query', 'p50 ms 1k', 'p99 ms 1k', `p50 ms ${Math.round(jobs[1]! / 1000)}k`, `p99 ms ${Math.round(jobs[1]! / 1000)}k`, 'p50 ratio', '<= 2x'], rows, [false, true, true, true, true, true, false])
+  console.log(`\n${t.text}\n\nworst p50 ratio ${worst.toFixed(2)}; ${missed} of ${rows.length} over 2x`)
+  appendResults(
+    'planning: work order list and job list at 1,000 vs 100,000 jobs',
+    [
+      `Command: \`${ctx.command}\``,
+      '',
+      `Databases: ${seeded.map((s) => `${s.name} ${s.workOrders} work orders / ${s.ids.jobs} jobs`).join('; ')} (seeded with generate_series, ANALYZEd).`,
+      `Timing: the service functions the API calls (listWorkOrders, listJobs: one query with joins, first page of 50 unless said), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
+      `Machine: ${machineLine([`PostgreSQL ${version}`])}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}.`,
+      '',
+      t.markdown,
+      '',
+      `Worst p50 ratio ${worst.toFixed(2)} (target <= 2); ${missed} of ${rows.length} queries over 2x.`,
+    ].join('\n'),
+  )
+  if (process.env.BENCH_EXPLAIN) {
+    for (const c of all.slice(1)) {
+      void c
+    }
+  }
+}
+
+export const planningScale: BenchModule = {
+  name: 'planning',
+  title: 'work order list and job list (every filter) at 1,000 vs 100,000 jobs (PostgreSQL)',
+  run,
+}

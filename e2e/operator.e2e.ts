@@ -1,0 +1,372 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+
+/**
+ * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
+ * fill a mandatory form field, pause/resume, no material for the next piece, the job closing
+ * ('Redirecting…'), the downstream job becoming ready as material is released, going offline
+ * past max_offline (the client closes the work session, the server force-pauses), sign-out
+ * with a running job. Data is made through the APIs (admin holds every permission).
+ */
+
+test.use({ viewport: { width: 1024, height: 768 } })
+
+/** What the tablet shows: the 1024x768 viewport (fixed and sticky parts where they are). */
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png` })
+
+type Params = {
+  unsupervised_work_allowed: boolean
+  auto_new_batch: boolean
+  max_offline: number
+  parallel_job_allowed: boolean
+  display_job_timer: boolean
+  production_batch_qt: number
+  release_batch_qt: number
+  release_style: 'continuous' | 'job' | 'release_batch'
+  std_processing_time: number
+  step_check: boolean
+  step_check_force_order: boolean
+}
+const PARAMS: Params = {
+  unsupervised_work_allowed: false,
+  auto_new_batch: true,
+  max_offline: 300,
+  parallel_job_allowed: false,
+  display_job_timer: true,
+  production_batch_qt: 0,
+  release_batch_qt: 0,
+  release_style: 'continuous',
+  std_processing_time: 30,
+  step_check: true,
+  step_check_force_order: true,
+}
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return (await res.json()).detail as T
+}
+
+type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
+type PhaseSpec = { name: string; params: Partial<Params>; steps: StepSpec[] }
+type Setup = { operator: NewUser; wo: string; woCode: string; productCode: string; jobs: string[]; fields: Record<string, string> }
+
+/** A form field of every type; `coppia` (number) is mandatory. */
+async function makeFields(api: APIRequestContext): Promise<Record<string, string>> {
+  const specs = [
+    { id: 'coppia', name: 'Coppia di serraggio (Nm)', type: 'number', mandatory: true, help_text: 'Leggi il valore sulla chiave dinamometrica' },
+    { id: 'lotto', name: 'Lotto viti', type: 'text' },
+    { id: 'ok', name: 'Guarnizione montata', type: 'boolean' },
+    { id: 'visivo', name: 'Controllo visivo', type: 'ternary' },
+    { id: 'colore', name: 'Colore', type: 'choice', options: ['Rosso', 'Verde', 'Blu'] },
+    { id: 'data', name: 'Data di scadenza colla', type: 'date' },
+    { id: 'ora', name: 'Ora di fine', type: 'time' },
+    { id: 'foto', name: 'Foto del montaggio', type: 'files' },
+  ]
+  const keys: Record<string, string> = {}
+  for (const { id, ...f } of specs) {
+    const row = await ok<{ _key: string }>(await api.post('/api/field', { data: { ...f, name: `${f.name} ${uniqueName('')}` } }))
+    keys[id] = row._key
+  }
+  return keys
+}
+
+async function setup(baseURL: string, phases: (fields: Record<string, string>) => PhaseSpec[], quantity: number): Promise<Setup> {
+  const api = await adminApi(baseURL)
+  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('E2E') })
+  const fields = await makeFields(api)
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
+  const productCode = uniqueName('P').toUpperCase()
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Valvola a sfera DN25' } }))
+  await ok(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: phases(fields).map((p) => ({
+          operation_key: operation._key,
+          name: p.name,
+          parameters: { ...PARAMS, ...p.params },
+          steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
+          production_notes: `Note di produzione di ${p.name}`,
+        })),
+      },
+    }),
+  )
+  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Ordine urgente per il cliente Rossi' } }),
+  )
+  return { operator, wo: wo._key, woCode: wo.code, productCode, jobs: wo.phases.map((p) => p.jobs[0]!._key), fields }
+}
+
+type Job = { status: string; active: boolean; ready: boolean; available_qt: number; completed_qt: number; paused_offline?: boolean }
+const jobState = async (baseURL: string, key: string) => ok<Job>(await (await adminApi(baseURL)).get(`/api/job/${key}`))
+const workSession = async (baseURL: string, key: string) =>
+  ok<{ job: Job & { paused_offline: boolean } }>(await (await adminApi(baseURL)).get(`/api/job/${key}/work-session`))
+
+const state = (page: Page) => page.getByTestId('job-state').first()
+const card = (page: Page, jobKey: string) => page.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+
+/** From the queue: select the job (unless preselected), Next, Start/Resume. */
+async function startFromQueue(page: Page, jobKey: string) {
+  await expect(card(page, jobKey)).toBeVisible()
+  if ((await card(page, jobKey).getAttribute('data-selected')) === null) await card(page, jobKey).click()
+  await expect(card(page, jobKey)).toHaveAttribute('data-selected', 'true')
+  await page.getByTestId('to-confirm').click()
+  await expect(page.getByTestId('confirm-jobs')).toBeVisible()
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
+  await expect(state(page)).toHaveAttribute('data-state', 'running')
+}
+
+async function confirmStep(page: Page, n: number) {
+  await page.getByTestId(`step-${n}`).click()
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByTestId(`step-${n}`)).toHaveAttribute('data-done', 'true')
+}
+
+/** Phase 1: an instruction, then a form with every field type; step 2 confirms with the mandatory value. */
+async function fillFormAndConfirm(page: Page, fields: Record<string, string>, torque: string) {
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  await page.getByTestId(`field-${fields.coppia}`).fill(torque)
+  await page.getByTestId('confirm-step').click()
+}
+
+test('an operator runs a two-phase work order end to end: batches, form, pause/resume, no material, job closed', async ({ page, baseURL }) => {
+  test.setTimeout(240_000)
+  const s = await setup(
+    baseURL!,
+    (f) => [
+      {
+        name: 'Montaggio',
+        params: { production_batch_qt: 2 },
+        steps: [
+          { type: 'instruction', title: 'Prepara il banco', text: 'Pulisci il banco e prepara le viti M6.\nControlla la chiave dinamometrica.' },
+          { type: 'form', title: 'Registra i dati', fields: [f.coppia!, f.lotto!, f.ok!, f.visivo!, f.colore!, f.data!, f.ora!, f.foto!] },
+        ],
+      },
+      { name: 'Collaudo', params: { production_batch_qt: 0 }, steps: [{ type: 'instruction', title: 'Collaudo a pressione', text: 'Prova a 16 bar per 30 s.' }] },
+    ],
+    4,
+  )
+  const [job1, job2] = s.jobs as [string, string]
+  // Heartbeats are background calls: never user activity for the idle lock.
+  const heartbeats: (string | undefined)[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('execution.heartbeat')) heartbeats.push(r.headers()['x-mes-background'])
+  })
+
+  // The queue: phase 1 ready and preselected (job=first), phase 2 not ready yet.
+  await signIn(page, s.operator.username, s.operator.password)
+  await expect(page).toHaveURL(new RegExp(`/app/operator/select-job\\?job=${job1}`))
+  await expect(page.getByTestId('job-card')).toHaveCount(2)
+  await expect(card(page, job1)).toHaveAttribute('data-selected', 'true')
+  await expect(card(page, job1).getByTestId('ready')).toHaveText('Ready · 4 pcs')
+  await expect(card(page, job2).getByTestId('not-ready')).toBeVisible()
+  await expect(card(page, job1)).toContainText(s.productCode)
+  await expect(card(page, job1)).toContainText(s.woCode)
+  await shot(page, 'operator-select-job')
+
+  await page.getByTestId('to-confirm').click()
+  await expect(page.getByTestId('confirm-jobs')).toContainText('Montaggio')
+  await shot(page, 'operator-confirm')
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job1}/steps`))
+  await expect(state(page)).toHaveText('RUNNING')
+  await expect(page.getByTestId('batch-progress')).toContainText('0 / 4 pcs')
+  await expect(page.getByTestId('batch-progress')).toContainText('Batch 1: 2 pcs')
+  await expect(page.getByTestId('job-timer')).toBeVisible()
+  await shot(page, 'operator-running')
+
+  // Forced order: the form step is locked until the instruction is confirmed.
+  await expect(page.getByTestId('step-2')).toBeDisabled()
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
+  // The mandatory field is required before confirming.
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByText('Required field')).toBeVisible()
+  await page.getByTestId(`field-${s.fields.lotto}`).fill('LV-2231')
+  await page.getByTestId(`field-${s.fields.visivo}`).getByText('Yes').click()
+  await shot(page, 'operator-form-step')
+  // Edit mode: switching step is refused until the changes are saved or cancelled.
+  await page.getByTestId('step-1').click()
+  await expect(page.getByTestId('edit-mode-alert')).toHaveText('Save or cancel the changes first')
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  // ... and so is leaving the steps for another tab.
+  await page.getByTestId('tab-notes').click()
+  await expect(page).toHaveURL(/\/steps$/)
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  await fillFormAndConfirm(page, s.fields, '12,5')
+
+  // Batch 1 done: the next batch opens by itself (auto_new_batch); phase 2 gets 2 pieces (continuous).
+  await expect(page.getByTestId('batch-progress')).toContainText('2 / 4 pcs')
+  await expect(page.getByTestId('batch-progress')).toContainText('Batch 2: 2 pcs')
+  await expect(page.getByTestId('step-1')).not.toHaveAttribute('data-done', 'true')
+  await expect.poll(async () => (await jobState(baseURL!, job2)).available_qt).toBe(2)
+  expect((await jobState(baseURL!, job2)).ready).toBe(true)
+
+  // Pause and resume.
+  await page.getByRole('button', { name: 'Pause', exact: true }).click()
+  await expect(state(page)).toHaveText('PAUSED')
+  await expect(page.getByTestId('work-hint')).toBeVisible()
+  await shot(page, 'operator-paused')
+  expect((await jobState(baseURL!, job1)).active).toBe(false)
+  await page.getByRole('button', { name: 'Resume', exact: true }).click()
+  await expect(state(page)).toHaveText('RUNNING')
+  await confirmStep(page, 1)
+
+  // Leaving the work session pauses the job.
+  await page.getByRole('navigation').getByRole('link', { name: 'Operator' }).click()
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  await expect.poll(async () => (await jobState(baseURL!, job1)).active).toBe(false)
+  await expect(card(page, job2).getByTestId('ready')).toHaveText('Ready · 2 pcs')
+
+  // Phase 2 works the 2 released pieces, then has no material for the next piece.
+  await startFromQueue(page, job2)
+  await expect(page.getByTestId('batch-progress')).toContainText('Batch 1: 2 pcs')
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByRole('dialog', { name: 'No material left' })).toBeVisible()
+  await page.waitForTimeout(400) // the modal's opening transition, for the screenshot
+  await shot(page, 'operator-no-material')
+  await page.getByRole('dialog', { name: 'No material left' }).getByRole('button', { name: 'End the session' }).click()
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  const j2 = await jobState(baseURL!, job2)
+  expect(j2.active).toBe(false)
+  expect(j2.completed_qt).toBe(2)
+
+  // Back to phase 1: resume its open batch, finish it; the job closes ('Redirecting…').
+  await startFromQueue(page, job1)
+  await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  await fillFormAndConfirm(page, s.fields, '13')
+  await expect(page.getByTestId('job-closed')).toContainText('Redirecting…')
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  await expect((await jobState(baseURL!, job1)).status).toBe('closed')
+  await expect(card(page, job1)).toHaveCount(0)
+
+  // Phase 2 is ready again with the last 2 pieces; finishing them closes it and the work order.
+  await expect(card(page, job2).getByTestId('ready')).toHaveText('Ready · 2 pcs')
+  await startFromQueue(page, job2)
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByTestId('job-closed')).toContainText('Redirecting…')
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  await expect(page.getByTestId('job-card')).toHaveCount(0)
+  const wo = await ok<{ completed_qt: number }>(await (await adminApi(baseURL!)).get(`/api/work-order/${s.wo}`))
+  expect(wo.completed_qt).toBe(4)
+  expect(heartbeats.length).toBeGreaterThan(0)
+  expect(heartbeats.every((h) => h === '1')).toBe(true)
+})
+
+test('work session tabs: documents, bom, notes, process, issues and messages placeholders', async ({ page, baseURL }) => {
+  const s = await setup(
+    baseURL!,
+    (f) => [
+      { name: 'Montaggio', params: {}, steps: [{ type: 'form', title: 'Registra i dati', fields: [f.coppia!] }] },
+      { name: 'Collaudo', params: {}, steps: [{ type: 'instruction', title: 'Collaudo', text: 'Prova' }] },
+    ],
+    3,
+  )
+  await signIn(page, s.operator.username, s.operator.password)
+  // Dark theme (the operator's preference): the same screens must read well.
+  await chooseInUserMenu(page, 'Dark')
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  await expect(card(page, s.jobs[0]!)).toHaveAttribute('data-selected', 'true')
+  await shot(page, 'operator-select-job-dark')
+  await startFromQueue(page, s.jobs[0]!)
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByText('Required field')).toBeVisible()
+  await shot(page, 'operator-form-step-dark')
+
+  // A save whose answer is lost: the client retries with the same idempotency key and the
+  // server applies it once (one STEP_EDITED).
+  const keys: string[] = []
+  let lost = false
+  await page.route('**/api/trpc/execution.saveStep**', async (route) => {
+    keys.push(JSON.parse(route.request().postData() ?? '{}')['0']?.idempotency_key)
+    if (lost) return route.continue()
+    lost = true
+    await route.fetch() // the server applies it ...
+    await route.abort('failed') // ... and the answer never arrives
+  })
+  await page.getByTestId(`field-${s.fields.coppia}`).fill('7')
+  await page.getByTestId('save-step').click()
+  await expect(page.getByText('Changes saved')).toBeVisible()
+  expect(keys.length).toBe(2)
+  expect(keys[0]).toBeTruthy()
+  expect(keys[1]).toBe(keys[0])
+  await page.unroute('**/api/trpc/execution.saveStep**')
+  const edits = (await ok<{ event_type: string }[]>(await (await adminApi(baseURL!)).get(`/api/work-order/${s.wo}/history`))).filter(
+    (e) => e.event_type === 'STEP_EDITED',
+  )
+  expect(edits.length).toBe(1)
+  await page.getByTestId('tab-notes').click()
+  await expect(page.getByTestId('notes-tab')).toContainText('Ordine urgente per il cliente Rossi')
+  await expect(page.getByTestId('notes-tab')).toContainText('Note di produzione di Montaggio')
+  await page.getByTestId('tab-process').click()
+  await expect(page.getByTestId('process-tab')).toContainText('Collaudo')
+  await expect(page.locator('[data-current]')).toContainText('Montaggio')
+  await shot(page, 'operator-process')
+  await page.getByTestId('tab-bom').click()
+  await expect(page.getByText('This phase consumes no components.')).toBeVisible()
+  await page.getByTestId('tab-docs').click()
+  await expect(page.getByText(/No documents/)).toBeVisible()
+  await page.getByTestId('tab-issues').click()
+  await expect(page.getByTestId('issues-tab')).toContainText('Quality')
+  await page.getByTestId('tab-messages').click()
+  await expect(page.getByTestId('messages-tab')).toContainText('Quality')
+  // Still running: moving between the tabs is not leaving the work session.
+  await expect(state(page)).toHaveText('RUNNING')
+  expect((await jobState(baseURL!, s.jobs[0]!)).active).toBe(true)
+
+  // Signing out with a running job deletes the session on the server, which pauses the job.
+  await signOut(page)
+  await expect.poll(async () => (await jobState(baseURL!, s.jobs[0]!)).active).toBe(false)
+  expect((await jobState(baseURL!, s.jobs[0]!)).status).toBe('paused')
+})
+
+test('offline past max_offline: OFFLINE shown, the client closes the work session, the server force-pauses, back online is recorded', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const MAX_OFFLINE = 15
+  const s = await setup(
+    baseURL!,
+    () => [{ name: 'Saldatura', params: { max_offline: MAX_OFFLINE }, steps: [{ type: 'instruction', title: 'Salda i raccordi', text: 'Cordone continuo.' }] }],
+    2,
+  )
+  const job = s.jobs[0]!
+  await signIn(page, s.operator.username, s.operator.password)
+  await startFromQueue(page, job)
+
+  await context.setOffline(true)
+  await expect(page.getByTestId('offline-banner')).toBeVisible()
+  await expect(state(page)).toHaveAttribute('data-state', 'offline')
+  await expect(state(page)).toHaveText('OFFLINE')
+  await shot(page, 'operator-offline')
+
+  // Past max_offline: the client closes the work session, the server's sweep force-pauses the job.
+  await expect(state(page)).toHaveAttribute('data-state', 'paused_offline', { timeout: (MAX_OFFLINE + 10) * 1000 })
+  await expect(page.getByTestId('offline-banner')).toContainText('Work session closed')
+  await expect.poll(async () => (await workSession(baseURL!, job)).job.paused_offline, { timeout: 20_000 }).toBe(true)
+  expect((await jobState(baseURL!, job)).active).toBe(false)
+  await shot(page, 'operator-offline-closed')
+
+  await context.setOffline(false)
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 15_000 })
+  await expect(page.getByTestId('heartbeat-stopped')).toContainText('Back online')
+  await expect(state(page)).toHaveText('PAUSED · OFFLINE')
+  const history = await ok<{ event_type: string; subject_key: string | null }[]>(await (await adminApi(baseURL!)).get(`/api/work-order/${s.wo}/history`))
+  const events = history.filter((e) => e.subject_key === job).map((e) => e.event_type)
+  expect(events).toContain('JOB_PAUSE_FORCED')
+  expect(events).toContain('BACK_ONLINE')
+  await shot(page, 'operator-back-online')
+
+  // Resume works again once online.
+  await page.getByRole('button', { name: 'Resume', exact: true }).click()
+  await expect(state(page)).toHaveText('RUNNING')
+  expect((await jobState(baseURL!, job)).active).toBe(true)
+
+  // Closing or reloading the page leaves the work session: the job pauses (keepalive request on pagehide).
+  await page.reload()
+  await expect.poll(async () => (await jobState(baseURL!, job)).active).toBe(false)
+})

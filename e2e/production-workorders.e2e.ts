@@ -1,0 +1,212 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { adminApi, SHOTS_DIR, signIn, uniqueName } from './helpers'
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+/** What the user sees at 1280x800. */
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/wo-${name}.png` })
+const notice = (page: Page, text: string | RegExp) => page.locator('.mantine-Notification-root', { hasText: text })
+
+type Made = { key: string; code: string; phases: { _key: string; name: string }[] }
+
+/** A product with a two-phase process and one component, made through the API (the demo seed may have none yet). */
+async function productWithProcess(api: APIRequestContext): Promise<Made> {
+  const code = uniqueName('PMP').toUpperCase()
+  const created = await api.post('/api/product', { data: { code, description: 'Pompa di prova e2e' } })
+  expect(created.status(), await created.text()).toBe(201)
+  const key = (await created.json()).detail._key as string
+  const operations = (await (await api.get('/api/operation')).json()).detail as { _key: string; name: string }[]
+  const op = (name: string) => operations.find((o) => o.name === name)?._key ?? operations[0]!._key
+  const process = await api.put(`/api/product/${key}/process`, {
+    data: { phases: [{ operation_key: op('Montaggio'), name: 'Montaggio' }, { operation_key: op('Collaudo'), name: 'Collaudo' }] },
+  })
+  expect(process.status(), await process.text()).toBe(200)
+  const phases = (await process.json()).detail.phases as { _key: string; name: string }[]
+  const component = await api.post('/api/product', { data: { code: `${code}-VITE`, description: 'Vite M6' } })
+  const componentKey = (await component.json()).detail._key
+  const bom = await api.put(`/api/product/${key}/bom`, { data: { lines: [{ phase_key: phases[0]!._key, item_key: componentKey, quantity: 4, quantity_per: 'item' }] } })
+  expect(bom.status(), await bom.text()).toBe(200)
+  return { key, code, phases }
+}
+
+async function newWorkOrder(api: APIRequestContext, productKey: string, quantity: number, extra: Record<string, unknown> = {}) {
+  const res = await api.post('/api/work-order', { data: { product_key: productKey, quantity, ...extra } })
+  expect(res.status(), await res.text()).toBe(201)
+  return (await res.json()).detail as { _key: string; code: string }
+}
+
+async function queueKeys(api: APIRequestContext): Promise<string[]> {
+  return ((await (await api.get('/api/queue/site/0')).json()).detail.work_orders as { _key: string }[]).map((w) => w._key)
+}
+
+/** Drags a row by its handle onto another row (mouse: the pointer sensor starts after a small move). */
+async function dragRow(page: Page, fromKey: string, toKey: string) {
+  const handle = page.locator(`tr[data-row-key="${fromKey}"]`).getByTestId('drag-handle')
+  const target = page.locator(`tr[data-row-key="${toKey}"]`)
+  const from = (await handle.boundingBox())!
+  const to = (await target.boundingBox())!
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 5 })
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height / 2 - 4, { steps: 20 })
+  await page.waitForTimeout(250)
+  await page.mouse.up()
+}
+
+test('work orders: create with jobs, reorder the queue by drag, change quantity with and without full distribution, close and archive', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!)
+  const product = await productWithProcess(api)
+
+  await signIn(page, 'produzione')
+  await expect(page).toHaveURL(/\/app\/production\/overview\/workorder/)
+  await expect(page.getByText(/\d+ work orders/)).toBeVisible()
+  await shot(page, 'list-initial')
+
+  // New work order: product autocomplete from 3 characters, quantity, dates, line, notes.
+  await page.getByRole('link', { name: 'New work order' }).click()
+  await expect(page.getByRole('heading', { name: 'New work order' })).toBeVisible()
+  await page.getByRole('button', { name: 'Create work order' }).click()
+  await expect(page.getByText('Choose a product', { exact: true })).toBeVisible()
+  await expect(page.getByText('Enter a quantity greater than 0')).toBeVisible()
+  const productBox = page.getByRole('combobox', { name: 'Product' })
+  await productBox.fill(product.code.slice(0, 2))
+  await expect(page.getByText('Type at least 3 characters', { exact: true })).toBeVisible()
+  await productBox.fill(product.code)
+  await page.getByRole('option', { name: new RegExp(product.code) }).click()
+  await expect(page.getByRole('cell', { name: 'Collaudo' })).toBeVisible()
+  await page.getByRole('textbox', { name: 'Quantity' }).fill('12')
+  await page.getByRole('textbox', { name: 'Start from' }).fill('20300110')
+  await expect(page.getByRole('textbox', { name: 'Start from' })).toHaveValue('2030/01/10')
+  await page.getByRole('textbox', { name: 'Due by' }).fill('2030/01/05')
+  await expect(page.getByText('The due date cannot be before the start date')).toBeVisible()
+  await page.getByRole('textbox', { name: 'Due by' }).fill('2030/01/25')
+  await page.getByRole('textbox', { name: 'Line' }).fill('Linea 1')
+  await page.getByRole('textbox', { name: 'Notes' }).fill('Montare con la nuova chiave dinamometrica')
+  await page.getByRole('combobox', { name: 'Operator of phase Collaudo' }).click()
+  await page.getByRole('option', { name: 'Giulia Bianchi' }).click()
+  await shot(page, 'new-form')
+  await page.getByRole('button', { name: 'Create work order' }).click()
+  await expect(notice(page, /Work order WO\d+ created/)).toBeVisible()
+
+  // Its jobs: one per phase with the whole quantity, assigned or not as chosen.
+  await expect(page).toHaveURL(/\/app\/production\/workorder\/[0-9a-f-]{36}\/job-list$/)
+  const woKey = page.url().split('/').at(-2)!
+  const code = (await page.getByTestId('wo-code').textContent())!
+  await expect(page.getByTestId('wo-job-row')).toHaveCount(2)
+  await expect(page.getByTestId('wo-job-row').nth(0)).toContainText('Unassigned')
+  await expect(page.getByTestId('wo-job-row').nth(0)).toContainText('Ready')
+  await expect(page.getByTestId('wo-job-row').nth(1)).toContainText('Giulia Bianchi')
+  await expect(page.getByTestId('wo-job-row').nth(1)).toContainText('Not ready')
+  await expect(page.getByTestId('wo-planned')).toHaveText('12')
+  await shot(page, 'detail-jobs')
+
+  // The other tabs: material (bom x quantity), notes, history, placeholders.
+  await page.getByRole('tab', { name: 'Material' }).click()
+  await expect(page.getByTestId('bom-total')).toHaveText('48')
+  await shot(page, 'detail-bom')
+  await page.getByRole('tab', { name: 'Notes' }).click()
+  await expect(page.getByRole('textbox', { name: 'Work order notes' })).toHaveValue('Montare con la nuova chiave dinamometrica')
+  await page.getByRole('tab', { name: 'Issues' }).click()
+  await expect(page.getByTestId('tab-placeholder')).toContainText('Quality area')
+
+  // Quantity change: untouched phases follow the new quantity.
+  await page.getByRole('button', { name: 'Change quantity' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByRole('textbox', { name: 'New planned quantity' }).fill('15')
+  await expect(dialog.getByTestId('phase-1').getByTestId('phase-sum')).toHaveText('15 / 15')
+  // Without full distribution: phase 2 short of 3 pieces, save refused before sending.
+  await dialog.getByTestId('phase-2').getByRole('textbox', { name: /Quantity of Giulia Bianchi/ }).fill('12')
+  await expect(dialog.getByTestId('phase-2').getByTestId('phase-sum')).toHaveText('12 / 15')
+  await expect(dialog.getByTestId('phase-2').getByTestId('phase-problem')).toHaveText('3 pieces still to distribute')
+  await expect(dialog.getByRole('button', { name: 'Save quantity' })).toBeDisabled()
+  await shot(page, 'quantity-not-distributed')
+  // The rest to a new job of another operator: distributed, saved.
+  await dialog.getByTestId('phase-2').getByRole('button', { name: 'New job' }).click()
+  await expect(dialog.getByTestId('phase-2').getByRole('textbox', { name: 'Quantity of the new job' })).toHaveValue('3')
+  await dialog.getByTestId('phase-2').getByRole('combobox', { name: 'Operator of the new job' }).click()
+  await page.getByRole('option', { name: 'Marco Rossi' }).click()
+  await expect(dialog.getByTestId('phase-2').getByTestId('phase-sum')).toHaveText('15 / 15')
+  await shot(page, 'quantity-distributed')
+  await dialog.getByRole('button', { name: 'Save quantity' }).click()
+  await expect(notice(page, 'Quantity updated')).toBeVisible()
+  await page.getByRole('tab', { name: 'Job list' }).click()
+  await expect(page.getByTestId('wo-planned')).toHaveText('15')
+  await expect(page.getByTestId('wo-job-row')).toHaveCount(3)
+  await expect(page.getByTestId('wo-job-row').nth(2)).toContainText('Marco Rossi')
+
+  // A stale dialog meets the server's rule: it answers and the dialog shows why.
+  await page.getByRole('button', { name: 'Change quantity' }).click()
+  await dialog.getByRole('textbox', { name: 'New planned quantity' }).fill('16')
+  await expect(dialog.getByRole('button', { name: 'Save quantity' })).toBeEnabled()
+  const detail = (await (await api.get(`/api/work-order/${woKey}`)).json()).detail
+  const extra = await api.patch(`/api/work-order/${woKey}/update-quantities`, {
+    data: { quantity: 15, phases: [{ phase_key: detail.phases[1]._key, jobs: [{ job_key: detail.phases[1].jobs[1]._key, quantity: 2 }], new_jobs: [{ quantity: 1 }] }] },
+  })
+  expect(extra.status(), await extra.text()).toBe(200)
+  await dialog.getByRole('button', { name: 'Save quantity' }).click()
+  await expect(dialog.getByTestId('quantity-server-error')).toContainText('The whole workload must be distributed')
+  await expect(dialog.getByTestId('quantity-server-error')).toContainText('Phase 2 (Collaudo)')
+  await shot(page, 'quantity-server-error')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+  // History: readable events.
+  await page.getByRole('tab', { name: 'History' }).click()
+  await expect(page.getByTestId('history-event').first()).toHaveText('Quantity changed')
+  await expect(page.getByTestId('history-event').last()).toHaveText('Work order created')
+  await shot(page, 'detail-history')
+
+  // The queue: two more work orders, then drag the last one to the top.
+  const second = await newWorkOrder(api, product.key, 5, { due_by: '2020/01/01', line: 'Linea 2' })
+  const third = await newWorkOrder(api, product.key, 7)
+  await page.getByRole('link', { name: 'Work orders' }).first().click()
+  await expect(page).toHaveURL(/\/app\/production\/overview\/workorder$/)
+  await expect(page.locator(`tr[data-row-key="${second._key}"]`).getByTestId('wo-late')).toBeVisible()
+  await expect(page.locator(`tr[data-row-key="${woKey}"]`).getByTestId('wo-on-time')).toBeVisible()
+  const before = await queueKeys(api)
+  expect(before.slice(-3)).toEqual([woKey, second._key, third._key])
+  const first = before[0]!
+  await dragRow(page, third._key, first)
+  await expect(notice(page, 'Queue saved')).toBeVisible()
+  const after = await queueKeys(api)
+  expect(after[0]).toBe(third._key)
+  expect([...after].sort()).toEqual([...before].sort())
+  await expect(page.locator('tbody tr').first()).toHaveAttribute('data-row-key', third._key)
+  await shot(page, 'list-reordered')
+
+  // Filters: the reorder handle goes away; search narrows on the server.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(code)
+  await expect(page.locator('tbody tr')).toHaveCount(1)
+  await expect(page.getByTestId('drag-handle')).toHaveCount(0)
+  await expect(page.getByTestId('reorder-hint')).toContainText('only without filters')
+  await page.getByRole('button', { name: 'Clear filters' }).click()
+  await page.getByRole('combobox', { name: 'Timeliness' }).click()
+  await page.getByRole('option', { name: 'Late' }).click()
+  await expect(page.locator(`tr[data-row-key="${second._key}"]`)).toBeVisible()
+  await expect(page.locator(`tr[data-row-key="${woKey}"]`)).toHaveCount(0)
+  await shot(page, 'list-filtered-late')
+  await page.getByRole('button', { name: 'Clear filters' }).click()
+
+  // Close and archive: only finished work orders go to the archive; restore brings it back.
+  await page.locator(`tr[data-row-key="${woKey}"]`).getByRole('link', { name: code }).click()
+  await expect(page.getByRole('button', { name: 'Archive' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Close', exact: true }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Close the order' }).click()
+  await expect(notice(page, 'Work order closed')).toBeVisible()
+  await expect(page.getByTestId('wo-status')).toHaveText('Closed')
+  await expect(page.getByTestId('wo-job-row').first()).toContainText('Closed')
+  await page.getByRole('button', { name: 'Archive' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click()
+  await expect(notice(page, 'Work order archived')).toBeVisible()
+  await expect(page.getByText(/Archived on .*read-only/)).toBeVisible()
+  await shot(page, 'detail-archived')
+  expect(await queueKeys(api)).not.toContain(woKey)
+  await page.getByRole('link', { name: 'Archive' }).click()
+  await expect(page).toHaveURL(/\/workorder\/archive/)
+  await page.getByRole('searchbox', { name: 'Search the archive' }).fill(code)
+  const archivedRow = page.getByRole('row', { name: new RegExp(code) })
+  await expect(archivedRow).toBeVisible()
+  await shot(page, 'archive')
+  await archivedRow.getByRole('button', { name: 'Restore' }).click()
+  await expect(notice(page, `Work order ${code} restored at the end of the queue`)).toBeVisible()
+  expect((await queueKeys(api)).at(-1)).toBe(woKey)
+})
