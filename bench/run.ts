@@ -1,13 +1,14 @@
 import { heartbeat } from './heartbeat'
 import { httpOverhead } from './http-overhead'
 import type { BenchModule } from './lib/module'
+import { planningScale } from './planning-scale'
 
 /**
  * `bun run bench` runs every benchmark below, `bun run bench NAME [NAME...]` only those,
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

@@ -293,3 +293,18 @@ test.describe('in Italian', () => {
     await expect(page).toHaveURL(/\/process$/)
   })
 })
+
+test('the demo pump shows its seeded process with step media and its bom', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!)
+  const list = (await (await api.get('/api/product?search=PMP-100')).json()) as { detail: { rows: { _key: string; code: string }[] } }
+  const pump = list.detail.rows.find((r) => r.code === 'PMP-100')!
+  await openAs(page, `/app/library/product/${pump._key}/process`)
+  await page.getByRole('button', { name: 'Phase 1: Montaggio pompa' }).click()
+  await page.getByTestId('phase-detail').getByRole('tab', { name: /Procedure/ }).click()
+  await expect(page.getByTestId('step-0').getByRole('img', { name: 'Schema PMP-100.png' })).toBeVisible()
+  await expect(page.getByTestId('step-0').getByText('Istruzioni PMP-100.pdf')).toBeVisible()
+  await shot(page, 'process-demo-pump')
+  await page.getByRole('tab', { name: 'Bill of materials' }).click()
+  await expect(page.getByRole('cell', { name: 'CMP-MOT-01' })).toBeVisible()
+  await shot(page, 'bom-demo-pump')
+})

@@ -59,7 +59,7 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
 
   await signIn(page, 'produzione')
   await expect(page).toHaveURL(/\/app\/production\/overview\/workorder/)
-  await expect(page.getByText(/\d+ work orders/)).toBeVisible()
+  await expect(page.getByText(/^\d+ work orders?$/)).toBeVisible()
   await shot(page, 'list-initial')
 
   // New work order: product autocomplete from 3 characters, quantity, dates, line, notes.
@@ -92,11 +92,16 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   await expect(page).toHaveURL(/\/app\/production\/workorder\/[0-9a-f-]{36}\/job-list$/)
   const woKey = page.url().split('/').at(-2)!
   const code = (await page.getByTestId('wo-code').textContent())!
-  await expect(page.getByTestId('wo-job-row')).toHaveCount(2)
-  await expect(page.getByTestId('wo-job-row').nth(0)).toContainText('Unassigned')
-  await expect(page.getByTestId('wo-job-row').nth(0)).toContainText('Ready')
-  await expect(page.getByTestId('wo-job-row').nth(1)).toContainText('Giulia Bianchi')
-  await expect(page.getByTestId('wo-job-row').nth(1)).toContainText('Not ready')
+  // The material flow per phase, then the shared job list narrowed to this work order.
+  await expect(page.getByTestId('wo-phase-row')).toHaveCount(2)
+  await expect(page.getByTestId('wo-phase-row').nth(0)).toContainText('Unassigned · 12')
+  await expect(page.getByTestId('wo-phase-row').nth(1)).toContainText('Giulia Bianchi · 12')
+  const operatorOf = (phase: number) => page.getByRole('combobox', { name: `Operator of ${code} phase ${phase}` })
+  const jobRow = (phase: number) => page.getByRole('row').filter({ has: operatorOf(phase) })
+  await expect(operatorOf(1)).toHaveValue('')
+  await expect(operatorOf(2)).toHaveValue('Giulia Bianchi')
+  await expect(jobRow(1)).toContainText('Ready')
+  await expect(jobRow(2)).toContainText('Not ready')
   await expect(page.getByTestId('wo-planned')).toHaveText('12')
   await shot(page, 'detail-jobs')
 
@@ -131,8 +136,9 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   await expect(notice(page, 'Quantity updated')).toBeVisible()
   await page.getByRole('tab', { name: 'Job list' }).click()
   await expect(page.getByTestId('wo-planned')).toHaveText('15')
-  await expect(page.getByTestId('wo-job-row')).toHaveCount(3)
-  await expect(page.getByTestId('wo-job-row').nth(2)).toContainText('Marco Rossi')
+  await expect(operatorOf(2)).toHaveCount(2)
+  expect(await operatorOf(2).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value).sort())).toEqual(['Giulia Bianchi', 'Marco Rossi'])
+  await expect(page.getByTestId('wo-phase-row').nth(1)).toContainText('Marco Rossi · 3')
 
   // A stale dialog meets the server's rule: it answers and the dialog shows why.
   await page.getByRole('button', { name: 'Change quantity' }).click()
@@ -193,7 +199,7 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   await page.getByRole('dialog').getByRole('button', { name: 'Close the order' }).click()
   await expect(notice(page, 'Work order closed')).toBeVisible()
   await expect(page.getByTestId('wo-status')).toHaveText('Closed')
-  await expect(page.getByTestId('wo-job-row').first()).toContainText('Closed')
+  await expect(page.getByTestId('wo-phase-row').first()).toContainText('all closed')
   await page.getByRole('button', { name: 'Archive' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click()
   await expect(notice(page, 'Work order archived')).toBeVisible()

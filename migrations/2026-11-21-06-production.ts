@@ -86,6 +86,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('jobs_operator').on('jobs').columns(['operator_id', 'status']).execute()
   await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'work_order_id']).execute()
   await db.schema.createIndex('jobs_phase').on('jobs').column('phase_id').execute()
+  // Job list by operator in site order: the per-work-order probe finds the operator's open jobs
+  // without reading the other jobs' rows (bench/planning-scale.ts).
+  await sql`create index jobs_open_by_work_order_operator on jobs (work_order_id, operator_id) where status <> 'closed'`.execute(db)
   // The offline sweep only looks at running jobs. last_heartbeat_at is deliberately in no index:
   // a heartbeat (every 10 s per running job) then updates no index and stays a HOT update, and
   // the fillfactor leaves room on each page for those new row versions.

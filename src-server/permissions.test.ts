@@ -94,75 +94,58 @@ describe('permission walk', () => {
     expect(procedures.filter(([, p]) => p._def.meta?.access?.scope === 'public').map(([n]) => n).sort()).toEqual([...PUBLIC_TRPC].sort())
   })
 
-  test('REST: routes for signed-in users answer 401 without a token (or with a bad one)', async () => {
-    for (const r of restRoutes) {
-      if (r.access.scope === 'public') continue
-      const path = `/api${fillPath(r.path)}`
+  test('the walk covers routes of every kind', () => {
+    expect(restRoutes.filter((r) => requiredScopes(r.access).length > 0).length).toBeGreaterThanOrEqual(3)
+    expect(restRoutes.filter((r) => r.access.scope === 'signed-in').length).toBeGreaterThanOrEqual(3)
+    expect(procedures.filter(([, p]) => requiredScopes(p._def.meta!.access!).length > 0).length).toBeGreaterThanOrEqual(3)
+    for (const [name, p] of procedures) expect({ name, type: p._def.type }).not.toEqual({ name, type: 'subscription' })
+  })
+
+  // One test per route and procedure, so the walk grows with the API without any test getting long.
+  for (const r of restRoutes) {
+    if (r.access.scope === 'public') continue
+    const label = restLabel(r)
+    const path = `/api${fillPath(r.path)}`
+    const body = r.body && !r.multipart ? {} : undefined
+    const needed = requiredScopes(r.access)
+
+    test(`REST ${label}: 401 without a token or with a bad one`, async () => {
       for (const token of [undefined, 'bogus.token', 'mes_bogus.token']) {
         const res = await h.request(r.method.toUpperCase(), path, { token, origin: null })
-        expect({ route: restLabel(r), token, status: res.status, code: appCode(res.body) }).toEqual({
-          route: restLabel(r),
-          token,
-          status: 401,
-          code: 'NOT_AUTHENTICATED',
-        })
+        expect({ token, status: res.status, code: appCode(res.body) }).toEqual({ token, status: 401, code: 'NOT_AUTHENTICATED' })
       }
-    }
-  })
+    })
 
-  test('REST: routes needing a permission refuse a user holding every other permission (403 NOT_AUTHORISED)', async () => {
-    let checked = 0
-    for (const r of restRoutes) {
-      const needed = requiredScopes(r.access)
-      if (needed.length === 0) continue
-      const token = await without(needed)
-      const res = await h.request(r.method.toUpperCase(), `/api${fillPath(r.path)}`, { token, body: r.body && !r.multipart ? {} : undefined })
-      expect({ route: restLabel(r), status: res.status, code: appCode(res.body) }).toEqual({ route: restLabel(r), status: 403, code: 'NOT_AUTHORISED' })
-      checked++
-    }
-    expect(checked).toBeGreaterThanOrEqual(3)
-  })
-
-  test('REST: a holder of one of the needed permissions gets past the gate', async () => {
-    for (const r of restRoutes) {
-      const needed = requiredScopes(r.access)
-      if (needed.length === 0) continue
+    if (needed.length === 0) continue
+    test(`REST ${label}: 403 NOT_AUTHORISED without ${needed.join(' or ')}; a holder gets past the gate`, async () => {
+      const res = await h.request(r.method.toUpperCase(), path, { token: await without(needed), body })
+      expect({ status: res.status, code: appCode(res.body) }).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
       for (const s of needed) {
-        const token = await without(SCOPES.filter((x) => x !== s))
-        const res = await h.request(r.method.toUpperCase(), `/api${fillPath(r.path)}`, { token, body: r.body && !r.multipart ? {} : undefined })
-        const code = appCode(res.body)
-        expect({ route: restLabel(r), scope: s, refused: res.status === 401 || code === 'NOT_AUTHORISED' }).toEqual({ route: restLabel(r), scope: s, refused: false })
+        const ok = await h.request(r.method.toUpperCase(), path, { token: await without(SCOPES.filter((x) => x !== s)), body })
+        expect({ scope: s, refused: ok.status === 401 || appCode(ok.body) === 'NOT_AUTHORISED' }).toEqual({ scope: s, refused: false })
       }
-    }
-  })
+    })
+  }
 
-  test('tRPC: procedures for signed-in users answer 401 without a token', async () => {
-    for (const [name, p] of procedures) {
-      const access = p._def.meta!.access!
-      if (access.scope === 'public') continue
-      const type = p._def.type
-      if (type === 'subscription') throw new Error(`${name}: subscriptions are not walked yet`)
+  for (const [name, p] of procedures) {
+    const access = p._def.meta?.access
+    if (!access || access.scope === 'public' || p._def.type === 'subscription') continue
+    const type = p._def.type as 'query' | 'mutation'
+    const needed = requiredScopes(access)
+
+    test(`tRPC ${name}: 401 without a token`, async () => {
       const res = await trpcCall(h, name, type, {}, { origin: null })
-      expect({ name, status: res.status, code: appCode(res.body) }).toEqual({ name, status: 401, code: 'NOT_AUTHENTICATED' })
-    }
-  })
+      expect({ status: res.status, code: appCode(res.body) }).toEqual({ status: 401, code: 'NOT_AUTHENTICATED' })
+    })
 
-  test('tRPC: procedures needing a permission refuse a user holding every other permission', async () => {
-    let checked = 0
-    for (const [name, p] of procedures) {
-      const needed = requiredScopes(p._def.meta!.access!)
-      if (needed.length === 0) continue
-      const type = p._def.type
-      if (type === 'subscription') throw new Error(`${name}: subscriptions are not walked yet`)
-      const token = await without(needed)
-      const res = await trpcCall(h, name, type, {}, { token })
-      expect({ name, status: res.status, code: appCode(res.body) }).toEqual({ name, status: 403, code: 'NOT_AUTHORISED' })
-      // ... while a holder of the first needed permission is let through the gate.
-      const holder = await without(SCOPES.filter((x) => x !== needed[0]))
-      const ok = await trpcCall(h, name, type, {}, { token: holder })
-      expect({ name, refused: ok.status === 401 || appCode(ok.body) === 'NOT_AUTHORISED' }).toEqual({ name, refused: false })
-      checked++
-    }
-    expect(checked).toBeGreaterThanOrEqual(3)
-  })
+    if (needed.length === 0) continue
+    test(`tRPC ${name}: 403 NOT_AUTHORISED without ${needed.join(' or ')}; a holder gets past the gate`, async () => {
+      const res = await trpcCall(h, name, type, {}, { token: await without(needed) })
+      expect({ status: res.status, code: appCode(res.body) }).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+      for (const s of needed) {
+        const ok = await trpcCall(h, name, type, {}, { token: await without(SCOPES.filter((x) => x !== s)) })
+        expect({ scope: s, refused: ok.status === 401 || appCode(ok.body) === 'NOT_AUTHORISED' }).toEqual({ scope: s, refused: false })
+      }
+    })
+  }
 })

@@ -29,7 +29,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   OPERATOR_HOURLY_COST_NEGATIVE: msg`Il costo orario dell'operatore deve essere maggiore o uguale a 0`,
   RELEASE_BATCH_QT_REQUIRED: msg`Con lo stile di rilascio "lotto di rilascio" la quantità del lotto di rilascio deve essere maggiore di 0`,
   DEPARTMENT_CODE_TAKEN: msg`Codice reparto già in uso`,
-  DEPARTMENT_IN_USE: msg`Il reparto è assegnato ad alcuni utenti e non può essere eliminato`,
+  DEPARTMENT_IN_USE: msg`Il reparto è in uso (utenti o fasi dei prodotti) e non può essere eliminato`,
   API_TOKEN_DESCRIPTION_REQUIRED: msg`Il token API richiede una descrizione`,
   API_TOKEN_EXPIRATION_REQUIRED: msg`Il token API richiede una scadenza`,
   API_TOKEN_EXPIRATION_PAST: msg`La scadenza deve essere nel futuro`,

@@ -205,7 +205,7 @@ export function MetadataEditor(props: {
 }
 
 function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unknown) => void; productKey: string; error?: string }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const { field, value, onChange, error } = props
   const label = t`Valore di ${field.name}`
   const list = Array.isArray(value) ? (value as unknown[]) : []
@@ -227,7 +227,13 @@ function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unkn
           placeholder={t`Numeri, Invio dopo ciascuno`}
         />
       ) : (
-        <NumberInput {...common} value={typeof value === 'number' ? value : ''} onChange={(v) => onChange(typeof v === 'number' ? v : null)} decimalSeparator="," allowedDecimalSeparators={[',', '.']} />
+        <NumberInput
+          {...common}
+          value={typeof value === 'number' ? value : ''}
+          onChange={(v) => onChange(typeof v === 'number' ? v : null)}
+          decimalSeparator={i18n.locale.startsWith('it') ? ',' : '.'}
+          allowedDecimalSeparators={[',', '.']}
+        />
       )
     case 'boolean':
       return (

@@ -43,7 +43,7 @@ export const departmentRoutes = [
     method: 'delete',
     path: '/department/{key}',
     tag,
-    summary: 'Delete a department (409 DEPARTMENT_IN_USE while users are assigned to it)',
+    summary: 'Delete a department (409 DEPARTMENT_IN_USE while users or product phases are assigned to it)',
     access: { scope: 'admin' },
     params: KeyParams,
     handler: (ctx, { params }) => departments.deleteDepartment(ctx, ctx.actor!, params.key),

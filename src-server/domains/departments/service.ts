@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import type { DepartmentInput, DepartmentPatch, DepartmentRow } from '../../../src/domains/departments/schemas'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { conflict, isUniqueViolation, notFound } from '../../errors'
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { departmentWithCode, selectDepartmentRows } from './queries'
 
@@ -11,8 +11,6 @@ type Patch = v.InferOutput<typeof DepartmentPatch>
 
 const codeTaken = () => conflict('DEPARTMENT_CODE_TAKEN', 'department code already in use')
 const missing = () => notFound('NOT_FOUND', 'department not found')
-/** PostgreSQL foreign_key_violation: a user was assigned while the delete ran. */
-const isForeignKeyViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23503'
 
 async function assertCodeFree(db: Db, code: string, exceptId?: string) {
   if (await departmentWithCode(db, code, exceptId)) throw codeTaken()
@@ -97,6 +95,15 @@ export async function deleteDepartment(svc: Services, actor: Actor, key: string)
         .where('department_id', '=', key)
         .executeTakeFirstOrThrow()
       if (Number(n) > 0) throw inUse(Number(n))
+      // Product phases belong to a department too (ON DELETE RESTRICT).
+      const phases = await trx
+        .selectFrom('product_phases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('department_id', '=', key)
+        .executeTakeFirstOrThrow()
+      if (Number(phases.n) > 0) {
+        throw conflict('DEPARTMENT_IN_USE', 'the department is used by product phases and cannot be deleted', { phases: Number(phases.n) })
+      }
       await trx.deleteFrom('departments').where('id', '=', key).execute()
       await appendEvent(
         trx,

@@ -1,59 +1,37 @@
-import { type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import { type SqlBool, sql } from 'kysely'
 import type { JobFilter } from '../../../src/domains/jobs/rules'
 import type { JobRow } from '../../../src/domains/jobs/schemas'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
-import type { Database } from '../../db/schema'
 
 /**
- * Kysely fragments of the job domain. A job row is one query with joins (work order, product,
- * phase, department, operator, the phase's material counters): never a query per row.
+ * Kysely fragments of the job domain. A page of job rows is one query (work order and material
+ * joined, the names as scalar subqueries): never a query per row.
  */
-
-type Tables = Database & {
-  j: Database['jobs']
-  wo: Database['work_orders']
-  p: Database['products']
-  ph: Database['product_phases']
-  d: Database['departments']
-  u: Database['users']
-  wop: Database['work_order_phases']
-}
-type Eb = ExpressionBuilder<
-  {
-    j: Database['jobs']
-    wo: Database['work_orders']
-    p: Database['products']
-    ph: Database['product_phases']
-    d: Database['departments']
-    u: Database['users']
-    wop: Database['work_order_phases']
-  },
-  'j' | 'wo' | 'p' | 'ph' | 'd' | 'u' | 'wop'
->
-export type { Tables }
 
 // The SQL reading of the rules in src/domains/jobs/rules.ts (remainingQt, availableQt, isLate).
 const REMAINING = sql<number>`greatest(0, j.quantity - j.completed_qt - j.active_qt)`
-const PHASE_POOL = sql<number>`greatest(0, coalesce(wop.released_in_qt, 0) - coalesce(wop.taken_qt, 0))`
+// The phase's free material (released in, not taken yet), from its work_order_phases row.
+const PHASE_POOL = sql<number>`coalesce((select greatest(0, wop.released_in_qt - wop.taken_qt) from work_order_phases wop
+  where wop.work_order_id = j.work_order_id and wop.phase_id = j.phase_id), 0)`
 const AVAILABLE = sql<number>`case when j.status = 'closed' then 0 else least(${REMAINING}, ${PHASE_POOL}) end`
-const READY = sql<boolean>`(j.status <> 'closed' and j.quantity - j.completed_qt - j.active_qt > 0 and coalesce(wop.released_in_qt, 0) - coalesce(wop.taken_qt, 0) > 0)`
+const READY = sql<boolean>`(j.status <> 'closed' and j.quantity - j.completed_qt - j.active_qt > 0 and ${PHASE_POOL} > 0)`
 const CRITICAL = sql<boolean>`(j.critical or wo.critical)`
 const late = (today: string) => sql<boolean>`(j.status <> 'closed' and wo.due_by is not null and wo.due_by < ${today}::date)`
 const ms = (col: string) => sql<number | null>`(extract(epoch from ${sql.ref(col)}) * 1000)::float8`
 
-/** jobs with everything a row shows joined; no filter applied. */
+/**
+ * jobs with their work order: what the default scope and the order need. The other columns of a
+ * row (material, product, phase, department, operator) are scalar subqueries by primary key,
+ * run for the page's rows only (and, for the readiness filters, for the rows they look at).
+ * This keeps the planner's work small and lets the site-order scan stop after one page.
+ */
 export function jobsJoined(db: Db) {
-  return db
-    .selectFrom('jobs as j')
-    .innerJoin('work_orders as wo', 'wo.id', 'j.work_order_id')
-    .innerJoin('products as p', 'p.id', 'wo.product_id')
-    .innerJoin('product_phases as ph', 'ph.id', 'j.phase_id')
-    .leftJoin('departments as d', 'd.id', 'ph.department_id')
-    .leftJoin('users as u', 'u.id', 'j.operator_id')
-    .leftJoin('work_order_phases as wop', (join) => join.onRef('wop.work_order_id', '=', 'j.work_order_id').onRef('wop.phase_id', '=', 'j.phase_id'))
+  return db.selectFrom('jobs as j').innerJoin('work_orders as wo', 'wo.id', 'j.work_order_id')
 }
 type Joined = ReturnType<typeof jobsJoined>
+
+const PHASE = (col: string) => sql`(select ${sql.ref(`ph.${col}`)} from product_phases ph where ph.id = j.phase_id)`
 
 /** The JobRow columns (`today` = 'YYYY-MM-DD', the plant's day, for `late`). */
 export function selectJobRow(q: Joined, today: string) {
@@ -67,23 +45,23 @@ export function selectJobRow(q: Joined, today: string) {
       'j.active_qt',
       REMAINING.as('remaining_qt'),
       AVAILABLE.as('available_qt'),
-      sql<boolean>`coalesce(${READY}, false)`.as('ready'),
+      READY.as('ready'),
       CRITICAL.as('critical'),
       late(today).as('late'),
       'j.operator_id as operator_key',
-      'u.username as operator_username',
-      sql<string | null>`nullif(trim(coalesce(u.name, '') || ' ' || coalesce(u.surname, '')), '')`.as('operator_name'),
+      sql<string | null>`(select u.username from users u where u.id = j.operator_id)`.as('operator_username'),
+      sql<string | null>`(select nullif(trim(u.name || ' ' || u.surname), '') from users u where u.id = j.operator_id)`.as('operator_name'),
       'wo.id as work_order_key',
       'wo.code as work_order_code',
       'wo.sequence as work_order_sequence',
       'wo.due_by',
-      'p.id as product_key',
-      'p.code as product_code',
-      'ph.id as phase_key',
-      'ph.name as phase_name',
+      'wo.product_id as product_key',
+      sql<string>`(select p.code from products p where p.id = wo.product_id)`.as('product_code'),
+      'j.phase_id as phase_key',
+      sql<string>`${PHASE('name')}`.as('phase_name'),
       'j.position as phase_position',
-      'ph.department_id as department_key',
-      'd.name as department_name',
+      sql<string | null>`${PHASE('department_id')}`.as('department_key'),
+      sql<string | null>`(select d.name from product_phases ph join departments d on d.id = ph.department_id where ph.id = j.phase_id)`.as('department_name'),
       'j.queue_position',
       'j.time_spent_ms',
       ms('j.started_at').as('started_at'),
@@ -116,9 +94,9 @@ export function filterCondition(filter: JobFilter, today: string) {
     case 'on_time':
       return sql<SqlBool>`not ${late(today)}`
     case 'ready':
-      return sql<SqlBool>`coalesce(${READY}, false)`
+      return sql<SqlBool>`${READY}`
     case 'not_ready':
-      return sql<SqlBool>`(j.status <> 'closed' and not coalesce(${READY}, false))`
+      return sql<SqlBool>`(j.status <> 'closed' and not ${READY})`
   }
 }
 
@@ -133,29 +111,54 @@ export type JobListFilters = {
   include_closed?: boolean
 }
 
+/** What one search word matches: work orders by code, phases by name or product code, operators by name. */
+export type SearchCandidates = { work_orders: string[]; phases: string[]; operators: string[] }
+
+/** Candidates per cap: a word matching more than this many of a kind is too vague to narrow by it. */
+const SEARCH_CAP = 2000
+
+/**
+ * Resolves each search word to the keys it matches, in one query over the small tables, so the
+ * job query itself filters by indexed keys (jobs_work_order, jobs_phase, jobs_operator).
+ */
+export async function searchCandidates(db: Db, search: string | undefined): Promise<SearchCandidates[]> {
+  const words = (search ?? '').split(/\s+/).filter(Boolean)
+  const out: SearchCandidates[] = []
+  for (const word of words) {
+    const pattern = containsPattern(word)
+    const row = await sql<{ work_orders: string[]; phases: string[]; operators: string[] }>`select
+        array(select w.id from work_orders w where w.code ilike ${pattern} limit ${SEARCH_CAP}) as work_orders,
+        array(select ph.id from product_phases ph join products p on p.id = ph.product_id
+              where ph.name ilike ${pattern} or p.code ilike ${pattern} limit ${SEARCH_CAP}) as phases,
+        array(select u.id from users u where u.username ilike ${pattern} or u.name ilike ${pattern} or u.surname ilike ${pattern}
+              limit ${SEARCH_CAP}) as operators`.execute(db)
+    out.push(row.rows[0]!)
+  }
+  return out
+}
+
 /** The list's WHERE: default scope (open jobs of work orders not archived) plus every filter, ANDed. */
-export function applyListFilters(q: Joined, f: JobListFilters, today: string): Joined {
+export function applyListFilters(q: Joined, f: JobListFilters, today: string, search: readonly SearchCandidates[] = []): Joined {
   let out = q
   if (!f.work_order_key) out = out.where('wo.archived_at', 'is', null)
   else out = out.where('j.work_order_id', '=', f.work_order_key)
   if (!f.include_closed && !f.work_order_key) out = out.where('j.status', '<>', 'closed')
-  if (f.department_key) out = out.where('ph.department_id', '=', f.department_key)
+  if (f.department_key) {
+    const key = f.department_key
+    out = out.where('j.phase_id', 'in', (eb) => eb.selectFrom('product_phases as dph').select('dph.id').where('dph.department_id', '=', key))
+  }
   if (f.operator_key) out = out.where('j.operator_id', '=', f.operator_key)
   if (f.phase_key) out = out.where('j.phase_id', '=', f.phase_key)
   if (f.product_key) out = out.where('wo.product_id', '=', f.product_key)
   for (const filter of new Set(f.filters ?? [])) out = out.where(filterCondition(filter, today))
-  for (const word of (f.search ?? '').split(/\s+/).filter(Boolean)) {
-    const pattern = containsPattern(word)
-    out = out.where((eb: Eb) =>
-      eb.or([
-        eb('wo.code', 'ilike', pattern),
-        eb('p.code', 'ilike', pattern),
-        eb('ph.name', 'ilike', pattern),
-        eb('u.username', 'ilike', pattern),
-        eb('u.name', 'ilike', pattern),
-        eb('u.surname', 'ilike', pattern),
-      ]),
-    )
+  for (const c of search) {
+    const any = (col: string, keys: string[]) => sql<SqlBool>`${sql.ref(col)} = any(${keys}::uuid[])`
+    const parts = [
+      c.work_orders.length ? any('j.work_order_id', c.work_orders) : null,
+      c.phases.length ? any('j.phase_id', c.phases) : null,
+      c.operators.length ? any('j.operator_id', c.operators) : null,
+    ].filter((x): x is NonNullable<typeof x> => x !== null)
+    out = out.where(parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`)
   }
   return out
 }

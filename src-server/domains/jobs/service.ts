@@ -40,6 +40,7 @@ import {
   type JobListFilters,
   jobsJoined,
   phaseHasTraceability,
+  searchCandidates,
   selectJobRow,
   siteOrder,
 } from './queries'
@@ -92,7 +93,8 @@ function decodeCursor(cursor: string): CursorValue {
 export async function listJobs(svc: Pick<Services, 'db' | 'clock'>, input: JobListInput): Promise<JobPage> {
   const limit = input.limit ?? JOB_PAGE_SIZE_DEFAULT
   const day = today(svc)
-  let q = applyListFilters(jobsJoined(svc.db), input, day)
+  const candidates = input.search ? await searchCandidates(svc.db, input.search) : []
+  let q = applyListFilters(jobsJoined(svc.db), input, day, candidates)
   if (input.cursor) q = afterCursor(q, decodeCursor(input.cursor))
   const rows = await siteOrder(selectJobRow(q, day))
     .limit(limit + 1)
@@ -115,8 +117,8 @@ export async function getJob(svc: Pick<Services, 'db' | 'clock'>, key: string): 
       'j.step_sequence',
       'j.notes',
       'j.active_batch_id as active_batch_key',
-      'ph.parameters as phase_parameters',
-      'ph.production_notes as phase_production_notes',
+      sql<unknown>`(select ph.parameters from product_phases ph where ph.id = j.phase_id)`.as('phase_parameters'),
+      sql<string>`(select ph.production_notes from product_phases ph where ph.id = j.phase_id)`.as('phase_production_notes'),
       'wo.planned_qt as wo_planned_qt',
       'wo.completed_qt as wo_completed_qt',
       'wo.start_from as wo_start_from',
@@ -124,17 +126,19 @@ export async function getJob(svc: Pick<Services, 'db' | 'clock'>, key: string): 
       'wo.status as wo_status',
       'wo.critical as wo_critical',
       'wo.notes as wo_notes',
-      'p.description as product_description',
-      sql<number>`coalesce(wop.released_in_qt, 0)`.as('released_in_qt'),
-      sql<number>`coalesce(wop.taken_qt, 0)`.as('taken_qt'),
-      sql<number>`coalesce(wop.completed_qt, 0)`.as('phase_completed_qt'),
-      sql<number>`coalesce(wop.released_out_qt, 0)`.as('released_out_qt'),
+      sql<string>`(select p.description from products p where p.id = wo.product_id)`.as('product_description'),
       sql<boolean>`exists (select 1 from bom_lines b where b.phase_id = j.phase_id and b.traceability <> 'none')`.as('has_traceability'),
     ])
     .where('j.id', '=', key)
     .executeTakeFirst()
   if (!row) throw unknownJob()
   const r = row as typeof row & JobRow
+  const wop = await svc.db
+    .selectFrom('work_order_phases')
+    .select(['released_in_qt', 'taken_qt', 'completed_qt', 'released_out_qt'])
+    .where('work_order_id', '=', r.work_order_key)
+    .where('phase_id', '=', r.phase_key)
+    .executeTakeFirst()
   const base: JobRow = Object.fromEntries(Object.keys(JOB_ROW_KEYS).map((k) => [k, (r as Record<string, unknown>)[k]])) as JobRow
   return {
     ...base,
@@ -164,10 +168,10 @@ export async function getJob(svc: Pick<Services, 'db' | 'clock'>, key: string): 
     },
     product: { _key: r.product_key, code: r.product_code, description: row.product_description },
     material: {
-      released_in_qt: row.released_in_qt,
-      taken_qt: row.taken_qt,
-      completed_qt: row.phase_completed_qt,
-      released_out_qt: row.released_out_qt,
+      released_in_qt: wop?.released_in_qt ?? 0,
+      taken_qt: wop?.taken_qt ?? 0,
+      completed_qt: wop?.completed_qt ?? 0,
+      released_out_qt: wop?.released_out_qt ?? 0,
       available_qt: r.available_qt,
     },
   }

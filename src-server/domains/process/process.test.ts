@@ -295,6 +295,15 @@ describe('product process', () => {
     expect(del.body.detail).toMatchObject({ deleted: false, archived: true })
   })
 
+  test('a department used by a product phase cannot be deleted', async () => {
+    const product = await insertProduct(h, 'P-DEPT-USE')
+    const used = await createDepartment(h, admin, 'VRN')
+    await put(product, [{ operation_key: test2._key, department_key: used }])
+    const res = await h.request('DELETE', `/api/department/${used}`, { token: admin })
+    expect(res.status).toBe(409)
+    expect(res.body.detail).toMatchObject({ code: 'DEPARTMENT_IN_USE', message: 'the department is used by product phases and cannot be deleted', phases: 1 })
+  })
+
   test('an operation used by a product process cannot be deleted', async () => {
     const product = await insertProduct(h, 'P-OP-USE')
     const op = await createOperation(h, admin, 'Sbavatura')

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { restRoutes } from '../../rest/routes'
 import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { type Harness, userWithScope, useHarness } from '../../test/harness'
 
@@ -219,6 +220,16 @@ describe('products: create, read, update', () => {
 
 describe('products: who may read and write', () => {
   const h = useHarness()
+
+  test('the access declarations: reading for the areas that need products, writing for the library', () => {
+    const readers = ['admin', 'library', 'operator', 'production', 'quality', 'traceability', 'warehouse']
+    const mine = restRoutes.filter((r) => r.path === '/product' || r.path === '/product/{key}' || /^\/product\/\{key\}\/(image|doc)/.test(r.path) || ['/files', '/tag', '/tag/update-connections'].includes(r.path))
+    expect(mine).toHaveLength(12)
+    for (const r of mine) {
+      const scope = [...(r.access.scope as readonly string[])].sort()
+      expect({ route: `${r.method} ${r.path}`, scope }).toEqual({ route: `${r.method} ${r.path}`, scope: r.method === 'get' ? readers : ['library'] })
+    }
+  })
 
   test('library writes; production, operator, quality, traceability, warehouse and admin read; reporting neither', async () => {
     const lib = await userWithScope(h, 'lib', 'library')

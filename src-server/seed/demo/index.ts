@@ -2,6 +2,7 @@ import type { Services } from '../../context'
 import { seedDemoDepartments } from './departments'
 import { seedDemoLibraries } from './libraries'
 import { seedDemoProducts } from './products'
+import { seedDemoProcesses } from './process'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
 import { seedDemoWorkOrders } from './work-orders'
 
@@ -17,6 +18,9 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   // Products and tags (after the form fields their metadata uses); the process/bom seed finds them by code.
   const products = await seedDemoProducts(svc)
   log(`demo: ${Object.keys(products).length} demo products ready`)
+  // Processes (phases, steps with media) and boms of the finished products.
+  const processes = await seedDemoProcesses(svc, products)
+  if (processes.length) log(`demo: created ${processes.join(', ')}`)
   // After the products and their processes: work orders are made of a product's phases.
   const workOrders = await seedDemoWorkOrders(svc)
   if (workOrders.length) log(`demo: created work orders ${workOrders.join(', ')}`)

@@ -120,9 +120,12 @@ export function useAllowUnassigned(): boolean | undefined {
   return data?.allow_unassigned_jobs
 }
 
-/** After a change: every work order list, the queue and the detail read again. */
+/** After a change: every work order list, the queue and the detail read again, and the job lists (jobs change with them). */
 export async function invalidateWorkOrders() {
-  await queryClient.invalidateQueries({ queryKey: trpc.workOrders.pathKey() })
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: trpc.workOrders.pathKey() }),
+    queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() }),
+  ])
 }
 
 /** The work order read by the detail header and every tab (one query, shared through the cache). */

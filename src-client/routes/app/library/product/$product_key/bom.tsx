@@ -360,22 +360,22 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                 })}
               </Stack>
             ) : (
-              <Table striped highlightOnHover verticalSpacing={6}>
+              <Table striped highlightOnHover verticalSpacing={6} layout="fixed">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>
+                    <Table.Th w="22%">
                       <Trans>Codice</Trans>
                     </Table.Th>
                     <Table.Th>
                       <Trans>Descrizione</Trans>
                     </Table.Th>
-                    <Table.Th ta="right">
+                    <Table.Th ta="right" w="12%">
                       <Trans>Quantità</Trans>
                     </Table.Th>
-                    <Table.Th>
+                    <Table.Th w="14%" pl="lg">
                       <Trans>Per</Trans>
                     </Table.Th>
-                    <Table.Th>
+                    <Table.Th w="16%">
                       <Trans>Tracciabilità</Trans>
                     </Table.Th>
                   </Table.Tr>
@@ -403,7 +403,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
                         {i18n.number(Number(l.quantity), { maximumFractionDigits: 4 })}
                       </Table.Td>
-                      <Table.Td>{i18n._(PER_LABELS[l.quantity_per])}</Table.Td>
+                      <Table.Td pl="lg">{i18n._(PER_LABELS[l.quantity_per])}</Table.Td>
                       <Table.Td>{i18n._(TRACE_LABELS[l.traceability])}</Table.Td>
                     </Table.Tr>
                   ))}

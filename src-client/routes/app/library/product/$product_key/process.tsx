@@ -214,10 +214,10 @@ function ProcessEditor({ process }: { process: Process }) {
   }
 
   /** Names of the phases the server refused to delete (they have components). */
-  const blockedNames =
-    serverError?.code === 'PHASE_HAS_COMPONENTS' && Array.isArray(serverError.extra.phases)
-      ? saved.filter((p) => (serverError.extra.phases as string[]).includes(p.key)).map((p) => p.name)
-      : []
+  const blockedNames = Array.isArray(serverError?.extra.phases)
+    ? saved.filter((p) => (serverError.extra.phases as string[]).includes(p.key)).map((p) => p.name).join(', ')
+    : ''
+  const workOrders = Array.isArray(serverError?.extra.work_orders) ? (serverError.extra.work_orders as string[]).join(', ') : ''
 
   return (
     <Stack gap="md">
@@ -276,9 +276,16 @@ function ProcessEditor({ process }: { process: Process }) {
       {serverError && (
         <Alert color="red" role="alert" withCloseButton onClose={() => setServerError(null)} title={t`Processo non salvato`}>
           {errorMessage(serverError)}
-          {blockedNames.length > 0 && (
+          {blockedNames && serverError.code === 'PHASE_HAS_COMPONENTS' && (
             <Text size="sm" mt={4}>
-              <Trans>Fasi con componenti: {blockedNames.join(', ')}. Togli prima i componenti dalla distinta base, oppure annulla.</Trans>
+              <Trans>Fasi con componenti: {blockedNames}. Togli prima i componenti dalla distinta base, oppure annulla.</Trans>
+            </Text>
+          )}
+          {blockedNames && serverError.code === 'PHASE_IN_USE' && (
+            <Text size="sm" mt={4}>
+              <Trans>
+                Fasi usate dagli ordini di lavoro {workOrders}: {blockedNames}. Annulla per ripristinarle.
+              </Trans>
             </Text>
           )}
         </Alert>

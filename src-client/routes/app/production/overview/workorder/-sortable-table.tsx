@@ -10,7 +10,7 @@ import {
 } from '@dnd-kit/core'
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Center, Group, Loader, Pagination, ScrollArea, Table, Text, UnstyledButton } from '@mantine/core'
 import { FlexRender, type Row, type RowData, rowSortingFeature, type SortingState, tableFeatures, useTable } from '@tanstack/react-table'
 import type { ColumnDef } from '@tanstack/react-table'
@@ -131,7 +131,7 @@ export function SortableTable<T extends RowData>(props: Props<T>) {
       )}
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed">
-          <Trans>{props.total} ordini di lavoro</Trans>
+          <Plural value={props.total} one="# ordine di lavoro" other="# ordini di lavoro" />
         </Text>
         {props.pageCount > 1 && <Pagination value={props.page} total={props.pageCount} onChange={props.onPageChange} />}
       </Group>

@@ -1,123 +1,87 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Group, Progress, ScrollArea, Table, Text } from '@mantine/core'
+import { Badge, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
-import type { WorkOrderJob } from '../../../../../../src/domains/work-orders/schemas'
+import { JobsTable } from '../../../../../components/jobs/JobsTable'
 import { useWorkOrder } from '../-workorder-ui'
 
 export const Route = createFileRoute('/app/production/workorder/$wo_key/job-list')({
   component: JobListTab,
 })
 
-const STATUS_COLORS: Record<WorkOrderJob['status'], string> = { queued: 'gray', started: 'blue', paused: 'yellow', closed: 'green' }
-
-/** The jobs of this work order, phase by phase: operator, quantity, progress, status, ready. */
+/**
+ * The work order's jobs: the material flow phase by phase (DOMAIN.md: what reached each phase,
+ * what its jobs took, finished and released downstream), then the shared job list narrowed to
+ * this work order, with assignment, rebalancing and corrections.
+ */
 function JobListTab() {
   const { t } = useLingui()
   const { wo_key } = Route.useParams()
   const { data: wo } = useWorkOrder(wo_key)
   if (!wo) return null
-  const statusLabel: Record<WorkOrderJob['status'], string> = { queued: t`In coda`, started: t`Avviato`, paused: t`In pausa`, closed: t`Chiuso` }
   return (
-    <ScrollArea>
-      <Table striped verticalSpacing="sm" miw={820} data-testid="wo-jobs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>
-              <Trans>Fase</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Operatore</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Quantità</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Avanzamento</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Stato</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Materiale</Trans>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {wo.phases.flatMap((phase) =>
-            phase.jobs.map((job, i) => {
-              const percent = job.quantity > 0 ? Math.floor((job.completed_qt * 100) / job.quantity) : 0
-              return (
-                <Table.Tr key={job._key} data-testid="wo-job-row">
-                  <Table.Td>
-                    {i === 0 ? (
+    <Stack gap="lg">
+      <Paper withBorder radius="md" p="sm">
+        <Title order={5} mb="xs">
+          <Trans>Flusso del materiale per fase</Trans>
+        </Title>
+        <ScrollArea>
+          <Table verticalSpacing={6} miw={760} data-testid="wo-phases">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Fase`}</Table.Th>
+                <Table.Th>{t`Job`}</Table.Th>
+                <Table.Th ta="right">{t`Arrivati`}</Table.Th>
+                <Table.Th ta="right">{t`Presi in lavorazione`}</Table.Th>
+                <Table.Th ta="right">{t`Completati`}</Table.Th>
+                <Table.Th ta="right">{t`Rilasciati alla fase dopo`}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {wo.phases.map((p, i) => {
+                const open = p.jobs.filter((j) => j.status !== 'closed')
+                const last = i === wo.phases.length - 1
+                return (
+                  <Table.Tr key={p._key} data-testid="wo-phase-row">
+                    <Table.Td>
                       <Text size="sm" fw={600}>
-                        {phase.position}. {phase.name}
+                        {p.position}. {p.name}
                       </Text>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        {phase.position}. {phase.name}
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="wrap">
+                        {p.jobs.map((j) => (
+                          <Badge
+                            key={j._key}
+                            variant={j.status === 'closed' ? 'outline' : 'light'}
+                            color={j.status === 'closed' ? 'gray' : j.operator_key ? 'blue' : 'orange'}
+                            styles={{ root: { textTransform: 'none' } }}
+                          >
+                            {j.operator_name ?? t`Non assegnato`} · {j.quantity}
+                          </Badge>
+                        ))}
+                        {open.length === 0 && p.jobs.length > 0 && (
+                          <Text size="xs" c="dimmed">
+                            <Trans>tutti chiusi</Trans>
+                          </Text>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td ta="right">{p.released_in_qt}</Table.Td>
+                    <Table.Td ta="right">{p.taken_qt}</Table.Td>
+                    <Table.Td ta="right">
+                      <Text size="sm" fw={600}>
+                        {p.completed_qt}
                       </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {job.operator_name ?? (
-                      <Text size="sm" c="dimmed" fs="italic">
-                        <Trans>Non assegnato</Trans>
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {job.quantity}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Progress value={percent} size="md" w={90} color={percent >= 100 ? 'green' : 'blue'} aria-label={t`Avanzamento ${percent}%`} />
-                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                        {job.completed_qt}/{job.quantity}
-                        {job.active_qt > 0 ? ` (+${job.active_qt})` : ''}
-                      </Text>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Badge color={STATUS_COLORS[job.status]} variant="light">
-                        {statusLabel[job.status]}
-                      </Badge>
-                      {job.active && (
-                        <Badge color="blue" variant="filled">
-                          <Trans>In lavorazione</Trans>
-                        </Badge>
-                      )}
-                      {job.critical && (
-                        <Badge color="red" variant="outline">
-                          <Trans>Critico</Trans>
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    {job.status === 'closed' ? (
-                      <Text size="sm" c="dimmed">
-                        —
-                      </Text>
-                    ) : job.ready ? (
-                      <Badge color="teal" variant="dot">
-                        <Trans>Pronto</Trans>
-                      </Badge>
-                    ) : (
-                      <Badge color="gray" variant="dot">
-                        <Trans>Non pronto</Trans>
-                      </Badge>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              )
-            }),
-          )}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+                    </Table.Td>
+                    <Table.Td ta="right">{last ? <Text c="dimmed">—</Text> : p.released_out_qt}</Table.Td>
+                  </Table.Tr>
+                )
+              })}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      </Paper>
+      <JobsTable scope={{ work_order_key: wo._key }} hideWorkOrder />
+    </Stack>
   )
 }

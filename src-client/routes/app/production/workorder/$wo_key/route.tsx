@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Button, Center, Group, Loader, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
-import { type ReactNode, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { type ReactNode, useEffect, useState } from 'react'
 import type { WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
 import { formatDate } from '../../../../../../src/i18n/format'
 import { RouteTabs } from '../../../../../components/RouteTabs'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
-import { trpcClient } from '../../../../../lib/trpc'
+import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { CriticalMarker, invalidateWorkOrders, StatusBadge, TimingBadge, useWorkOrder } from '../-workorder-ui'
 import { QuantityDialog } from './-quantity-dialog'
 
@@ -20,6 +21,7 @@ function WorkOrderLayout() {
   const { wo_key } = Route.useParams()
   const wo = useWorkOrder(wo_key)
   const base = `/app/production/workorder/${wo_key}`
+  useFollowJobChanges(wo_key)
 
   if (wo.isLoading) {
     return (
@@ -56,6 +58,30 @@ function WorkOrderLayout() {
   )
 }
 
+/**
+ * Jobs change from the shared job list (assignment, rebalancing, corrections): when a job query
+ * receives new data, the work order (its phases and jobs) is read again.
+ */
+function useFollowJobChanges(key: string) {
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    // tRPC query keys start with the procedure path: [['jobs', 'list'], {input, type}].
+    const [[router]] = trpc.jobs.pathKey() as unknown as [[string]]
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'success') return
+      const path = event.query.queryKey[0]
+      if (!Array.isArray(path) || path[0] !== router) return
+      clearTimeout(timer)
+      timer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: trpc.workOrders.get.queryKey({ key }) }), 100)
+    })
+    return () => {
+      clearTimeout(timer)
+      unsubscribe()
+    }
+  }, [queryClient, key])
+}
+
 function BackToList({ archived = false }: { archived?: boolean }) {
   return (
     <Anchor
@@ -75,6 +101,12 @@ type Confirm = 'close' | 'archive' | null
 function Header({ wo }: { wo: WorkOrderDetail }) {
   const { t } = useLingui()
   const [quantityOpen, setQuantityOpen] = useState(false)
+  const queryClient = useQueryClient()
+  // The dialog starts from the jobs as they are now (others may have rebalanced meanwhile).
+  async function openQuantity() {
+    await queryClient.refetchQueries({ queryKey: trpc.workOrders.get.queryKey({ key: wo._key }) }).catch(() => {})
+    setQuantityOpen(true)
+  }
   const [confirm, setConfirm] = useState<Confirm>(null)
   const [busy, setBusy] = useState(false)
   const archived = wo.archived_at !== null
@@ -123,7 +155,7 @@ function Header({ wo }: { wo: WorkOrderDetail }) {
         {!archived && (
           <Group gap="xs">
             <Tooltip label={t`Riapri l'ordine di lavoro per cambiarne la quantità`} disabled={wo.status !== 'closed'}>
-              <Button variant="light" onClick={() => setQuantityOpen(true)} disabled={wo.status === 'closed'}>
+              <Button variant="light" onClick={openQuantity} disabled={wo.status === 'closed'}>
                 <Trans>Cambia quantità</Trans>
               </Button>
             </Tooltip>
