@@ -27,7 +27,10 @@ import { appendResults, machineLine, table } from './lib/report'
  * phases of 2 jobs (10 jobs); 20% of work orders are archived (finished), the others are at
  * every stage (0-5 phases done, the next one in progress: one job of it paused or running with
  * half its pieces done and released, the other queued); 80% of jobs assigned; due dates spread
- * over +-60 days; some work orders and jobs critical.
+ * over +-60 days. What people bound does not grow with the backlog: about 40 jobs running (the
+ * operators at work) and about 12 critical work orders and 12 critical jobs (open critical
+ * issues) at either size; what the backlog drives grows with it (assigned, queued, late ...,
+ * and each of the 50 operators' queues: 100x longer in the large plant).
  */
 
 const env = (name: string, fallback: number) => {
@@ -44,6 +47,10 @@ const OPERATORS = 50
 
 export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; operator: string; department: string; product: string; phase: string; workOrder: string }> {
   const params = JSON.stringify(DEFAULT_PHASE_PARAMETERS)
+  // Bounded by people, not by the backlog: about 40 running jobs (operators at work) and about 12
+  // critical work orders and 12 critical jobs (open critical issues) whatever the plant's size.
+  const runEvery = Math.max(2, Math.floor(workOrders / 40))
+  const criticalEvery = Math.max(8, Math.floor(workOrders / 12))
   const steps = JSON.stringify([
     { _key: 'bench-read', type: 'instruction', title: 'Leggi', text: '', media: [], fields: [], print_templates: [] },
   ])
@@ -63,7 +70,7 @@ export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; 
   // Work orders: the site queue is their number; every fifth one is archived (finished).
   await sql`insert into work_orders (code, product_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
     select 'WO' || lpad(i::text, 6, '0'), pn.id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
-      i % 37 = 0, case when i % 5 = 0 then 'completed' else 'active' end, case when i % 5 = 0 then now() end, i, 0
+      i % ${criticalEvery} = 3, case when i % 5 = 0 then 'completed' else 'active' end, case when i % 5 = 0 then now() end, i, 0
     from generate_series(1, ${workOrders}) i join pn on pn.n = i % ${PRODUCTS}
     order by i`.execute(db)
   await sql`insert into work_order_phases (work_order_id, phase_id, position)
@@ -75,14 +82,14 @@ export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; 
       status, active, critical, step_sequence, time_spent_ms, started_at, closed_at)
     select wo.id, pp.id, pp.position, wo.planned_qt / 2,
       case when pp.position <= s.stage then wo.planned_qt / 2 when pp.position = s.stage + 1 and j = 1 then wo.planned_qt / 4 else 0 end,
-      case when pp.position = s.stage + 1 and j = 1 and s.i % 10 = 1 then 1 else 0 end,
+      case when pp.position = s.stage + 1 and j = 1 and s.i % ${runEvery} = 1 then 1 else 0 end,
       case when pp.position <= s.stage then wo.planned_qt / 2 when pp.position = s.stage + 1 and j = 1 then wo.planned_qt / 4 else 0 end,
       case when (s.i + pp.position + j) % 5 = 0 then null else opn.id end,
       case when pp.position <= s.stage then 'closed'
-           when pp.position = s.stage + 1 and j = 1 then case when s.i % 10 = 1 then 'started' else 'paused' end
+           when pp.position = s.stage + 1 and j = 1 then case when s.i % ${runEvery} = 1 then 'started' else 'paused' end
            else 'queued' end,
-      pp.position = s.stage + 1 and j = 1 and s.i % 10 = 1,
-      s.i % 53 = 0 and j = 1,
+      pp.position = s.stage + 1 and j = 1 and s.i % ${runEvery} = 1,
+      s.i % ${criticalEvery} = 7 and j = 1,
       '[{"_key":"bench-read","type":"instruction"}]'::jsonb,
       case when pp.position <= s.stage + 1 and (j = 1 or pp.position <= s.stage) then 600000 else 0 end,
       case when pp.position <= s.stage or (pp.position = s.stage + 1 and j = 1) then now() - interval '1 day' end,

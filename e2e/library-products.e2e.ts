@@ -109,7 +109,7 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await data.getByRole('button', { name: 'Save' }).click()
   await expect(data.getByText('Invalid date (YYYY/MM/DD)')).toBeVisible()
   await data.getByRole('textbox', { name: 'Value of Data di scadenza' }).fill('2027/06/30')
-  await data.getByRole('textbox', { name: 'Value of Coppia di serraggio (Nm)' }).fill('12,5')
+  await data.getByRole('textbox', { name: 'Value of Coppia di serraggio (Nm)' }).fill('12.5')
   await shot(page, 'products-metadata-edit')
 
   // Leaving with unsaved changes is blocked: stay, then leave for real only after saving.

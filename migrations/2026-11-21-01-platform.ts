@@ -80,6 +80,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create trigger events_no_change before update or delete on events
     for each row execute function events_append_only()`.execute(db)
+  await sql`
+    create trigger events_no_truncate before truncate on events
+    for each statement execute function events_append_only()`.execute(db)
 
   await db.schema
     .createTable('settings')

@@ -32,6 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index work_orders_queue on work_orders ((archived_at is null), sequence)`.execute(db)
   await db.schema.createIndex('work_orders_product').on('work_orders').column('product_id').execute()
   await sql`create index work_orders_due on work_orders (due_by) where archived_at is null`.execute(db)
+  // Jobs (or work orders) of one product in site queue order, one page at a time.
+  await sql`create index work_orders_product_queue on work_orders (product_id, sequence) where archived_at is null`.execute(db)
+  await sql`create index work_orders_critical on work_orders (id) where critical`.execute(db)
 
   // Material flow per phase of a work order (DOMAIN.md): what reached the phase from upstream,
   // what its jobs took into batches, finished, and released downstream.
@@ -89,6 +92,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Job list by operator in site order: the per-work-order probe finds the operator's open jobs
   // without reading the other jobs' rows (bench/planning-scale.ts).
   await sql`create index jobs_open_by_work_order_operator on jobs (work_order_id, operator_id) where status <> 'closed'`.execute(db)
+  // The 'critical' filter: few critical jobs and work orders, found by their own small indexes.
+  await sql`create index jobs_critical on jobs (work_order_id) where critical`.execute(db)
   // The offline sweep only looks at running jobs. last_heartbeat_at is deliberately in no index:
   // a heartbeat (every 10 s per running job) then updates no index and stays a HOT update, and
   // the fillfactor leaves room on each page for those new row versions.

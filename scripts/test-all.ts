@@ -28,10 +28,9 @@ async function run(label: string, cmd: string[], count?: (out: string) => { pass
     totals.failed += counted.failed
   }
   console.log(`=== ${label}: exit ${code} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  if (code !== 0) {
-    if (!counted || counted.failed === 0) totals.failed += 1
-    finish()
-  }
+  // A failing stage counts as at least one failure; later stages still run so one run shows everything.
+  if (code !== 0 && (!counted || counted.failed === 0)) totals.failed += 1
+  return code
 }
 
 const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0)
@@ -41,14 +40,14 @@ function finish(): never {
   process.exit(totals.failed > 0 ? 1 : 0)
 }
 
-await run('install', ['bun', 'install', '--frozen-lockfile'])
+if ((await run('install', ['bun', 'install', '--frozen-lockfile'])) !== 0) finish()
 await run('type check', ['bun', '--bun', 'tsc', '--noEmit', '-p', '.'])
 await run('unit and server tests', ['bun', 'test'], (out) => ({
   passed: num(out, /^\s*(\d+) pass$/m),
   failed: num(out, /^\s*(\d+) fail$/m),
 }))
-await run('client build', ['bun', '--bun', 'vite', 'build', '--logLevel', 'warn'])
-await run('browser tests', ['bun', '--bun', 'playwright', 'test'], (out) => ({
+const built = await run('client build', ['bun', '--bun', 'vite', 'build', '--logLevel', 'warn'])
+if (built === 0) await run('browser tests', ['bun', '--bun', 'playwright', 'test'], (out) => ({
   passed: num(out, /^\s*(\d+) passed/m) + num(out, /^\s*(\d+) flaky/m),
   failed: num(out, /^\s*(\d+) failed/m),
 }))

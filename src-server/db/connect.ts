@@ -29,7 +29,9 @@ export type OpenDatabase = {
 }
 
 export function openPostgres(url: string, poolSize = 20): OpenDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize })
+  // No JIT: list queries with per-row subqueries are estimated expensive enough to trigger it, and
+  // compiling takes seconds where running takes milliseconds (an OLTP app never gains from it).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' })
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })

@@ -232,7 +232,7 @@ function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unkn
           value={typeof value === 'number' ? value : ''}
           onChange={(v) => onChange(typeof v === 'number' ? v : null)}
           decimalSeparator={i18n.locale.startsWith('it') ? ',' : '.'}
-          allowedDecimalSeparators={[',', '.']}
+          allowedDecimalSeparators={i18n.locale.startsWith('it') ? [',', '.'] : ['.']}
         />
       )
     case 'boolean':

@@ -549,11 +549,16 @@ const mandatoryMissing = (missing: { step_key: string; fields: FieldDefinition[]
   })
 }
 
-/** Locks what a step action needs: material rows (a batch may complete), the job, the batch and its steps. */
-async function lockForStep(db: Db, actor: Actor, batchKey: string) {
-  const place = await batchPlace(db, batchKey)
+/**
+ * Locks what a step action needs: the work order and material rows when the batch may complete
+ * (completions; saving answers needs none), then the job, the batch and its steps.
+ */
+async function lockForStep(db: Db, actor: Actor, batchKey: string, opts: { material: boolean }) {
+  const place = isUuid(batchKey) ? await batchPlace(db, batchKey) : undefined
   if (!place) throw batchNotFound()
-  const material = await lockMaterial(db, place.work_order_id, place.phase_id)
+  const material = opts.material
+    ? await lockMaterial(db, place.work_order_id, place.phase_id)
+    : ([(await materialOf(db, place.work_order_id, place.phase_id))!, undefined] as [MaterialRow, undefined])
   const job = (await lockJob(db, place.job_id))!
   assertRunningOperator(actor, job)
   const batch = (await lockBatch(db, batchKey))!
@@ -587,7 +592,7 @@ async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string,
 /** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */
 export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
     const step = findStep(steps, input.step_key)
     const fields = await stepFields(trx, phase, step.step_key)
     const formData = checkedFormData(fields, input.form_data)
@@ -606,7 +611,7 @@ export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Pr
  */
 export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
     const step = findStep(steps, input.step_key)
     if (step.done) throw conflict('STEP_ALREADY_DONE', 'this step is already completed', { step_key: step.step_key })
     if (phase.parameters.step_check_force_order) {
@@ -640,7 +645,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
  */
 export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatchInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `complete-batch:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key)
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
     const pending = steps.filter((s) => !s.done)
     if (phase.parameters.step_check && pending.length) {
       throw conflict('STEPS_NOT_DONE', `complete every step first: ${pending.map((s) => s.step_key).join(', ')}`, { pending: pending.map((s) => s.step_key) })

@@ -86,7 +86,9 @@ export function filterCondition(filter: JobFilter, today: string) {
     case 'unassigned':
       return sql<SqlBool>`j.operator_id is null`
     case 'critical':
-      return sql<SqlBool>`${CRITICAL}`
+      // Critical jobs are few (open critical issues): written so both arms can use their partial
+      // indexes (jobs_critical, work_orders_critical) instead of scanning the queue for them.
+      return sql<SqlBool>`(j.critical or j.work_order_id = any(array(select cw.id from work_orders cw where cw.critical)))`
     case 'not_critical':
       return sql<SqlBool>`not j.critical and not wo.critical`
     case 'late':
@@ -143,10 +145,8 @@ export function applyListFilters(q: Joined, f: JobListFilters, today: string, se
   if (!f.work_order_key) out = out.where('wo.archived_at', 'is', null)
   else out = out.where('j.work_order_id', '=', f.work_order_key)
   if (!f.include_closed && !f.work_order_key) out = out.where('j.status', '<>', 'closed')
-  if (f.department_key) {
-    const key = f.department_key
-    out = out.where('j.phase_id', 'in', (eb) => eb.selectFrom('product_phases as dph').select('dph.id').where('dph.department_id', '=', key))
-  }
+  // Per row (a primary-key probe) rather than a semi-join: the site-order scan stays and stops after one page.
+  if (f.department_key) out = out.where(sql<SqlBool>`${PHASE('department_id')} = ${f.department_key}::uuid`)
   if (f.operator_key) out = out.where('j.operator_id', '=', f.operator_key)
   if (f.phase_key) out = out.where('j.phase_id', '=', f.phase_key)
   if (f.product_key) out = out.where('wo.product_id', '=', f.product_key)

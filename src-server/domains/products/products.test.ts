@@ -224,7 +224,7 @@ describe('products: who may read and write', () => {
   test('the access declarations: reading for the areas that need products, writing for the library', () => {
     const readers = ['admin', 'library', 'operator', 'production', 'quality', 'traceability', 'warehouse']
     const mine = restRoutes.filter((r) => r.path === '/product' || r.path === '/product/{key}' || /^\/product\/\{key\}\/(image|doc)/.test(r.path) || ['/files', '/tag', '/tag/update-connections'].includes(r.path))
-    expect(mine).toHaveLength(12)
+    expect(mine).toHaveLength(13)
     for (const r of mine) {
       const scope = [...(r.access.scope as readonly string[])].sort()
       expect({ route: `${r.method} ${r.path}`, scope }).toEqual({ route: `${r.method} ${r.path}`, scope: r.method === 'get' ? readers : ['library'] })

@@ -121,7 +121,10 @@ export async function changePassword(
   input: { current_password: string; new_password: string },
 ): Promise<void> {
   if (auth.via !== 'session') throw forbidden('NOT_AUTHORISED', 'API tokens cannot change passwords')
+  // Guessing the current password here is throttled like a sign-in.
+  await assertNotThrottled(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now())
   if (!(await verifyPassword(input.current_password, auth.user.password_hash))) {
+    await recordFailure(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now())
     throw badRequest('WRONG_PASSWORD', 'wrong password')
   }
   if (input.current_password === input.new_password) {

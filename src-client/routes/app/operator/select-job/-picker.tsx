@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Affix, Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
-import { useEffect, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { JobDetail, JobRow } from '../../../../../src/domains/jobs/schemas'
 import { type CardMode, JobCard } from '../../../../components/operator/JobCard'
 import { toApiError } from '../../../../lib/api-error'
@@ -20,18 +20,14 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
   const { t } = useLingui()
   const navigate = useNavigate()
   const jobs = useOperatorJobs()
-  const selected = selectedKeys(search)
+  // job=first: the first ready job of the queue is preselected (shown as chosen; written into
+  // the URL with the next tap). No navigation of its own, so it never fights the user's.
+  const first = search.job === 'first' ? jobs.queue.find(isStartable) : undefined
+  const selected = search.job === 'first' ? (first ? [first._key] : []) : selectedKeys(search)
   const listed = sections(jobs)
   const all = listed.flatMap((s) => s.jobs)
   const running = all.filter((j) => j.active && j.operator_key === jobs.me)
   const here = from === 'queue' ? '/app/operator/select-job' : '/app/operator/select-job/all'
-
-  // job=first: the first ready job of the queue, once it is known.
-  useEffect(() => {
-    if (search.job !== 'first' || jobs.isPending) return
-    const first = jobs.queue.find(isStartable)
-    void navigate({ to: here, search: first ? { job: first._key } : {}, replace: true })
-  }, [search.job, jobs.isPending, jobs.queue, navigate, here])
 
   // Jobs no longer startable (closed, taken elsewhere) leave the selection.
   const stillSelected = selected.filter((k) => {

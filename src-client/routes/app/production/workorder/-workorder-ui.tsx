@@ -56,13 +56,13 @@ export function CriticalMarker({ critical }: { critical: boolean }) {
   )
 }
 
-export function ProgressCell({ progress, completed, planned }: { progress: number; completed: number; planned: number }) {
+export function ProgressCell({ progress, completed, planned }: { progress: number; completed?: number; planned?: number }) {
   const { t } = useLingui()
   return (
-    <Group gap="xs" wrap="nowrap" miw={140}>
-      <Progress value={progress} color={progress >= 100 ? 'green' : 'blue'} size="lg" radius="sm" w={90} aria-label={t`Avanzamento ${progress}%`} />
+    <Group gap="xs" wrap="nowrap" miw={110}>
+      <Progress value={progress} color={progress >= 100 ? 'green' : 'blue'} size="lg" radius="sm" w={72} aria-label={t`Avanzamento ${progress}%`} />
       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        {progress}% ({completed}/{planned})
+        {progress}%{completed !== undefined && planned !== undefined ? ` (${completed}/${planned})` : ''}
       </Text>
     </Group>
   )

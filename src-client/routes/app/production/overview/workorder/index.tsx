@@ -184,7 +184,7 @@ function WorkOrderList() {
             <Text size="sm" fw={500}>
               {row.original.product_code}
             </Text>
-            <Text size="xs" c="dimmed" lineClamp={1} maw={260}>
+            <Text size="xs" c="dimmed" lineClamp={1} maw={200}>
               {row.original.product_description}
             </Text>
           </div>
@@ -197,12 +197,12 @@ function WorkOrderList() {
         cell: ({ row }) => (
           <div style={{ whiteSpace: 'nowrap' }}>
             <Text size="sm" fw={500}>
-              {row.original.planned_qt}
+              <Trans>
+                {row.original.completed_qt} di {row.original.planned_qt}
+              </Trans>
             </Text>
             <Text size="xs" c="dimmed">
-              <Trans>
-                {row.original.completed_qt} fatti · {row.original.remaining_qt} residui
-              </Trans>
+              <Trans>{row.original.remaining_qt} residui</Trans>
             </Text>
           </div>
         ),
@@ -210,7 +210,7 @@ function WorkOrderList() {
       {
         id: 'progress',
         header: () => t`Avanzamento`,
-        cell: ({ row }) => <ProgressCell progress={row.original.progress} completed={row.original.completed_qt} planned={row.original.planned_qt} />,
+        cell: ({ row }) => <ProgressCell progress={row.original.progress} />,
       },
       {
         id: 'start_from',
@@ -229,7 +229,13 @@ function WorkOrderList() {
           </Stack>
         ),
       },
-      { id: 'line', accessorKey: 'line', header: () => t`Linea`, enableSorting: false, cell: ({ row }) => row.original.line || <Text c="dimmed">—</Text> },
+      {
+        id: 'line',
+        accessorKey: 'line',
+        header: () => t`Linea`,
+        enableSorting: false,
+        cell: ({ row }) => (row.original.line ? <NoWrap>{row.original.line}</NoWrap> : <Text c="dimmed">—</Text>),
+      },
       {
         id: 'status',
         accessorKey: 'status',

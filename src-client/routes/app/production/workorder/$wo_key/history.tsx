@@ -95,7 +95,7 @@ function HistoryTab() {
   }
   return (
     <Paper withBorder radius="md" p="lg" maw={900}>
-      <Timeline bulletSize={14} lineWidth={2} data-testid="wo-history">
+      <Timeline bulletSize={14} lineWidth={2} active={events.length - 1} data-testid="wo-history">
         {events.map((e) => (
           <Timeline.Item key={e._key} color={COLORS[e.event_type] ?? 'blue'} title={<EventTitle event={e} wo={wo} />}>
             <EventDetail event={e} wo={wo} />
@@ -164,6 +164,15 @@ function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }
       const before = (d.before ?? {}) as Data
       const after = (d.after ?? {}) as Data
       const added = asList(after.jobs).filter((j) => (j as Data).new).length
+      if (before.quantity === after.quantity) {
+        return (
+          <Text size="sm" c="dimmed">
+            <Trans>
+              Stessa quantità ({short(after.quantity)} pezzi), distribuzione tra i job cambiata; <Plural value={added} one="# nuovo job" other="# nuovi job" />
+            </Trans>
+          </Text>
+        )
+      }
       return (
         <Text size="sm" c="dimmed">
           <Trans>
