@@ -43,7 +43,7 @@ const PARAMS: Params = {
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
   expect(res.status(), await res.text()).toBeLessThan(300)
-  return (await res.json()).detail as T
+  return ((await res.json()) as { detail: T }).detail
 }
 
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
