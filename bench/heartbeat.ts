@@ -137,11 +137,14 @@ async function seed(db: Db, operators: number): Promise<Pair[]> {
 const WRK_LUA = `
 local pairs_ = {}
 local idx = 0
+local method = "POST"
 init = function(args)
   local f = assert(io.open(args[1], "r"))
+  local whoami = args[2] == "whoami"
+  if whoami then method = "GET" end
   for line in f:lines() do
     local token, job = line:match("(%S+) (%S+)")
-    if token then table.insert(pairs_, { "Bearer " .. token, "/api/job/" .. job .. "/heartbeat" }) end
+    if token then table.insert(pairs_, { "Bearer " .. token, whoami and "/api/whoami" or ("/api/job/" .. job .. "/heartbeat") }) end
   end
   f:close()
   math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
@@ -150,7 +153,7 @@ end
 request = function()
   idx = idx % #pairs_ + 1
   local p = pairs_[idx]
-  return wrk.format("POST", p[2], { ["Authorization"] = p[1] }, nil)
+  return wrk.format(method, p[2], { ["Authorization"] = p[1] }, nil)
 end
 `
 
@@ -273,8 +276,8 @@ async function run(ctx: BenchContext) {
   })
   const script = await wrkScriptWithReport(WRK_LUA, path.join(scratch, 'heartbeat.lua'))
   const pairsFile = path.join(scratch, 'pairs.txt')
-  const wrkRun = (port: number, secs: number) =>
-    runWrk(wrk, { url: `http://127.0.0.1:${port}/api/job/x/heartbeat`, threads, connections, seconds: secs, script, scriptArgs: [pairsFile] })
+  const wrkRun = (port: number, secs: number, target: 'heartbeat' | 'whoami' = 'heartbeat') =>
+    runWrk(wrk, { url: `http://127.0.0.1:${port}/api/${target}`, threads, connections, seconds: secs, script, scriptArgs: [pairsFile, target] })
 
   // ---- PostgreSQL
   const database = await createThrowawayDatabase(adminUrl, 'mes_bench_hb')
@@ -306,6 +309,9 @@ async function run(ctx: BenchContext) {
     hbWrkUs: number | null
     rawDbUs: number | null
     rawClientUs: number | null
+    who: WrkResult
+    whoAppUs: number | null
+    whoDbUs: number | null
   }
   const measured: Round[] = []
   const perReq = (ms: number | null, n: number) => (ms === null || !n ? null : (ms * 1000) / n)
@@ -316,6 +322,13 @@ async function run(ctx: BenchContext) {
     const a1 = processCpuMs(app.proc.pid)
     const hbDb = await pgCpu.end()
     const raw = await rawPgUpdates(database.url, jobs, connections, seconds, pgCpu)
+    // The same operators' GET /api/whoami: the platform's authenticated request path alone (one
+    // session lookup), i.e. what a heartbeat costs before its own write.
+    await pgCpu.begin()
+    const w0 = processCpuMs(app.proc.pid)
+    const who = await wrkRun(app.port, seconds, 'whoami')
+    const w1 = processCpuMs(app.proc.pid)
+    const whoDb = await pgCpu.end()
     const r: Round = {
       hb,
       raw,
@@ -324,11 +337,14 @@ async function run(ctx: BenchContext) {
       hbWrkUs: hb.clientCpu === null ? null : (hb.clientCpu * hb.seconds * 1e6) / hb.requests,
       rawDbUs: perReq(raw.dbMs, raw.requests),
       rawClientUs: perReq(raw.clientMs, raw.requests),
+      who,
+      whoAppUs: perReq(w0 === null || w1 === null ? null : w1 - w0, who.requests),
+      whoDbUs: perReq(whoDb, who.requests),
     }
     measured.push(r)
     const bad = errorCount(hb) ? `  ERRORS ${JSON.stringify(hb.errors)}` : ''
     console.log(
-      `  round ${round}: heartbeat ${hb.rps.toFixed(0)} req/s p50 ${hb.p50Ms.toFixed(2)} p99 ${hb.p99Ms.toFixed(2)} ms | raw UPDATE ${raw.rps.toFixed(0)}/s p50 ${raw.p50Ms.toFixed(2)} p99 ${raw.p99Ms.toFixed(2)} ms${bad}`,
+      `  round ${round}: heartbeat ${hb.rps.toFixed(0)} req/s p50 ${hb.p50Ms.toFixed(2)} p99 ${hb.p99Ms.toFixed(2)} ms | raw UPDATE ${raw.rps.toFixed(0)}/s p50 ${raw.p50Ms.toFixed(2)} p99 ${raw.p99Ms.toFixed(2)} ms | whoami ${who.rps.toFixed(0)} req/s${bad}`,
     )
   }
   console.log(`[bench] plant load: ${operators} operators, one heartbeat each per 10 s, ${plantSeconds} s`)
@@ -394,6 +410,7 @@ async function run(ctx: BenchContext) {
     [
       ['PostgreSQL', `heartbeat, closed loop, ${connections} conn`, hbRps.toFixed(0), median(measured.map((m) => m.hb.p50Ms)).toFixed(2), median(measured.map((m) => m.hb.p99Ms)).toFixed(2), String(measured.reduce((s, m) => s + errorCount(m.hb), 0)), med(measured.map((m) => m.hbAppUs)), med(measured.map((m) => m.hbDbUs)), med(measured.map((m) => m.hbWrkUs)), measured.map((m) => m.hb.rps.toFixed(0)).join(' / ')],
       ['PostgreSQL', `raw pg UPDATE, ${connections} conn`, rawRps.toFixed(0), median(measured.map((m) => m.raw.p50Ms)).toFixed(2), median(measured.map((m) => m.raw.p99Ms)).toFixed(2), '0', '-', med(measured.map((m) => m.rawDbUs)), med(measured.map((m) => m.rawClientUs)), measured.map((m) => m.raw.rps.toFixed(0)).join(' / ')],
+      ['PostgreSQL', `GET /api/whoami (same tokens), ${connections} conn`, median(measured.map((m) => m.who.rps)).toFixed(0), median(measured.map((m) => m.who.p50Ms)).toFixed(2), median(measured.map((m) => m.who.p99Ms)).toFixed(2), String(measured.reduce((s, m) => s + errorCount(m.who), 0)), med(measured.map((m) => m.whoAppUs)), med(measured.map((m) => m.whoDbUs)), '-', measured.map((m) => m.who.rps.toFixed(0)).join(' / ')],
       ['PostgreSQL', `heartbeat, plant load ${operators} ops / 10 s`, plantPg.rps.toFixed(0), plantPg.p50Ms.toFixed(2), plantPg.p99Ms.toFixed(2), String(plantPg.errors + plantPg.notRunning), '-', '-', '-', '-'],
       ['PGlite', `heartbeat, closed loop, ${connections} conn`, liteRps.toFixed(0), median(liteRounds.map((r) => r.p50Ms)).toFixed(2), median(liteRounds.map((r) => r.p99Ms)).toFixed(2), String(liteRounds.reduce((s, r) => s + errorCount(r), 0)), '-', '-', '-', liteRounds.map((r) => r.rps.toFixed(0)).join(' / ')],
       ['PGlite', 'raw UPDATE in-process, 1 conn', liteRaw.toFixed(0), percentile(liteLat, 50).toFixed(2), percentile(liteLat, 99).toFixed(2), '0', '-', '-', '-', '-'],
@@ -416,6 +433,7 @@ async function run(ctx: BenchContext) {
     [
       ['heartbeat rate / raw UPDATE rate (PostgreSQL, equal concurrency)', ratio.toFixed(3), '>= 0.5', verdict(ratio >= 0.5)],
       ['same from CPU per request: raw cost / heartbeat cost (client + server + PostgreSQL)', (rawCost / hbCost).toFixed(3), '(>= 0.5)', `${(rawCost / hbCost >= 0.5) ? 'met' : 'MISSED'} (${rawCost.toFixed(0)} / ${hbCost.toFixed(0)} us)`],
+      ['whoami rate / raw UPDATE rate (the authenticated request path alone, for reference)', (median(measured.map((m) => m.who.rps)) / rawRps).toFixed(3), '-', '-'],
       ['heartbeat p99 at 10x plant load (PostgreSQL)', `${plantPg.p99Ms.toFixed(2)} ms`, '<= 50 ms', verdict(plantPg.p99Ms <= 50)],
       ['heartbeat p99 at 10x plant load (PGlite)', `${plantLite.p99Ms.toFixed(2)} ms`, '<= 50 ms (not a target)', plantLite.p99Ms <= 50 ? 'met' : 'over'],
       ['jobs still running after the run (none force-paused)', `${runningPg} / ${runningLite}`, `${operators} / ${operators}`, runningPg === operators && runningLite === operators ? 'ok' : 'WRONG'],
@@ -432,7 +450,8 @@ async function run(ctx: BenchContext) {
       `Command: \`${ctx.command}\``,
       '',
       `Closed loop: wrk -t${threads} -c${connections} cycling through ${operators} operators (own token and job per request), ${rounds} x ${seconds} s`,
-      `interleaved with the raw pg single-row UPDATE of jobs.last_heartbeat_at on ${connections} connections (medians shown). Plant load: open loop,`,
+      `interleaved with the raw pg single-row UPDATE of jobs.last_heartbeat_at on ${connections} connections and with GET /api/whoami of the same operators`,
+      '(the authenticated request path alone; medians shown). Plant load: open loop,',
       `each operator one heartbeat per 10 s at its own random phase for ${plantSeconds} s (${(operators / 10).toFixed(0)} req/s), latency from the scheduled instant.`,
       'The app is servers/app-sweeps.ts (main.ts with the offline sweep running every 5 s). Sessions and running jobs are seeded in the database.',
       '',

@@ -11,6 +11,8 @@ import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, SHOTS_DIR, s
 
 test.use({ viewport: { width: 1024, height: 768 } })
 
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+
 /** What the tablet shows: the 1024x768 viewport (fixed and sticky parts where they are). */
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png` })
 
@@ -48,7 +50,16 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promis
 
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
 type PhaseSpec = { name: string; params: Partial<Params>; steps: StepSpec[] }
-type Setup = { operator: NewUser; wo: string; woCode: string; productCode: string; jobs: string[]; fields: Record<string, string> }
+type Setup = {
+  operator: NewUser
+  wo: string
+  woCode: string
+  productKey: string
+  productCode: string
+  phaseKeys: string[]
+  jobs: string[]
+  fields: Record<string, string>
+}
 
 /** A form field of every type; `coppia` (number) is mandatory. */
 async function makeFields(api: APIRequestContext): Promise<Record<string, string>> {
@@ -77,7 +88,7 @@ async function setup(baseURL: string, phases: (fields: Record<string, string>) =
   const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
   const productCode = uniqueName('P').toUpperCase()
   const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Valvola a sfera DN25' } }))
-  await ok(
+  const process = await ok<{ phases: { _key: string }[] }>(
     await api.put(`/api/product/${product._key}/process`, {
       data: {
         phases: phases(fields).map((p) => ({
@@ -93,13 +104,22 @@ async function setup(baseURL: string, phases: (fields: Record<string, string>) =
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Ordine urgente per il cliente Rossi' } }),
   )
-  return { operator, wo: wo._key, woCode: wo.code, productCode, jobs: wo.phases.map((p) => p.jobs[0]!._key), fields }
+  return {
+    operator,
+    wo: wo._key,
+    woCode: wo.code,
+    productKey: product._key,
+    productCode,
+    phaseKeys: process.phases.map((p) => p._key),
+    jobs: wo.phases.map((p) => p.jobs[0]!._key),
+    fields,
+  }
 }
 
 type Job = { status: string; active: boolean; ready: boolean; available_qt: number; completed_qt: number; paused_offline?: boolean }
 const jobState = async (baseURL: string, key: string) => ok<Job>(await (await adminApi(baseURL)).get(`/api/job/${key}`))
-const workSession = async (baseURL: string, key: string) =>
-  ok<{ job: Job & { paused_offline: boolean; last_heartbeat_at: number | null } }>(await (await adminApi(baseURL)).get(`/api/job/${key}/work-session`))
+type View = { job: Job & { paused_offline: boolean; last_heartbeat_at: number | null }; batch: { _key: string } | null; steps: { _key: string }[] }
+const workSession = async (baseURL: string, key: string) => ok<View>(await (await adminApi(baseURL)).get(`/api/job/${key}/work-session`))
 
 const state = (page: Page) => page.getByTestId('job-state').first()
 const card = (page: Page, jobKey: string) => page.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
@@ -253,10 +273,19 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   const s = await setup(
     baseURL!,
     (f) => [
-      { name: 'Montaggio', params: {}, steps: [{ type: 'form', title: 'Registra i dati', fields: [f.coppia!] }] },
+      { name: 'Montaggio', params: { production_batch_qt: 1 }, steps: [{ type: 'form', title: 'Registra i dati', fields: [f.coppia!] }] },
       { name: 'Collaudo', params: {}, steps: [{ type: 'instruction', title: 'Collaudo', text: 'Prova' }] },
     ],
     3,
+  )
+  // A component consumed in phase 1 (2 per piece) and a product document (an image).
+  const api = await adminApi(baseURL!)
+  const screw = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('VITE').toUpperCase(), description: 'Vite M6x20' } }))
+  await ok(await api.put(`/api/product/${s.productKey}/bom`, { data: { lines: [{ phase_key: s.phaseKeys[0], item_key: screw._key, quantity: 2, quantity_per: 'item' }] } }))
+  await ok(
+    await api.post(`/api/product/${s.productKey}/doc`, {
+      multipart: { new_doc: { name: 'disegno.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1x1, 'base64') } },
+    }),
   )
   await signIn(page, s.operator.username, s.operator.password)
   // Dark theme (the operator's preference): the same screens must read well.
@@ -299,9 +328,10 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   await expect(page.locator('[data-current]')).toContainText('Montaggio')
   await shot(page, 'operator-process')
   await page.getByTestId('tab-bom').click()
-  await expect(page.getByText('This phase consumes no components.')).toBeVisible()
+  await expect(page.getByTestId('bom-tab')).toContainText('Vite M6x20')
+  await expect(page.getByTestId('bom-tab')).toContainText('Components for batch 1 (1 pcs)')
   await page.getByTestId('tab-docs').click()
-  await expect(page.getByText(/No documents/)).toBeVisible()
+  await expect(page.getByTestId('docs-tab').getByRole('img', { name: 'disegno.png' })).toBeVisible()
   await page.getByTestId('tab-issues').click()
   await expect(page.getByTestId('issues-tab')).toContainText('Quality')
   await page.getByTestId('tab-messages').click()
@@ -309,6 +339,22 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   // Still running: moving between the tabs is not leaving the work session.
   await expect(state(page)).toHaveText('RUNNING')
   expect((await jobState(baseURL!, s.jobs[0]!)).active).toBe(true)
+
+  // Another device completes the step meanwhile: this one's confirmation is refused with the
+  // server's translated message in the red persistent toast (with CLOSE), and the screen catches up.
+  const view = await workSession(baseURL!, s.jobs[0]!)
+  const other = await page.request.post(`/api/batch/${view.batch!._key}/steps/${view.steps[0]!._key}/complete`, {
+    headers: { origin: new URL(baseURL!).origin },
+    data: { idempotency_key: crypto.randomUUID() },
+  })
+  expect(other.status(), await other.text()).toBe(200)
+  await page.getByTestId('tab-steps').click()
+  await page.getByTestId('confirm-step').click()
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'already completed' })
+  await expect(toast).toBeVisible()
+  await expect(page.getByTestId('batch-progress')).toContainText('Batch 2: 1 pcs')
+  await toast.getByRole('button', { name: 'CLOSE' }).click()
+  await expect(toast).toHaveCount(0)
 
   // Signing out with a running job deletes the session on the server, which pauses the job.
   await signOut(page)
@@ -368,4 +414,53 @@ test('offline past max_offline: OFFLINE shown, the client closes the work sessio
   // Closing or reloading the page leaves the work session: the job pauses (keepalive request on pagehide).
   await page.reload()
   await expect.poll(async () => (await jobState(baseURL!, job)).active).toBe(false)
+})
+
+test('parallel jobs where every phase allows it: both start together, switching between them keeps them running; step_check off completes the batch at once', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const s = await setup(
+    baseURL!,
+    () => [{ name: 'Etichettatura', params: { parallel_job_allowed: true, step_check: false }, steps: [{ type: 'instruction', title: "Applica l'etichetta", text: 'In alto a destra.' }] }],
+    2,
+  )
+  const api = await adminApi(baseURL!)
+  const second = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: s.productKey, quantity: 1, operator_key: s.operator.key } }),
+  )
+  const [a, b] = [s.jobs[0]!, second.phases[0]!.jobs[0]!._key]
+
+  await signIn(page, s.operator.username, s.operator.password)
+  await expect(card(page, a)).toHaveAttribute('data-selected', 'true')
+  // Both phases allow parallel work (read from each job's phase parameters).
+  await expect(card(page, a)).toContainText('parallel')
+  await expect(card(page, b)).toContainText('parallel')
+  await card(page, b).click()
+  await expect(page.getByTestId('selection-count')).toHaveText('2 jobs selected')
+  await page.getByTestId('tab-all').click()
+  await expect(page.getByTestId('job-list-all')).toContainText('Assigned to you')
+  await expect(card(page, b)).toHaveAttribute('data-selected', 'true')
+  await page.getByTestId('to-confirm').click()
+  await expect(page.getByTestId('confirm-jobs')).toContainText('Confirm 2 jobs in parallel')
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${a}/steps`))
+  await expect(state(page)).toHaveText('RUNNING')
+
+  // The other running job is one tap away; going there is not leaving the work session.
+  await page.getByTestId('other-running-jobs').getByRole('link').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${b}/steps`))
+  await expect(state(page)).toHaveText('RUNNING')
+  expect((await jobState(baseURL!, a)).active).toBe(true)
+  expect((await jobState(baseURL!, b)).active).toBe(true)
+
+  // step_check off: no confirmation per step, the whole batch completes at once; the job closes.
+  await expect(page.getByTestId('confirm-step')).toHaveCount(0)
+  await page.getByTestId('complete-batch').click()
+  await expect(page.getByTestId('job-closed')).toContainText('Redirecting…')
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  // Leaving the work session pauses the job still running here.
+  await expect.poll(async () => (await jobState(baseURL!, a)).active).toBe(false)
+  expect((await jobState(baseURL!, b)).status).toBe('closed')
 })

@@ -83,6 +83,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
     // An operator's own order when independent ordering is on (else the site queue order).
     .addColumn('queue_position', 'bigint')
+    // A copy of work_orders.sequence kept by triggers (below): lists ordered by the site queue can
+    // then page through one index of jobs (an operator's queue, most of all).
+    .addColumn('wo_sequence', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('time_spent_ms', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('last_heartbeat_at', 'timestamptz')
     .addColumn('paused_offline', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -101,6 +104,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Job list by operator in site order: the per-work-order probe finds the operator's open jobs
   // without reading the other jobs' rows (bench/planning-scale.ts).
   await sql`create index jobs_open_by_work_order_operator on jobs (work_order_id, operator_id) where status <> 'closed'`.execute(db)
+  await sql`create index jobs_open_by_operator_queue on jobs (operator_id, wo_sequence, position, id) where status <> 'closed'`.execute(db)
+  // jobs.wo_sequence follows its work order's place in the site queue, whoever writes it.
+  await sql`create function jobs_take_wo_sequence() returns trigger language plpgsql as $$
+    begin
+      new.wo_sequence := (select w.sequence from work_orders w where w.id = new.work_order_id);
+      return new;
+    end $$`.execute(db)
+  await sql`create trigger jobs_wo_sequence before insert or update of work_order_id on jobs
+    for each row execute function jobs_take_wo_sequence()`.execute(db)
+  await sql`create function work_orders_pass_sequence() returns trigger language plpgsql as $$
+    begin
+      update jobs set wo_sequence = new.sequence where work_order_id = new.id;
+      return null;
+    end $$`.execute(db)
+  await sql`create trigger work_orders_sequence_to_jobs after update of sequence on work_orders
+    for each row when (old.sequence is distinct from new.sequence) execute function work_orders_pass_sequence()`.execute(db)
   // The 'critical' filter: few critical jobs and work orders, found by their own small indexes.
   await sql`create index jobs_critical on jobs (work_order_id) where critical`.execute(db)
   // The offline sweep only looks at running jobs. last_heartbeat_at is deliberately in no index:

@@ -246,6 +246,8 @@ export interface JobsTable {
   step_sequence: Json<{ _key: string; type: 'instruction' | 'form' }[]>
   notes: Generated<string>
   queue_position: number | null
+  /** work_orders.sequence, copied by triggers (migration 06): the site order on the jobs table itself. */
+  wo_sequence: Generated<number>
   time_spent_ms: Generated<number>
   last_heartbeat_at: Timestamp | null
   paused_offline: Generated<boolean>

@@ -148,7 +148,12 @@ export function applyListFilters(q: Joined, f: JobListFilters, today: string, se
   // Per row (a primary-key probe) rather than a semi-join: the site-order scan stays and stops after one page.
   if (f.department_key) out = out.where(sql<SqlBool>`${PHASE('department_id')} = ${f.department_key}::uuid`)
   if (f.operator_key) out = out.where('j.operator_id', '=', f.operator_key)
-  if (f.phase_key) out = out.where('j.phase_id', '=', f.phase_key)
+  if (f.phase_key) {
+    // Also its product (a phase belongs to one): the scan then follows work_orders_product_queue.
+    out = out
+      .where('j.phase_id', '=', f.phase_key)
+      .where(sql<SqlBool>`wo.product_id = (select pp.product_id from product_phases pp where pp.id = ${f.phase_key}::uuid)`)
+  }
   if (f.product_key) out = out.where('wo.product_id', '=', f.product_key)
   for (const filter of new Set(f.filters ?? [])) out = out.where(filterCondition(filter, today))
   for (const c of search) {
@@ -163,16 +168,21 @@ export function applyListFilters(q: Joined, f: JobListFilters, today: string, se
   return out
 }
 
-/** Site queue order: work order sequence, phase position, then the key (stable, unique). */
-export function siteOrder<Q extends Joined>(q: Q): Q {
-  return q.orderBy('wo.sequence').orderBy('j.position').orderBy('j.id') as Q
+/**
+ * Site queue order: work order sequence, phase position, then the key (stable, unique).
+ * `byJob` orders by the jobs' own copy of the sequence (jobs.wo_sequence, the same values): for
+ * one operator's jobs, jobs_open_by_operator_queue then yields a page without a sort.
+ */
+export function siteOrder<Q extends Joined>(q: Q, byJob = false): Q {
+  return (byJob ? q.orderBy('j.wo_sequence') : q.orderBy('wo.sequence')).orderBy('j.position').orderBy('j.id') as Q
 }
 
 /** Rows after a keyset position in site order. */
-export function afterCursor(q: Joined, c: { sequence: number; position: number; key: string }): Joined {
+export function afterCursor(q: Joined, c: { sequence: number; position: number; key: string }, byJob = false): Joined {
+  const seq = byJob ? sql.ref('j.wo_sequence') : sql.ref('wo.sequence')
   return q
-    .where('wo.sequence', '>=', c.sequence)
-    .where(sql<SqlBool>`(wo.sequence, j.position, j.id) > (${c.sequence}::bigint, ${c.position}::int, ${c.key}::uuid)`)
+    .where(sql<SqlBool>`${seq} >= ${c.sequence}::bigint`)
+    .where(sql<SqlBool>`(${seq}, j.position, j.id) > (${c.sequence}::bigint, ${c.position}::int, ${c.key}::uuid)`)
 }
 
 /** The phase of a job consumes serial-tracked components (traceability form or complete). */

@@ -95,8 +95,10 @@ export async function listJobs(svc: Pick<Services, 'db' | 'clock'>, input: JobLi
   const day = today(svc)
   const candidates = input.search ? await searchCandidates(svc.db, input.search) : []
   let q = applyListFilters(jobsJoined(svc.db), input, day, candidates)
-  if (input.cursor) q = afterCursor(q, decodeCursor(input.cursor))
-  const rows = await siteOrder(selectJobRow(q, day))
+  // One operator's jobs page through their own index (jobs.wo_sequence mirrors wo.sequence).
+  const byJob = Boolean(input.operator_key) && !input.include_closed
+  if (input.cursor) q = afterCursor(q, decodeCursor(input.cursor), byJob)
+  const rows = await siteOrder(selectJobRow(q, day), byJob)
     .limit(limit + 1)
     .execute()
   const more = rows.length > limit

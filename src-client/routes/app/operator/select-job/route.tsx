@@ -29,6 +29,7 @@ function SelectJobLayout() {
       )}
       {!confirming && (
         <OperatorTabs
+          keepSearch
           tabs={[
             { to: '/app/operator/select-job', label: <Trans>La mia coda</Trans>, testId: 'tab-queue' },
             { to: '/app/operator/select-job/all', label: <Trans>Tutti i job</Trans>, testId: 'tab-all' },
