@@ -207,7 +207,12 @@ async function run(ctx: BenchContext) {
   let missed = 0
   for (const c of all) {
     const times: number[][] = seeded.map(() => [])
-    for (const s of seeded) for (let w = 0; w < 3; w++) await c.run(s.svc, s.ids)
+    const returned: string[] = []
+    for (const s of seeded) {
+      let out: unknown
+      for (let w = 0; w < 3; w++) out = await c.run(s.svc, s.ids)
+      returned.push(String((out as { rows?: unknown[] } | undefined)?.rows?.length ?? '-'))
+    }
     for (let r = 0; r < runs; r++) {
       for (const [i, s] of seeded.entries()) {
         const t0 = performance.now()
@@ -219,11 +224,16 @@ async function run(ctx: BenchContext) {
     const ratio = p50l / p50s
     worst = Math.max(worst, ratio)
     if (ratio > 2) missed++
-    rows.push([c.label, p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), ratio <= 2 ? 'met' : 'MISSED'])
+    rows.push([c.label, returned.join(' / '), p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), ratio <= 2 ? 'met' : 'MISSED'])
     console.log(`[planning] ${c.label}: ${p50s.toFixed(2)} / ${p50l.toFixed(2)} ms (x${ratio.toFixed(2)})`)
   }
   const jobs = seeded.map((s) => s.ids.jobs)
-  const t = table(['query', 'p50 ms 1k', 'p99 ms 1k', `p50 ms ${Math.round(jobs[1]! / 1000)}k`, `p99 ms ${Math.round(jobs[1]! / 1000)}k`, 'p50 ratio', '<= 2x'], rows, [false, true, true, true, true, true, false])
+  const k = Math.round(jobs[1]! / 1000)
+  const t = table(
+    ['query', 'rows 1k / 100k', 'p50 ms 1k', 'p99 ms 1k', `p50 ms ${k}k`, `p99 ms ${k}k`, 'p50 ratio', '<= 2x'],
+    rows,
+    [false, true, true, true, true, true, true, false],
+  )
   console.log(`\n${t.text}\n\nworst p50 ratio ${worst.toFixed(2)}; ${missed} of ${rows.length} over 2x`)
   appendResults(
     'planning: work order list and job list at 1,000 vs 100,000 jobs',
@@ -236,7 +246,9 @@ async function run(ctx: BenchContext) {
       '',
       t.markdown,
       '',
-      `Worst p50 ratio ${worst.toFixed(2)} (target <= 2); ${missed} of ${rows.length} queries over 2x.`,
+      `Worst p50 ratio ${worst.toFixed(2)} (target <= 2); ${missed} of ${rows.length} queries over 2x. "rows" is what the page held in`,
+      'each database: where the small plant has fewer than a page of matches (one operator, phase or product of few work orders),',
+      'its page is cheaper to build (the names are looked up per row) than the full page of the large plant.',
     ].join('\n'),
   )
 }

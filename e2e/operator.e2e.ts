@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
 import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
@@ -16,32 +17,9 @@ const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9
 /** What the tablet shows: the 1024x768 viewport (fixed and sticky parts where they are). */
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png` })
 
-type Params = {
-  unsupervised_work_allowed: boolean
-  auto_new_batch: boolean
-  max_offline: number
-  parallel_job_allowed: boolean
-  display_job_timer: boolean
-  production_batch_qt: number
-  release_batch_qt: number
-  release_style: 'continuous' | 'job' | 'release_batch'
-  std_processing_time: number
-  step_check: boolean
-  step_check_force_order: boolean
-}
-const PARAMS: Params = {
-  unsupervised_work_allowed: false,
-  auto_new_batch: true,
-  max_offline: 300,
-  parallel_job_allowed: false,
-  display_job_timer: true,
-  production_batch_qt: 0,
-  release_batch_qt: 0,
-  release_style: 'continuous',
-  std_processing_time: 30,
-  step_check: true,
-  step_check_force_order: true,
-}
+type Params = PhaseParameters
+/** The default phase parameters, with a standard time (for the timer) and the step order forced. */
+const PARAMS: Params = { ...DEFAULT_PHASE_PARAMETERS, std_processing_time: 30, step_check: true, step_check_force_order: true }
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
   expect(res.status(), await res.text()).toBeLessThan(300)
@@ -330,8 +308,10 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   await page.getByTestId('tab-bom').click()
   await expect(page.getByTestId('bom-tab')).toContainText('Vite M6x20')
   await expect(page.getByTestId('bom-tab')).toContainText('Components for batch 1 (1 pcs)')
+  await shot(page, 'operator-bom-dark')
   await page.getByTestId('tab-docs').click()
   await expect(page.getByTestId('docs-tab').getByRole('img', { name: 'disegno.png' })).toBeVisible()
+  await shot(page, 'operator-docs-dark')
   await page.getByTestId('tab-issues').click()
   await expect(page.getByTestId('issues-tab')).toContainText('Quality')
   await page.getByTestId('tab-messages').click()
@@ -353,6 +333,7 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'already completed' })
   await expect(toast).toBeVisible()
   await expect(page.getByTestId('batch-progress')).toContainText('Batch 2: 1 pcs')
+  await shot(page, 'operator-refused-dark')
   await toast.getByRole('button', { name: 'CLOSE' }).click()
   await expect(toast).toHaveCount(0)
 
@@ -463,4 +444,13 @@ test('parallel jobs where every phase allows it: both start together, switching 
   // Leaving the work session pauses the job still running here.
   await expect.poll(async () => (await jobState(baseURL!, a)).active).toBe(false)
   expect((await jobState(baseURL!, b)).status).toBe('closed')
+
+  // In Italian (the source language).
+  await chooseInUserMenu(page, 'Italiano')
+  await expect(page.getByRole('heading', { name: 'Seleziona job' })).toBeVisible()
+  await expect(card(page, a)).toContainText('IN PAUSA')
+  await startFromQueue(page, a)
+  await expect(state(page)).toHaveText('IN CORSO')
+  await expect(page.getByTestId('work-session-header')).toContainText('OdL')
+  await shot(page, 'operator-running-it')
 })

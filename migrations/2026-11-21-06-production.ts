@@ -35,15 +35,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Jobs (or work orders) of one product in site queue order, one page at a time.
   await sql`create index work_orders_product_queue on work_orders (product_id, sequence) where archived_at is null`.execute(db)
   await sql`create index work_orders_critical on work_orders (id) where critical`.execute(db)
-  // Searching work orders by a part of their code (job list, work order list): a trigram index
-  // where pg_trgm can be created (PostgreSQL); elsewhere (embedded PGlite) the search scans.
-  await sql`do $$
-    begin
-      create extension if not exists pg_trgm;
-      create index work_orders_code_trgm on work_orders using gin (code gin_trgm_ops);
-    exception when others then
-      raise notice 'pg_trgm unavailable: work order code search without an index';
-    end $$`.execute(db)
 
   // Material flow per phase of a work order (DOMAIN.md): what reached the phase from upstream,
   // what its jobs took into batches, finished, and released downstream.

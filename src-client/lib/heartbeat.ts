@@ -5,7 +5,7 @@ import { API_PREFIX } from './rest'
 import { toApiError } from './api-error'
 import { auth } from './auth-store'
 import { errorMessage } from './error-messages'
-import { newIdempotencyKey, withIdempotency } from './idempotency'
+import { clearPendingIntents, newIdempotencyKey, withIdempotency } from './idempotency'
 import { BACKGROUND, queryClient, trpc, trpcClient } from './trpc'
 
 /**
@@ -72,7 +72,6 @@ export const jobRuntime = {
     return () => listeners.delete(listener)
   },
   getState: () => state,
-  isRunning: (jobKey: string) => tracked.has(jobKey),
   hasActiveJob: () => tracked.size > 0,
 
   /** The job runs here (started or resumed): its heartbeat starts. */
@@ -127,9 +126,7 @@ export const jobRuntime = {
     for (const job_key of keys) void invalidateJob(job_key)
   },
 
-  /** Connectivity as the UI should show it. */
-  markOffline: (since?: number) => goOffline(since),
-  /** Probe the server now (e.g. a manual "retry"). */
+  /** Probe the server now (the OFFLINE banner's "retry"). */
   probe: () => probe(),
 }
 
@@ -291,12 +288,13 @@ if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => goOffline())
   window.addEventListener('online', () => void probe())
   window.addEventListener('pagehide', pauseOnPageHide)
-  auth.hasActiveJob = () => tracked.size > 0
+  auth.hasActiveJob = jobRuntime.hasActiveJob
   // Signed out (by the user or a 401): nothing runs here any more; the server paused what ran.
   auth.subscribe(() => {
     if (auth.getState().status !== 'anonymous') return
     tracked.clear()
     clearBeat()
+    clearPendingIntents()
     if (state.running.size || state.closedOffline.size || state.stopped.size) {
       emit({ closedOffline: new Map(), stopped: new Map() })
     }

@@ -53,7 +53,7 @@ export async function withIdempotency<T>(intent: string, run: (idempotencyKey: s
   }
 }
 
-/** For tests and sign-out: forget every pending key. */
+/** On sign-out: the next user never reuses a key of the previous one. */
 export function clearPendingIntents() {
   pending.clear()
 }

@@ -18,31 +18,29 @@ export function MediaView({ item, height = 420 }: { item: Viewable; height?: num
       <Trans>Apri in una nuova scheda</Trans>
     </Button>
   )
+  const caption = (
+    <Group justify="space-between" wrap="nowrap">
+      <Text size="md" fw={600} lineClamp={1}>
+        {item.name}
+      </Text>
+      {openButton}
+    </Group>
+  )
   if (isImage(item)) {
     return (
       <Stack gap="xs">
+        {caption}
         <Anchor href={item.url} target="_blank" rel="noopener">
           <Image src={item.url} alt={item.name} fit="contain" mah={height} radius="sm" bg="var(--mes-surface-2)" />
         </Anchor>
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {item.name}
-          </Text>
-          {openButton}
-        </Group>
       </Stack>
     )
   }
   if (isPdf(item)) {
     return (
       <Stack gap="xs">
+        {caption}
         <Box component="iframe" src={item.url} title={item.name} h={height} w="100%" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }} />
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {item.name}
-          </Text>
-          {openButton}
-        </Group>
       </Stack>
     )
   }

@@ -4,10 +4,11 @@ import type { Db } from '../../db/connect'
 
 /**
  * Group commit for job heartbeats. Every running job beats every 10 s (2,000 operators = 200
- * writes/s); each beat only moves jobs.last_heartbeat_at. Beats that arrive while a write is in
- * flight wait and go out together as ONE statement (one commit) as soon as it returns; a lone
- * beat is written at once, so nothing waits for a timer. A request is answered only after its
- * write committed: no beat lives only in this instance's memory once answered.
+ * writes/s); each beat only moves jobs.last_heartbeat_at. A beat is written at once when fewer
+ * than WRITERS writes are in flight; otherwise it waits and goes out with the others that
+ * arrived meanwhile as ONE statement (one commit) as soon as a writer is free. Nothing waits
+ * for a timer. A request is answered only after its write committed: no beat lives only in this
+ * instance's memory once answered.
  *
  * The statement touches a job only in the steady state: running, the caller's own job, and a
  * previous beat within BACK_ONLINE_AFTER_MS. Anything else (not running, someone else's, a gap
@@ -17,30 +18,40 @@ import type { Db } from '../../db/connect'
 type Beat = { jobId: string; userId: string; at: Date; done: (ok: boolean) => void; fail: (e: unknown) => void }
 
 const MAX_BATCH = 1000
+/**
+ * Writes in flight at once: commits overlap (PostgreSQL's own group commit joins their WAL
+ * flushes) while later beats still gather into batches. A few of the pool's connections at most.
+ */
+const WRITERS = Number(process.env.HB_WRITERS_PROBE) || 4
 const GAP_S = BACK_ONLINE_AFTER_MS / 1000
 
 class HeartbeatWriter {
   private queue: Beat[] = []
-  private flushing = false
+  private inFlight = 0
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly maxInFlight: number,
+  ) {}
 
   write(jobId: string, userId: string, at: Date): Promise<boolean> {
     return new Promise<boolean>((done, fail) => {
       this.queue.push({ jobId, userId, at, done, fail })
-      if (!this.flushing) void this.flush()
+      if (this.inFlight < this.maxInFlight) void this.flush()
     })
   }
 
+  /** One writer loop: takes what is queued, writes it, and goes on while beats keep coming. */
   private async flush() {
-    this.flushing = true
+    this.inFlight++
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH)
         try {
-          // Rows locked by another transaction (a step completion, the same job's beat from
-          // another instance) are skipped, never waited for: no deadlock between batches, no
-          // batch held up by one busy job. Skipped beats take the service's transactional path.
+          // Rows locked by another transaction (a step completion, a beat of the same job in
+          // another batch or instance) are skipped, never waited for: no deadlock between
+          // batches, no batch held up by one busy job. Skipped beats take the service's
+          // transactional path.
           const res = await sql<{ id: string }>`
             with v as (
               select unnest(${batch.map((b) => b.jobId)}::uuid[]) as id,
@@ -61,7 +72,7 @@ class HeartbeatWriter {
         }
       }
     } finally {
-      this.flushing = false
+      this.inFlight--
     }
   }
 }
@@ -72,7 +83,7 @@ const writers = new WeakMap<Db, HeartbeatWriter>()
 export function heartbeatWriter(db: Db): HeartbeatWriter {
   let w = writers.get(db)
   if (!w) {
-    w = new HeartbeatWriter(db)
+    w = new HeartbeatWriter(db, WRITERS)
     writers.set(db, w)
   }
   return w

@@ -235,7 +235,7 @@ describe('job list: filters, scope, paging, detail', () => {
 
   test("jobs keep their work order's place in the site queue (jobs.wo_sequence); an operator's list follows it", async () => {
     const [a, , , d] = wos as [MadeWorkOrder, MadeWorkOrder, MadeWorkOrder, MadeWorkOrder]
-    const before = (await list(`operator_key=${op1}`)).rows.map((r) => r._key)
+    const before = (await list(`operator_key=${op1}`)).rows.map((r): string | undefined => r._key)
     expect(before).toEqual([a.jobs[0], d.jobs[0]])
     // The work order service moves WO-D to the front of the queue: its jobs follow.
     const { sequence } = await h.svc.db.selectFrom('work_orders').select('sequence').where('id', '=', a.id).executeTakeFirstOrThrow()
@@ -248,9 +248,9 @@ describe('job list: filters, scope, paging, detail', () => {
       .execute()
     expect(mismatched).toEqual([])
     const page1 = await list(`operator_key=${op1}&limit=1`)
-    expect(page1.rows.map((r) => r._key)).toEqual([d.jobs[0]])
+    expect(page1.rows.map((r): string | undefined => r._key)).toEqual([d.jobs[0]])
     const page2 = await list(`operator_key=${op1}&limit=1&cursor=${page1.next_cursor}`)
-    expect(page2.rows.map((r) => r._key)).toEqual([a.jobs[0]])
+    expect(page2.rows.map((r): string | undefined => r._key)).toEqual([a.jobs[0]])
     expect(page2.next_cursor).toBeNull()
     await h.svc.db.updateTable('work_orders').set({ sequence: sequence + 100 }).where('id', '=', d.id).execute()
   })

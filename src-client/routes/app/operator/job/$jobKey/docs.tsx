@@ -59,7 +59,7 @@ function DocsTab() {
           </Stack>
         </ScrollArea.Autosize>
       </Grid.Col>
-      <Grid.Col span={8}>{current && <MediaView item={current} height={440} />}</Grid.Col>
+      <Grid.Col span={8}>{current && <MediaView item={current} height={380} />}</Grid.Col>
     </Grid>
   )
 }

@@ -110,7 +110,8 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
     async (o: ExecutionOutcome) => {
       const key = trpc.execution.workSession.queryKey({ job_key: jobKey })
       await queryClient.cancelQueries({ queryKey: key })
-      queryClient.setQueryData(key, (old) => (old ? { ...old, job: { ...old.job, ...o.job }, batch: o.batch } : old))
+      const sinceFetch = Date.now() - (queryClient.getQueryState(key)?.dataUpdatedAt ?? Date.now())
+      queryClient.setQueryData(key, (old) => (old ? patchView(old, o, sinceFetch) : old))
       if (o.job.active && o.job.operator_key === me) jobRuntime.track(jobKey, maxOffline)
       else jobRuntime.untrack(jobKey)
       void invalidateJob(jobKey)
@@ -198,6 +199,35 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
       {closed && <RedirectingOverlay />}
     </WorkSessionContext.Provider>
   )
+}
+
+/**
+ * The view right after an action, from its outcome (the full view is read again at once): the
+ * job and its batch, and what the operator may do next (the same rules as the server's `can`).
+ */
+function patchView(old: WorkSessionView, o: ExecutionOutcome, sinceFetch: number): WorkSessionView {
+  const job = { ...old.job, ...o.job }
+  const open = job.status !== 'closed'
+  const stepsDone = o.batch?.step_data.every((s) => s.done) ?? false
+  const wasRunning = old.job.active && old.timer.session_started_at !== null
+  return {
+    ...old,
+    job,
+    timer: {
+      ...old.timer,
+      // Paused or just started: the closed sessions' time; still running: the time kept ticking.
+      elapsed_ms: job.active && wasRunning ? old.timer.elapsed_ms + sinceFetch : o.job.time_spent_ms,
+      session_started_at: job.active ? (old.timer.session_started_at ?? Date.now()) : null,
+    },
+    batch: o.batch,
+    material: { ...old.material, available_qt: o.job.available_qt },
+    can: {
+      start: open && !job.active && (job.active_batch_key !== null || job.available_qt > 0),
+      pause: job.active,
+      new_batch: job.active && !o.batch && job.available_qt > 0,
+      complete_batch: job.active && o.batch !== null && (!old.phase.parameters.step_check || stepsDone),
+    },
+  }
 }
 
 /** Parallel jobs (parallel_job_allowed): the other jobs running here, one tap away. */

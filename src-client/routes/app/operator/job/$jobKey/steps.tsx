@@ -161,6 +161,11 @@ function BatchSteps() {
     if (out.next === 'continue' && out.batch?._key === batch._key) selectNext(out.batch.step_data, step._key)
   }
 
+  function cancelEdit() {
+    setDraft(null)
+    setShowErrors(false)
+  }
+
   async function completeBatch() {
     if (dirty) return refuseWhileEditing()
     await act(`complete-batch:${batch._key}`, (idempotency_key) => trpcClient.execution.completeBatch.mutate({ batch_key: batch._key, idempotency_key }))
@@ -236,30 +241,32 @@ function BatchSteps() {
                 ))}
               </Stack>
             )}
-            <Box
-              mt="lg"
-              pt="sm"
-              pb={4}
-              style={{ position: 'sticky', bottom: 0, background: 'var(--mes-surface-1)', borderTop: '1px solid var(--mantine-color-default-border)' }}
-            >
-              <Group justify="flex-end" gap="sm">
-                {fields.length > 0 && dirty && (
-                  <>
-                    <Button size="lg" h={52} variant="default" onClick={() => (setDraft(null), setShowErrors(false))} disabled={busy} data-testid="cancel-edit">
-                      <Trans>Annulla</Trans>
+            {((fields.length > 0 && dirty) || (stepCheck && !step.done)) && (
+              <Box
+                mt="lg"
+                pt="sm"
+                pb={4}
+                style={{ position: 'sticky', bottom: 0, background: 'var(--mes-surface-1)', borderTop: '1px solid var(--mantine-color-default-border)' }}
+              >
+                <Group justify="flex-end" gap="sm">
+                  {fields.length > 0 && dirty && (
+                    <>
+                      <Button size="lg" h={52} variant="default" onClick={cancelEdit} disabled={busy} data-testid="cancel-edit">
+                        <Trans>Annulla</Trans>
+                      </Button>
+                      <Button size="lg" h={52} variant="light" onClick={save} loading={busy} disabled={!editable} data-testid="save-step">
+                        <Trans>Salva</Trans>
+                      </Button>
+                    </>
+                  )}
+                  {stepCheck && !step.done && (
+                    <Button size="xl" h={56} color="green.8" onClick={confirm} loading={busy} disabled={!editable} data-testid="confirm-step">
+                      <Trans>Conferma passo</Trans>
                     </Button>
-                    <Button size="lg" h={52} variant="light" onClick={save} loading={busy} disabled={!editable} data-testid="save-step">
-                      <Trans>Salva</Trans>
-                    </Button>
-                  </>
-                )}
-                {stepCheck && !step.done && (
-                  <Button size="xl" h={56} color="green.8" onClick={confirm} loading={busy} disabled={!editable} data-testid="confirm-step">
-                    <Trans>Conferma passo</Trans>
-                  </Button>
-                )}
-              </Group>
-            </Box>
+                  )}
+                </Group>
+              </Box>
+            )}
           </Paper>
         ) : (
           <Paper withBorder p="lg">
