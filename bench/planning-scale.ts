@@ -241,7 +241,7 @@ async function run(ctx: BenchContext) {
       `Command: \`${ctx.command}\``,
       '',
       `Databases: ${seeded.map((s) => `${s.name} ${s.workOrders} work orders / ${s.ids.jobs} jobs`).join('; ')} (seeded with generate_series, ANALYZEd).`,
-      `Timing: the service functions the API calls (listWorkOrders, listJobs: one query with joins, first page of 50 unless said), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
+      `Timing: the service functions the API calls (listWorkOrders; listJobs: one query per page, first page of 50 unless said), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
       `Machine: ${machineLine([`PostgreSQL ${version}`])}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}.`,
       '',
       t.markdown,

@@ -30,7 +30,8 @@ test.describe('homepage by scope priority (operator > production > library > adm
   test('a warehouse-only user has no home destination and gets the error screen', async ({ page }) => {
     await signIn(page, 'magazzino')
     await expect(page).toHaveURL(/\/app\/?$/)
-    await expect(page.getByText('No home page')).toBeVisible()
+    await expect(page.getByText('No home page', { exact: true })).toBeVisible()
+    await expect(page.getByRole('main').getByRole('link', { name: 'Warehouse' })).toBeVisible()
     await shot(page, 'no-home-page')
     // Its own area is still reachable from the navigation.
     await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Badge, Button, Chip, Group, Menu, Progress, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
+import { useDebouncedCallback } from '@mantine/hooks'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useEffect, useMemo, useState } from 'react'
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { correctionRefusal, type JobCorrection, type JobFilter } from '../../../src/domains/jobs/rules'
 import { JOB_FILTER_ORDER, type JobRow } from '../../../src/domains/jobs/schemas'
 import { notifyError, notifySuccess } from '../../lib/notify'
@@ -41,13 +41,19 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   const state = value ?? own
   const setState = (next: JobsTableFilters) => (onChange ? onChange(next) : setOwn(next))
 
+  // Typing searches on the server once the user pauses; the latest filters are read at that moment.
+  const latest = useRef({ state, setState })
+  latest.current = { state, setState }
   const [text, setText] = useState(state.search)
-  const [debounced] = useDebouncedValue(text, 300)
+  const pushSearch = useDebouncedCallback((value: string) => {
+    const { state: now, setState: set } = latest.current
+    if (value.trim() !== now.search) set({ ...now, search: value.trim() })
+  }, 300)
+  // The search changed elsewhere (cleared, back in history): the box follows.
   useEffect(() => {
-    if (debounced.trim() !== state.search) setState({ ...state, search: debounced.trim() })
+    if (text.trim() !== state.search) setText(state.search)
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
-  useEffect(() => setText(state.search), [state.search])
+  }, [state.search])
 
   // Keyset paging: the cursor of each page seen so far; a change of filters starts again.
   const filterKey = JSON.stringify([scope, state])
@@ -266,7 +272,10 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
           label={t`Cerca`}
           placeholder={t`Ordine, prodotto, fase, operatore`}
           value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
+          onChange={(e) => {
+            setText(e.currentTarget.value)
+            pushSearch(e.currentTarget.value)
+          }}
           w={260}
         />
         <Select
@@ -280,7 +289,15 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
           onChange={(v) => setState({ ...state, operator_key: v })}
         />
         {filtered && (
-          <Button variant="subtle" size="xs" onClick={() => setState(NO_JOB_FILTERS)}>
+          <Button
+            variant="subtle"
+            size="xs"
+            onClick={() => {
+              pushSearch.cancel()
+              setText('')
+              setState(NO_JOB_FILTERS)
+            }}
+          >
             <Trans>Togli i filtri</Trans>
           </Button>
         )}

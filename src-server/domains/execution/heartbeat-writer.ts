@@ -10,6 +10,12 @@ import type { Db } from '../../db/connect'
  * for a timer. A request is answered only after its write committed: no beat lives only in this
  * instance's memory once answered.
  *
+ * Durability: the heartbeat statement commits with synchronous_commit off (set for its own
+ * implicit transaction only, with set_config(..., true)): it does not wait for the WAL flush.
+ * A database crash can lose the last fraction of a second of heartbeats, which only makes the
+ * jobs' last sign of life look slightly older than it was (max_offline is minutes); the rows stay
+ * consistent. Every state change (start, pause, steps, batches, events) commits synchronously.
+ *
  * The statement touches a job only in the steady state: running, the caller's own job, and a
  * previous beat within BACK_ONLINE_AFTER_MS. Anything else (not running, someone else's, a gap
  * to record as BACK_ONLINE, a locked session) returns false and the service takes its careful,
@@ -22,7 +28,7 @@ const MAX_BATCH = 1000
  * Writes in flight at once: commits overlap (PostgreSQL's own group commit joins their WAL
  * flushes) while later beats still gather into batches. A few of the pool's connections at most.
  */
-const WRITERS = Number(process.env.HB_WRITERS_PROBE) || 4
+const WRITERS = 4
 const GAP_S = BACK_ONLINE_AFTER_MS / 1000
 
 class HeartbeatWriter {
@@ -53,12 +59,16 @@ class HeartbeatWriter {
           // batches, no batch held up by one busy job. Skipped beats take the service's
           // transactional path.
           const res = await sql<{ id: string }>`
-            with v as (
+            with durability as materialized (
+              -- A heartbeat is not worth an fsync: this statement's own transaction commits
+              -- asynchronously (see the file comment); every other write stays synchronous.
+              select set_config('synchronous_commit', 'off', true) as setting
+            ), v as (
               select unnest(${batch.map((b) => b.jobId)}::uuid[]) as id,
                      unnest(${batch.map((b) => b.userId)}::uuid[]) as operator_id,
                      unnest(${batch.map((b) => b.at.toISOString())}::timestamptz[]) as at
             ), beating as (
-              select j.id, v.at from jobs j join v on v.id = j.id
+              select j.id, v.at from jobs j join v on v.id = j.id cross join durability
               where j.operator_id = v.operator_id and j.active
                 and j.last_heartbeat_at >= v.at - make_interval(secs => ${GAP_S})
               for no key update of j skip locked

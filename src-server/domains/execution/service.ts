@@ -891,31 +891,7 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
   const now = svc.clock.now()
   const parameters = withPhaseDefaults(head.phase_parameters)
   const material = { released_in_qt: head.released_in_qt, taken_qt: head.taken_qt }
-  const job: JobRow = {
-    id: head.id,
-    work_order_id: head.work_order_id,
-    phase_id: head.phase_id,
-    position: head.position,
-    quantity: head.quantity,
-    completed_qt: head.completed_qt,
-    active_qt: head.active_qt,
-    released_qt: head.released_qt,
-    operator_id: head.operator_id,
-    status: head.status,
-    active: head.active,
-    active_batch_id: head.active_batch_id,
-    step_sequence: head.step_sequence,
-    notes: head.notes,
-    queue_position: head.queue_position,
-    time_spent_ms: head.time_spent_ms,
-    last_heartbeat_at: head.last_heartbeat_at,
-    paused_offline: head.paused_offline,
-    critical: head.critical,
-    started_at: head.started_at,
-    closed_at: head.closed_at,
-    created_at: head.created_at,
-    updated_at: head.updated_at,
-  }
+  const job: JobRow = await svc.db.selectFrom('jobs').selectAll().where('id', '=', head.id).executeTakeFirstOrThrow()
   const state = await jobState(svc.db, job, material)
   const ws = job.active ? await openWorkSession(svc.db, job.id) : undefined
   const batch = job.active_batch_id ? ((await readBatch(svc.db, job.active_batch_id)) ?? null) : null

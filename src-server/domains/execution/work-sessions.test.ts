@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { sql } from 'kysely'
 import { appCode, MINUTE, tableCounts, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
 import * as ex from './service'
@@ -129,6 +130,10 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(answers[5]).toMatchObject({ running: false, reason: 'queued' })
     expect(answers[6]).toEqual({ status: 403, code: 'JOB_NOT_YOURS' })
     for (const j of jobs.slice(0, 5)) expect((await jobRow(h.svc.db, j)).last_heartbeat_at!.getTime()).toBe(h.clock.now().getTime())
+    // The heartbeat's asynchronous commit is local to its own statement: the connections it used
+    // commit synchronously again for everything else.
+    const settings = await Promise.all(Array.from({ length: 12 }, () => sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(h.svc.db)))
+    expect(new Set(settings.map((r) => r.rows[0]!.s))).toEqual(new Set(['on']))
     for (const j of jobs.slice(0, 5)) await pause(j)
   })
 

@@ -59,7 +59,7 @@ export function JobListPage({ departmentKey, search }: { departmentKey?: string;
           ))}
         </Tabs.List>
       </Tabs>
-      <JobsTable key={departmentKey ?? ALL} scope={departmentKey ? { department_key: departmentKey } : {}} value={value} onChange={onChange} />
+      <JobsTable scope={departmentKey ? { department_key: departmentKey } : {}} value={value} onChange={onChange} />
     </Stack>
   )
 }
