@@ -33,8 +33,8 @@ test.describe('homepage by scope priority (operator > production > library > adm
     await expect(page.getByText('No home page', { exact: true })).toBeVisible()
     await expect(page.getByRole('main').getByRole('link', { name: 'Warehouse' })).toBeVisible()
     await shot(page, 'no-home-page')
-    // Its own area is still reachable from the navigation.
-    await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
+    // Its own area is offered on the screen (one area: no side navigation).
+    await page.getByRole('main').getByRole('link', { name: 'Warehouse' }).click()
     await expect(page).toHaveURL(inArea('/app/warehouse'))
     await expect(page.getByTestId('screen-title')).toHaveText('Warehouse')
   })

@@ -1,5 +1,6 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
+import './global.css'
 import { I18nProvider } from '@lingui/react'
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
@@ -60,7 +61,7 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <I18nProvider i18n={i18n}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
-        <Notifications position="top-center" zIndex={1000} />
+        <Notifications position="top-right" zIndex={1000} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -10,8 +10,6 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   components: {
-    Paper: { defaultProps: { bg: 'var(--mes-surface-1)' } },
-    Card: { defaultProps: { bg: 'var(--mes-surface-1)' } },
     Modal: { styles: { content: { background: 'var(--mes-surface-2)' }, header: { background: 'var(--mes-surface-2)' } } },
     Popover: { styles: { dropdown: { background: 'var(--mes-surface-2)' } } },
     Menu: { styles: { dropdown: { background: 'var(--mes-surface-2)' } } },
@@ -21,7 +19,10 @@ export const theme = createTheme({
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
-    '--mantine-color-body': '#eef1f2',
+    // Mantine paints papers, cards and inputs with --mantine-color-body: that is surface 1;
+    // the page itself sits on --mes-background (global.css).
+    '--mes-background': '#eef1f2',
+    '--mantine-color-body': '#fafbfb',
     '--mantine-color-text': 'rgba(0, 0, 0, 0.87)',
     '--mantine-color-dimmed': 'rgba(0, 0, 0, 0.6)',
     '--mes-surface-1': '#fafbfb',
@@ -29,7 +30,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mes-header': '#ffffff',
   },
   dark: {
-    '--mantine-color-body': '#0b1517',
+    '--mes-background': '#0b1517',
+    '--mantine-color-body': '#1c2326',
     '--mantine-color-text': 'rgba(255, 255, 255, 0.87)',
     '--mantine-color-dimmed': 'rgba(255, 255, 255, 0.6)',
     '--mes-surface-1': '#1c2326',
