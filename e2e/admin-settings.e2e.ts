@@ -1,3 +1,4 @@
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { expect, type Page, test } from '@playwright/test'
 import { pngBytes } from '../src-server/test/png'
 import { ADMIN_PASSWORD, createReadyUser, SHOTS_DIR, signIn } from './helpers'
@@ -181,11 +182,20 @@ test('idle timeout and a default phase parameter persist after a reload', async 
   })
   expect(session.idle_lock_minutes).toBe(30)
 
-  // Put the defaults back for the other tests.
+  // Put the defaults back for the other tests (other specs add phases with the default parameters).
   await page.getByRole('textbox', { name: 'Idle lock' }).fill('15')
   await page.getByRole('switch', { name: 'Independent queue reordering' }).click()
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('Settings saved')).toBeVisible()
+  const restored = await page.evaluate(async (defaults) => {
+    const res = await fetch('/api/settings/default-phase', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(defaults),
+    })
+    return res.status
+  }, DEFAULT_PHASE_PARAMETERS)
+  expect(restored).toBe(200)
 })
 
 test('departments: add, rename, delete; one assigned to a user cannot be deleted', async ({ page, request }) => {

@@ -11,9 +11,10 @@ const day = (offset: number) => {
   return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}`
 }
 
-async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>) {
+// biome-ignore lint/suspicious/noExplicitAny: API answers, checked by the assertions that use them
+async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<any> {
   expect(res.status(), await res.text()).toBeLessThan(300)
-  return (await res.json()).detail
+  return ((await res.json()) as { detail: unknown }).detail
 }
 
 /**
@@ -116,6 +117,20 @@ test.describe('production: job list, assignment, rebalancing, corrections', () =
     await shot(page, 'jobs-after-rebalance-en')
   })
 
+  test('the job list in Italian', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'it-IT', viewport: VIEWPORT })
+    const page = await context.newPage()
+    await signIn(page, 'produzione')
+    await page.getByRole('tab', { name: /^Job$/ }).click()
+    await page.getByRole('textbox', { name: 'Cerca' }).fill(plant.productCode)
+    await expect(rowsOf(page, plant.late)).toHaveCount(2)
+    await expect(page.getByRole('group', { name: 'Filtri' })).toContainText('Non assegnati')
+    await rowsOf(page, plant.late).first().getByRole('button', { name: /^Azioni per/ }).click()
+    await expect(page.getByRole('menuitem', { name: /Azzera avanzamento/ })).toBeVisible()
+    await shot(page, 'jobs-list-it')
+    await context.close()
+  })
+
   test('filter the job list: chips combine, opposites replace each other, departments narrow', async ({ page }) => {
     test.setTimeout(120_000)
     await openJobList(page, plant.productCode)
@@ -186,6 +201,7 @@ test.describe('production: job list, assignment, rebalancing, corrections', () =
     await expect(page.getByRole('menuitem', { name: /Reset progress/ })).toBeEnabled()
     await expect(page.getByRole('menuitem', { name: /Update times/ })).toBeEnabled()
     await page.keyboard.press('Escape')
+    await expect(page.getByRole('menu')).toBeHidden()
     await shot(page, 'jobs-after-correction-en')
   })
 })

@@ -28,7 +28,7 @@ const MAX_BATCH = 1000
  * Writes in flight at once: commits overlap (PostgreSQL's own group commit joins their WAL
  * flushes) while later beats still gather into batches. A few of the pool's connections at most.
  */
-const WRITERS = 4
+const WRITERS = Number(process.env.HB_WRITERS_PROBE) || 4
 const GAP_S = BACK_ONLINE_AFTER_MS / 1000
 
 class HeartbeatWriter {
