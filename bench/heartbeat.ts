@@ -488,4 +488,3 @@ export const heartbeat: BenchModule = {
   title: '2,000 operators sending job heartbeats through the app vs raw pg UPDATE (PostgreSQL, PGlite)',
   run,
 }
-export const __seedForProbe = seed

@@ -17,17 +17,14 @@ export function AppLayout() {
   const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title
   const areas = Object.values(AREAS).filter((a) => session && hasScope(session.scope, a.scope))
 
-  // One area (a typical operator tablet): no side navigation, the whole width for the work.
-  const singleArea = areas.length <= 1
-
   if (session?.must_change_password) return <ForcedPasswordChange />
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !navOpen || singleArea, desktop: singleArea } }} padding="md">
+    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !navOpen } }} padding="md">
       <AppShell.Header bg="var(--mes-header)">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            {!singleArea && <Burger opened={navOpen} onClick={toggle} hiddenFrom="md" size="sm" aria-label="menu" />}
+            <Burger opened={navOpen} onClick={toggle} hiddenFrom="md" size="sm" aria-label="menu" />
             <Text fw={700} c="teal">
               progress
             </Text>
