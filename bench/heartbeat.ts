@@ -361,6 +361,7 @@ async function run(ctx: BenchContext) {
   const plantPg = await plantLoad(app.port, pairs, plantSeconds)
   console.log(`  plant load (PostgreSQL): ${plantPg.rps.toFixed(0)} req/s p50 ${plantPg.p50Ms.toFixed(2)} p99 ${plantPg.p99Ms.toFixed(2)} ms, errors ${plantPg.errors}, stopped ${plantPg.notRunning}`)
   const runningPg = await stillRunning(seedDb.db)
+  const pgVersion = (await sql<{ v: string }>`show server_version`.execute(seedDb.db)).rows[0]?.v.split(' ')[0] ?? '?'
   await seedDb.close()
   await app.stop()
 
@@ -469,7 +470,7 @@ async function run(ctx: BenchContext) {
       'Heartbeats are written in batches that commit with synchronous_commit off (src-server/domains/execution/heartbeat-writer.ts); the raw',
       'UPDATE is measured both ways (default synchronous commit: the target; synchronous_commit off: for reference).',
       '',
-      `Machine: ${machineLine()}; busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,
+      `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,
       '',
       results.markdown,
       '',
