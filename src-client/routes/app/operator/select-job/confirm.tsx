@@ -38,7 +38,8 @@ function ConfirmPage() {
         queryClient.removeQueries({ queryKey: trpc.execution.workSession.queryKey({ job_key: o.job._key }) })
       }
       void queryClient.invalidateQueries({ queryKey: trpc.jobs.assignment.queryKey() })
-      const first = result.jobs[0]?.job._key ?? keys[0]!
+      // The operator's own order decides which job opens first (the server answers in lock order).
+      const first = keys.find((k) => result.jobs.some((o) => o.job._key === k)) ?? keys[0]!
       await navigate({ to: '/app/operator/job/$jobKey/steps', params: { jobKey: first } })
     } catch (e) {
       notifyError(e)
