@@ -1,10 +1,7 @@
-import { msg } from '@lingui/core/macro'
-import type { MessageDescriptor } from '@lingui/core'
 import { Trans } from '@lingui/react/macro'
 import { Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import type { Scope } from '../../../../../src/auth/scopes'
 import type { SettingsRow } from '../../../../../src/domains/settings/schemas'
 import { queryClient, trpc } from '../../../../lib/trpc'
 
@@ -77,14 +74,3 @@ export function sameValues<T extends object>(a: T, b: T): boolean {
   return Object.keys(a).every((k) => Object.is(a[k as keyof T], b[k as keyof T]))
 }
 
-/** Labels of the permission words, as the admin reads them next to checkboxes and badges. */
-export const SCOPE_LABELS: Record<Scope, MessageDescriptor> = {
-  admin: msg`Amministrazione`,
-  library: msg`Libreria`,
-  operator: msg`Operatore`,
-  production: msg`Produzione`,
-  quality: msg`Qualità`,
-  traceability: msg`Tracciabilità`,
-  reporting: msg`Rapporti`,
-  warehouse: msg`Magazzino`,
-}

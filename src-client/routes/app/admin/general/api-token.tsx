@@ -26,7 +26,8 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
-import { Loading, SCOPE_LABELS, Section } from './-settings-ui'
+import { SCOPE_LABELS } from '../../../../lib/scope-labels'
+import { Loading, Section } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/api-token')({
   component: ApiTokensTab,

@@ -28,18 +28,7 @@ import type { ErrorCode } from '../../../../../src/errors'
 import { type ApiError, toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { queryClient, trpc } from '../../../../lib/trpc'
-
-/** Labels of the permission words, next to checkboxes and on badges. */
-export const SCOPE_LABELS: Record<Scope, MessageDescriptor> = {
-  admin: msg`Amministrazione`,
-  library: msg`Libreria`,
-  operator: msg`Operatore`,
-  production: msg`Produzione`,
-  quality: msg`Qualità`,
-  traceability: msg`Tracciabilità`,
-  reporting: msg`Rapporti`,
-  warehouse: msg`Magazzino`,
-}
+import { SCOPE_LABELS } from '../../../../lib/scope-labels'
 
 const SCOPE_COLORS: Record<Scope, string> = {
   admin: 'red',
@@ -368,3 +357,4 @@ export function Fact({ label, children }: { label: ReactNode; children: ReactNod
 }
 
 export { toApiError }
+

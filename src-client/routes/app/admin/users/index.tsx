@@ -11,7 +11,8 @@ import { type DataColumn, DataTable, type SortingState } from '../../../../compo
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
-import { invalidateUsers, PermissionBadges, SCOPE_LABELS, StatusDot, UserAvatar } from './-user-ui'
+import { SCOPE_LABELS } from '../../../../lib/scope-labels'
+import { invalidateUsers, PermissionBadges, StatusDot, UserAvatar } from './-user-ui'
 
 const PAGE_SIZE = 20
 const STATUSES = ['active', 'archived', 'all'] as const
