@@ -121,6 +121,18 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MANDATORY_FIELDS_MISSING: msg`Compila tutti i campi obbligatori`,
   FORM_VALUE_INVALID: msg`Valore non valido in un campo del modulo`,
   IDEMPOTENCY_KEY_REUSED: msg`Richiesta duplicata non valida: riprova`,
+  UNKNOWN_ISSUE_TYPE: msg`Tipo di segnalazione non trovato`,
+  ISSUE_TYPE_INACTIVE: msg`Questo tipo di segnalazione non è più attivo`,
+  ISSUE_TITLE_REQUIRED: msg`Il titolo è obbligatorio`,
+  ISSUE_CONTEXT_MISMATCH: msg`Il contesto indicato non è coerente (job, lotto, ordine di lavoro o prodotto)`,
+  ISSUE_CLOSED: msg`La segnalazione è chiusa`,
+  ISSUE_NOT_CLOSED: msg`La segnalazione non è chiusa`,
+  ISSUE_ALREADY_CRITICAL: msg`La segnalazione è già critica`,
+  ISSUE_NOT_CRITICAL: msg`La segnalazione non è critica`,
+  ISSUE_ATTACHMENTS_FULL: msg`La segnalazione ha già il numero massimo di allegati`,
+  MESSAGE_BODY_REQUIRED: msg`Scrivi il testo del messaggio`,
+  MESSAGE_NOT_OWN: msg`Puoi modificare o eliminare solo i tuoi messaggi`,
+  MESSAGE_DELETED: msg`Il messaggio è stato eliminato`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

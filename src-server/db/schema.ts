@@ -309,6 +309,53 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt
 }
 
+export type IssueState = 'open' | 'closed' | 'reopened'
+export type IssueContextType = 'job' | 'work_order' | 'product' | 'generic'
+export interface IssuesTable {
+  id: Generated<string>
+  code: string
+  type_id: string
+  title: string
+  description: Generated<string>
+  state: Generated<IssueState>
+  critical: Generated<boolean>
+  context_type: IssueContextType
+  job_id: string | null
+  work_order_id: string | null
+  product_id: string | null
+  batch_id: string | null
+  step_key: string | null
+  opened_by: string | null
+  opened_at: Timestamp
+  closed_by: string | null
+  closed_at: Timestamp | null
+  escalated_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+export interface IssueAttachmentsTable {
+  issue_id: string
+  media_id: string
+  created_at: CreatedAt
+}
+export type MessageContextType = 'job' | 'work_order'
+export interface MessagesTable {
+  id: Generated<string>
+  context_type: MessageContextType
+  context_key: string
+  author_id: string | null
+  body: string
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+  edited_at: Timestamp | null
+  deleted_at: Timestamp | null
+}
+export interface MessageReadsTable {
+  user_id: string
+  context_type: MessageContextType
+  context_key: string
+  last_read_at: Timestamp
+}
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -335,6 +382,10 @@ export interface Database {
   batch_steps: BatchStepsTable
   work_sessions: WorkSessionsTable
   idempotency_keys: IdempotencyKeysTable
+  issues: IssuesTable
+  issue_attachments: IssueAttachmentsTable
+  messages: MessagesTable
+  message_reads: MessageReadsTable
 }
 
 export type User = Selectable<UsersTable>
