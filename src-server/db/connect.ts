@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { registerPool } from './prepared'
 import type { Database } from './schema'
 
 export type DatabaseKind = 'postgres' | 'pglite'
@@ -35,6 +36,7 @@ export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  registerPool(db, pool)
   return { db, kind: 'postgres', close: () => db.destroy() }
 }
 

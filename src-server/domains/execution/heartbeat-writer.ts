@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
 import { BACK_ONLINE_AFTER_MS } from '../../../src/domains/execution/rules'
 import type { Db } from '../../db/connect'
+import { type PreparedStatement, runPrepared } from '../../db/prepared'
 
 /**
  * Group commit for job heartbeats. Every running job beats every 10 s (2,000 operators = 200
@@ -32,6 +32,26 @@ const MAX_BATCH = 1000
 const WRITERS = 1
 const GAP_S = BACK_ONLINE_AFTER_MS / 1000
 
+// Rows locked by another transaction (a step completion, a beat of the same job in another batch
+// or instance) are skipped, never waited for: no deadlock between batches, no batch held up by one
+// busy job. Skipped beats take the service's transactional path. set_config(..., true) makes this
+// statement's own transaction commit without waiting for the WAL flush (see above). A named
+// statement: the arrays are parameters, so the text never changes and is planned once per connection.
+const WRITE_BEATS: PreparedStatement = {
+  name: 'mes_heartbeat_batch',
+  text: `with beating as (
+      select j.id, v.at
+      from unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) as v(id, operator_id, at)
+      join jobs j on j.id = v.id
+      where j.operator_id = v.operator_id and j.active
+        and j.last_heartbeat_at >= v.at - make_interval(secs => $4::int)
+        and set_config('synchronous_commit', 'off', true) is not null
+      for no key update of j skip locked
+    )
+    update jobs j set last_heartbeat_at = beating.at from beating where j.id = beating.id
+    returning j.id`,
+}
+
 class HeartbeatWriter {
   private queue: Beat[] = []
   private inFlight = 0
@@ -55,25 +75,13 @@ class HeartbeatWriter {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH)
         try {
-          // Rows locked by another transaction (a step completion, a beat of the same job in
-          // another batch or instance) are skipped, never waited for: no deadlock between
-          // batches, no batch held up by one busy job. Skipped beats take the service's
-          // transactional path. set_config(..., true) makes this statement's own transaction
-          // commit without waiting for the WAL flush (see above).
-          const res = await sql<{ id: string }>`
-            with beating as (
-              select j.id, v.at
-              from unnest(${batch.map((b) => b.jobId)}::uuid[], ${batch.map((b) => b.userId)}::uuid[], ${batch.map((b) => b.at.toISOString())}::timestamptz[])
-                as v(id, operator_id, at)
-              join jobs j on j.id = v.id
-              where j.operator_id = v.operator_id and j.active
-                and j.last_heartbeat_at >= v.at - make_interval(secs => ${GAP_S})
-                and set_config('synchronous_commit', 'off', true) is not null
-              for no key update of j skip locked
-            )
-            update jobs j set last_heartbeat_at = beating.at from beating where j.id = beating.id
-            returning j.id`.execute(this.db)
-          const written = new Set(res.rows.map((r) => r.id))
+          const rows = await runPrepared<{ id: string }>(this.db, WRITE_BEATS, [
+            batch.map((b) => b.jobId),
+            batch.map((b) => b.userId),
+            batch.map((b) => b.at.toISOString()),
+            GAP_S,
+          ])
+          const written = new Set(rows.map((r) => r.id))
           for (const b of batch) b.done(written.has(b.jobId))
         } catch (e) {
           for (const b of batch) b.fail(e)

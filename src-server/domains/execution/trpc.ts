@@ -3,7 +3,6 @@ import {
   BatchKeyInput,
   CompleteBatchInput,
   CompleteStepInput,
-  HeartbeatInput,
   JobActionInput,
   JobKeyInput,
   PauseJobInput,
@@ -43,7 +42,4 @@ export const executionRouter = router({
   completeBatch: write.input(CompleteBatchInput).mutation(({ ctx, input }) => execution.completeBatch(ctx, ctx.actor, input)),
   saveSerialTempLinks: write.input(SaveSerialTempLinksInput).mutation(({ ctx, input }) => execution.saveSerialTempLinks(ctx, ctx.actor, input)),
   backOnline: write.input(BackOnlineInput).mutation(({ ctx, input }) => execution.backOnline(ctx, ctx.actor, input)),
-  heartbeat: procedure(HEARTBEAT_ACCESS)
-    .input(HeartbeatInput)
-    .mutation(({ ctx, input }) => execution.heartbeat(ctx, ctx.actor, input, { sessionLocked: sessionLocked(ctx.auth) })),
 })

@@ -106,9 +106,6 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect((await jobRow(h.svc.db, job)).last_heartbeat_at!.getTime()).toBe(h.clock.now().getTime())
     const after = await h.svc.db.selectFrom('auth_sessions').select('last_activity_at').where('id', '=', op.actor.sessionId!).executeTakeFirstOrThrow()
     expect(after.last_activity_at.getTime()).toBe(session.last_activity_at.getTime())
-    // tRPC too.
-    const t = await trpcCall(h, 'execution.heartbeat', 'mutation', { job_key: job }, { token: op.token })
-    expect(t.body.result.data).toMatchObject({ running: true })
     // Another operator: 403; unknown job: 404; nothing written.
     const before = await tableCounts(h)
     expect(appCode((await h.request('POST', `/api/job/${job}/heartbeat`, { token: op2.token })).body)).toBe('JOB_NOT_YOURS')
