@@ -53,9 +53,10 @@ export async function lockMaterial(db: Db, workOrderId: string, phaseId: string)
 }
 
 /** Locks the work order row and all its material rows (by position): for actions on several phases at once. */
-export async function lockAllMaterial(db: Db, workOrderId: string): Promise<MaterialRow[]> {
-  await db.selectFrom('work_orders').select('id').where('id', '=', workOrderId).forUpdate().executeTakeFirstOrThrow()
-  return db.selectFrom('work_order_phases').selectAll().where('work_order_id', '=', workOrderId).orderBy('position').forUpdate().execute()
+export async function lockAllMaterial(db: Db, workOrderId: string) {
+  const workOrder = await db.selectFrom('work_orders').select(['status', 'archived_at']).where('id', '=', workOrderId).forUpdate().executeTakeFirstOrThrow()
+  const rows = await db.selectFrom('work_order_phases').selectAll().where('work_order_id', '=', workOrderId).orderBy('position').forUpdate().execute()
+  return { workOrder, rows }
 }
 
 /** The material row of a job's phase, unlocked (reads). */

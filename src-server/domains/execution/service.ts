@@ -385,7 +385,11 @@ export async function startJobs(svc: Svc, actor: Actor, input: StartJobsInput): 
     // Work order rows with their material rows (by position) first, then the jobs.
     const materials = new Map<string, MaterialRow>()
     for (const woId of [...new Set(places.map((p) => p.work_order_id))].sort()) {
-      for (const row of await lockAllMaterial(trx, woId)) materials.set(`${woId}:${row.phase_id}`, row)
+      const { workOrder, rows } = await lockAllMaterial(trx, woId)
+      // Work on a finished work order would go unseen: production reopens or restores it first.
+      if (workOrder.archived_at) throw conflict('WORK_ORDER_ARCHIVED', 'the work order is archived: production must restore it first')
+      if (workOrder.status === 'closed') throw conflict('WORK_ORDER_CLOSED', 'the work order is closed: production must reopen it first')
+      for (const row of rows) materials.set(`${woId}:${row.phase_id}`, row)
     }
     const materialOfJob = (j: { work_order_id: string; phase_id: string }) => materials.get(`${j.work_order_id}:${j.phase_id}`)!
     const jobs = await lockJobs(trx, keys)

@@ -3,7 +3,8 @@ import type { Services } from '../../context'
 import { forcePauseOffline, IDEMPOTENCY_TTL_MS } from './service'
 
 /**
- * Periodic work of the execution engine, safe with several app instances on one database:
+ * Periodic work of the execution engine (run by src-server/sweeps.ts), safe with several app
+ * instances on one database:
  * - offline sweep: running jobs whose heartbeat has been silent longer than their phase's
  *   max_offline are force-paused (JOB_PAUSE_FORCED, paused offline). Each job is paused in its
  *   own short transaction that locks the job row with FOR UPDATE SKIP LOCKED and checks the
@@ -12,8 +13,6 @@ import { forcePauseOffline, IDEMPOTENCY_TTL_MS } from './service'
  */
 
 const SWEEP_BATCH = 500
-
-export type SweepReport = { paused: string[]; expiredKeys: number }
 
 /** Running jobs silent for longer than their max_offline (max_offline 0: never). */
 export async function offlineCandidates(svc: Pick<Services, 'db'>, now: Date): Promise<string[]> {
@@ -45,33 +44,4 @@ export async function expireIdempotencyKeys(svc: Pick<Services, 'db' | 'clock'>)
   const cutoff = new Date(svc.clock.now().getTime() - IDEMPOTENCY_TTL_MS)
   const res = await svc.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst()
   return Number(res.numDeletedRows)
-}
-
-export async function runSweeps(svc: Pick<Services, 'db' | 'clock'>): Promise<SweepReport> {
-  return { paused: await sweepOffline(svc), expiredKeys: await expireIdempotencyKeys(svc) }
-}
-
-/**
- * Runs the sweeps every `everyMs` (never two at once in this process); main.ts starts it, tests
- * call the functions above with a fake clock instead. Returns a stop function.
- */
-export function startSweeps(svc: Pick<Services, 'db' | 'clock'>, opts: { everyMs?: number; log?: (line: string) => void } = {}): () => Promise<void> {
-  const everyMs = opts.everyMs ?? 5_000
-  let running: Promise<void> | null = null
-  const tick = () => {
-    if (running) return
-    running = runSweeps(svc)
-      .then((r) => {
-        if (r.paused.length) opts.log?.(`offline sweep: force-paused ${r.paused.length} job(s)`)
-      })
-      .catch((e) => console.error('[sweep] failed:', e instanceof Error ? e.message : e))
-      .finally(() => {
-        running = null
-      })
-  }
-  const timer = setInterval(tick, everyMs)
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
 }

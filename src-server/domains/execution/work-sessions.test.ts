@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { appCode, MINUTE, tableCounts, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
+import { listJobs } from '../jobs/service'
 import * as ex from './service'
 import { expireIdempotencyKeys, sweepOffline } from './sweep'
 import { actorOf, eventsOf, jobRow, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
@@ -229,6 +230,13 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     })
     for (const p of s.phases.slice(1)) await h.svc.db.updateTable('work_order_phases').set({ released_in_qt: 6 }).where('phase_id', '=', p.key).execute()
     const [strict, loose1, loose2] = [s.jobs[0]![0]!, s.jobs[1]![0]!, s.jobs[2]![0]!]
+    // The queue rows carry the rule, so the operator's screen needs no extra read per job.
+    const listed = await listJobs(h.svc, { work_order_key: s.workOrderKey })
+    expect(Object.fromEntries(listed.rows.map((r) => [r._key, r.parallel_job_allowed]))).toEqual({
+      [strict]: false,
+      [loose1]: true,
+      [loose2]: true,
+    })
     expect(await refused(start([strict, loose1]))).toEqual({ status: 409, code: 'PARALLEL_JOB_NOT_ALLOWED' })
     expect((await jobRow(h.svc.db, strict)).status).toBe('queued')
     const both = await start([loose1, loose2])
@@ -253,6 +261,18 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(await refused(start([free2!]))).toEqual({ status: 403, code: 'UNASSIGNED_JOBS_NOT_ALLOWED' })
     await h.svc.db.deleteFrom('settings').where('key', '=', 'allow_unassigned_jobs').execute()
     await pause(free1!)
+  })
+
+  test('jobs of a closed or archived work order cannot start or resume (409, nothing written)', async () => {
+    const s = await setup({ phases: [{}], jobs: [[3]] })
+    const job = s.jobs[0]![0]!
+    await h.svc.db.updateTable('work_orders').set({ archived_at: h.clock.now() }).where('id', '=', s.workOrderKey).execute()
+    const before = await tableCounts(h)
+    expect(await refused(start([job]))).toEqual({ status: 409, code: 'WORK_ORDER_ARCHIVED' })
+    await h.svc.db.updateTable('work_orders').set({ archived_at: null, status: 'closed', closed_at: h.clock.now() }).where('id', '=', s.workOrderKey).execute()
+    expect(await refused(ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }))).toEqual({ status: 409, code: 'WORK_ORDER_CLOSED' })
+    expect(await tableCounts(h)).toEqual(before)
+    expect(await jobRow(h.svc.db, job)).toMatchObject({ active: false, status: 'queued' })
   })
 
   test('signing out with a running job pauses it (logout and DELETE session/{key})', async () => {

@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely'
+import { DEFAULT_PHASE_PARAMETERS } from '../../../src/domains/process/phase-parameters'
 import type { JobFilter } from '../../../src/domains/jobs/rules'
 import type { JobRow } from '../../../src/domains/jobs/schemas'
 import type { Db } from '../../db/connect'
@@ -47,6 +48,7 @@ export function selectJobRow(q: Joined, today: string) {
       AVAILABLE.as('available_qt'),
       READY.as('ready'),
       CRITICAL.as('critical'),
+      sql<boolean>`coalesce((${PHASE('parameters')}->>'parallel_job_allowed')::boolean, ${DEFAULT_PHASE_PARAMETERS.parallel_job_allowed})`.as('parallel_job_allowed'),
       late(today).as('late'),
       'j.operator_id as operator_key',
       sql<string | null>`(select u.username from users u where u.id = j.operator_id)`.as('operator_username'),

@@ -191,6 +191,7 @@ const JOB_ROW_KEYS: Record<keyof JobRow, true> = {
   available_qt: true,
   ready: true,
   critical: true,
+  parallel_job_allowed: true,
   late: true,
   operator_key: true,
   operator_username: true,

@@ -80,6 +80,8 @@ export const JobRow = v.object({
   ready: v.boolean(),
   /** The job or its work order is critical. */
   critical: v.boolean(),
+  /** The phase lets an operator run this job together with others (phase parameter). */
+  parallel_job_allowed: v.boolean(),
   late: v.boolean(),
   operator_key: v.nullable(v.string()),
   operator_username: v.nullable(v.string()),

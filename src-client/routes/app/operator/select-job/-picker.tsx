@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Affix, Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import type { JobDetail, JobRow } from '../../../../../src/domains/jobs/schemas'
+import type { JobRow } from '../../../../../src/domains/jobs/schemas'
 import { type CardMode, JobCard } from '../../../../components/operator/JobCard'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
@@ -47,10 +47,10 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
       return
     }
     if (stillSelected.includes(job._key)) return setSelection(stillSelected.filter((k) => k !== job._key))
-    const together = mayRunTogether([...stillSelected, job._key], running, jobs.details)
+    const together = mayRunTogether([...stillSelected, job._key], running, all)
     // Not parallel with the current choice: the tap replaces it (one job at a time).
-    if (together !== true) {
-      if (running.length && mayRunTogether([job._key], running, jobs.details) !== true) {
+    if (!together) {
+      if (running.length && !mayRunTogether([job._key], running, all)) {
         notifyAlert(t`Un altro job è in corso e queste fasi non consentono il lavoro in parallelo`)
       }
       return setSelection([job._key])
@@ -60,7 +60,6 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
 
   const mode = (job: JobRow): CardMode =>
     job.active ? 'open' : stillSelected.includes(job._key) ? 'selected' : isStartable(job) ? 'selectable' : 'unavailable'
-  const parallel = (job: JobRow, details: Map<string, JobDetail>) => details.get(job._key)?.phase.parameters.parallel_job_allowed
 
   if (jobs.isPending) {
     return (
@@ -85,7 +84,7 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
                 </Text>
               </Paper>
             ) : (
-              s.jobs.map((j) => <JobCard key={j._key} job={j} mode={mode(j)} parallel={parallel(j, jobs.details)} onClick={() => tap(j)} />)
+              s.jobs.map((j) => <JobCard key={j._key} job={j} mode={mode(j)} parallel={j.parallel_job_allowed} onClick={() => tap(j)} />)
             )}
           </Stack>
         ))}

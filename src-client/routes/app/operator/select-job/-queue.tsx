@@ -1,13 +1,11 @@
-import { useQueries, useQuery } from '@tanstack/react-query'
-import type { JobDetail, JobRow } from '../../../../../src/domains/jobs/schemas'
+import { useQuery } from '@tanstack/react-query'
+import type { JobRow } from '../../../../../src/domains/jobs/schemas'
 import { parallelAllowed } from '../../../../../src/domains/execution/rules'
 import { BACKGROUND, trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
 
 /** The queue is read again this often (jobs become ready as upstream phases release material). */
 const POLL_MS = 15_000
-/** Phase parameters are read for this many jobs at most (the parallel rule needs them). */
-const DETAILS_MAX = 60
 
 export type SelectSearch = { job?: string }
 
@@ -20,8 +18,7 @@ export const isStartable = (j: JobRow) => j.status !== 'closed' && !j.active && 
 
 /**
  * The operator's queue (GET job-assignment for the signed-in operator) and the unassigned jobs
- * the settings let them take, with each startable job's phase parameters (GET job/{id}) for the
- * parallel rule. See the report: a `parallel_job_allowed` on the queue rows would save these reads.
+ * the settings let them take; each row carries its phase's parallel_job_allowed.
  */
 export function useOperatorJobs() {
   const session = useSession()
@@ -33,20 +30,13 @@ export function useOperatorJobs() {
   })
   const queue = assignment.data?.assigned_jobs_by_operator.find((q) => q.operator._key === me)?.jobs ?? []
   const unassigned = assignment.data?.unassigned_jobs ?? []
-  const wanted = [...queue, ...unassigned].filter((j) => isStartable(j) || j.active).slice(0, DETAILS_MAX)
-  const details = useQueries({
-    queries: wanted.map((j) => ({ ...trpc.jobs.get.queryOptions({ key: j._key }, { trpc: BACKGROUND }), staleTime: 60_000 })),
-  })
-  const byKey = new Map<string, JobDetail>()
-  for (const d of details) if (d.data) byKey.set(d.data._key, d.data)
-  return { me, queue, unassigned, details: byKey, isPending: assignment.isPending, error: assignment.error }
+  return { me, queue, unassigned, isPending: assignment.isPending, error: assignment.error }
 }
 
 /** Whether `keys` may run together with the jobs already running (every phase allows parallel work). */
-export function mayRunTogether(keys: string[], running: JobRow[], details: Map<string, JobDetail>): boolean | undefined {
+export function mayRunTogether(keys: string[], running: JobRow[], rows: JobRow[]): boolean {
+  const byKey = new Map([...rows, ...running].map((r) => [r._key, r]))
   const all = [...new Set([...keys, ...running.map((r) => r._key)])]
   if (all.length <= 1) return true
-  const phases = all.map((k) => details.get(k)?.phase.parameters)
-  if (phases.some((p) => !p)) return undefined
-  return parallelAllowed(phases as { parallel_job_allowed: boolean }[])
+  return parallelAllowed(all.map((k) => ({ parallel_job_allowed: byKey.get(k)?.parallel_job_allowed ?? false })))
 }
