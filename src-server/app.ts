@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/authenticate'
 import { authorize } from './auth/authorize'
 import { MEDIA_FILE_PATH, serveMediaFile } from './domains/media/http'
+import { mountBatchFiles } from './domains/execution/http'
 import { mountProductFiles } from './domains/products/http'
 import { STEP_MEDIA_FILE_PATH, serveStepMediaFile } from './domains/process/step-media'
 import type { Services } from './context'
@@ -63,6 +64,7 @@ export function createApp(svc: Services) {
   app.get(MEDIA_FILE_PATH, authenticate(svc), serveMediaFile(svc))
   // Product documents and custom field files with their type and name.
   mountProductFiles(app, svc)
+  mountBatchFiles(app, svc)
   // A product step's media by file name (`/media/step/{key}/{filename}`, SPEC 7).
   app.get(STEP_MEDIA_FILE_PATH, authenticate(svc), serveStepMediaFile(svc))
   // Stored files (user images, product media ...) for signed-in users only.

@@ -182,9 +182,8 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
 }
 
 /**
- * Files of a form step: uploaded at once, the field keeps the stored names. The upload uses
- * `POST files` with bucket 'batch' (object_key = batch, subfolder = field) and the files are
- * served under /media/batch/...: see the report (the server offers only the 'product' bucket).
+ * Files of a form step: uploaded at once (`POST files`, bucket 'batch', object_key = batch,
+ * subfolder = field); the field keeps the stored names, saved with the step.
  */
 function FilesValue(props: { field: FieldDefinition; names: string[]; onChange: (names: string[]) => void; disabled: boolean; batchKey: string; testId: string }) {
   const { t } = useLingui()
@@ -234,7 +233,7 @@ function FilesValue(props: { field: FieldDefinition; names: string[]; onChange: 
                 )
               }
             >
-              <Anchor href={`/media/batch/${props.batchKey}/files/${props.field._key}/${encodeURIComponent(name)}`} target="_blank" rel="noreferrer">
+              <Anchor href={batchFieldFileUrl(props.batchKey, props.field._key, name)} target="_blank" rel="noreferrer">
                 {name}
               </Anchor>
             </Badge>

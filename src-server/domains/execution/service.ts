@@ -95,7 +95,7 @@ type Svc = Pick<Services, 'db' | 'clock'>
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 
 const jobNotFound = () => notFound('NOT_FOUND', 'job not found')
-const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
+export const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
 const notYours = () => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator')
 const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
 const jobClosed = () => conflict('JOB_CLOSED', 'job closed: redirecting')
@@ -356,7 +356,7 @@ function assertMayRead(actor: Actor, job: Pick<JobRow, 'operator_id'>) {
 }
 
 /** Only the job's operator, while the job runs. */
-function assertRunningOperator(actor: Actor, job: JobRow) {
+export function assertRunningOperator(actor: Actor, job: JobRow) {
   if (job.operator_id !== actor.userId) throw notYours()
   if (job.status === 'closed') throw jobClosed()
   if (!job.active) throw notRunning()

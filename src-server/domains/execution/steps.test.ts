@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { appCode, tableCounts } from '../../test/fixtures'
+import { appCode, tableCounts, TINY_PNG } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
 import * as ex from './service'
 import { eventsOf, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
@@ -287,4 +287,70 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     expect(res.body.detail.user_key).toBe(o.key)
     return { token: res.body.detail.token as string }
   }
+})
+
+describe('execution: files of form steps (POST files, bucket batch)', () => {
+  const h = useHarness()
+  let op: Operator
+  let other: Operator
+  const form = (batch: string, field: string, files: [Uint8Array, string][] = [[TINY_PNG, 'foto pezzo.png']]) => {
+    const f = new FormData()
+    f.append('bucket', 'batch')
+    f.append('object_key', batch)
+    f.append('subfolder', field)
+    for (const [bytes, name] of files) f.append('contents', new File([new Uint8Array(bytes)], name))
+    return f
+  }
+
+  test('the running operator uploads while the batch is open; the names go into the step; served back; others refused', async () => {
+    op = await makeOperator(h, 'op.files')
+    other = await makeOperator(h, 'op.files.other')
+    const s = await makeSetup(h.svc.db, {
+      quantity: 4,
+      operator: op.key,
+      phases: [{ steps: [{ type: 'form', fields: [{ name: 'foto', type: 'files', multiple: true, mandatory: true }, { name: 'nota', type: 'text' }] }] }],
+      defaults: { production_batch_qt: 2 },
+    })
+    const [filesField, textField] = Object.values(s.phases[0]!.fields[0]!)
+    const step = s.phases[0]!.steps[0]!._key
+    const job = s.jobs[0]![0]!
+    const batch = (await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!.batch!._key
+
+    const before = await tableCounts(h)
+    for (const [token, f, status, code] of [
+      [other.token, form(batch, filesField!), 403, 'JOB_NOT_YOURS'],
+      [op.token, form(batch, textField!), 400, 'INVALID_INPUT'],
+      [op.token, form(batch, crypto.randomUUID()), 400, 'UNKNOWN_FIELD'],
+      [op.token, form(crypto.randomUUID(), filesField!), 404, 'NOT_FOUND'],
+      [op.token, form(batch, filesField!, [[new TextEncoder().encode('MZ not an image'), 'x.png']]), 400, 'INVALID_IMAGE'],
+      [op.token, form(batch, filesField!, [[new TextEncoder().encode('MZ'), 'tool.exe']]), 400, 'UNSUPPORTED_FILE_TYPE'],
+    ] as const) {
+      const res = await h.request('POST', '/api/files', { token, body: f })
+      expect([res.status, appCode(res.body), res.body.detail.message]).toEqual([status, code, expect.any(String)])
+    }
+    expect(await tableCounts(h)).toEqual(before)
+
+    const res = await h.request('POST', '/api/files', { token: op.token, body: form(batch, filesField!, [[TINY_PNG, 'foto pezzo.png'], [TINY_PNG, 'foto pezzo.png']]) })
+    expect(res.status).toBe(201)
+    expect(res.body.detail).toMatchObject({ bucket: 'batch', object_key: batch, subfolder: filesField, filenames: ['foto_pezzo.png', 'foto_pezzo-2.png'] })
+    const served = await h.request('GET', res.body.detail.urls[1], { token: other.token })
+    expect(served.status).toBe(200)
+    expect(served.headers.get('content-type')).toBe('image/png')
+    expect((await eventsOf(h.svc.db, job, 'BATCH_FILES_UPLOADED'))[0]!.data).toMatchObject({ batch_key: batch, filenames: ['foto_pezzo.png', 'foto_pezzo-2.png'] })
+
+    await ex.completeStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: [{ field_key: filesField!, value: res.body.detail.filenames }], idempotency_key: newKey() })
+    // The batch completed with its last step (the next one is open): no more files for it.
+    const late = await h.request('POST', '/api/files', { token: op.token, body: form(batch, filesField!) })
+    expect([late.status, appCode(late.body)]).toEqual([409, 'BATCH_NOT_OPEN'])
+    // A batch's files are part of its record: DELETE files is the library's, for products only.
+    const del = await h.request('DELETE', '/api/files', { token: op.token, body: { bucket: 'batch', object_key: batch, subfolder: filesField, filenames: ['foto_pezzo.png'] } })
+    expect(del.status).toBe(403)
+    // An operator cannot write into a product's files.
+    const product = new FormData()
+    product.append('bucket', 'product')
+    product.append('object_key', s.productKey)
+    product.append('subfolder', filesField!)
+    product.append('contents', new File([TINY_PNG], 'a.png'))
+    expect(appCode((await h.request('POST', '/api/files', { token: op.token, body: product })).body)).toBe('NOT_AUTHORISED')
+  })
 })

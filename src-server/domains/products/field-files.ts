@@ -1,20 +1,22 @@
 import { isStoredFileName } from '../../../src/domains/products/metadata'
-import { DOC_TYPES, docExtension, MAX_FILES_PER_UPLOAD, productFieldFileUrl } from '../../../src/domains/products/files'
+import { hasScope } from '../../../src/auth/scopes'
+import { DOC_TYPES, docExtension, productFieldFileUrl } from '../../../src/domains/products/files'
 import type { FilesDeleteInput, FilesResult } from '../../../src/domains/products/schemas'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { badRequest, conflict } from '../../errors'
+import { badRequest, conflict, forbidden } from '../../errors'
 import { assertFieldsUsable } from '../form-fields/service'
 import { appendEvent } from '../events/service'
-import { checkedFileType, storedFileName } from './file-types'
 import { fieldFilesFolder } from './metadata'
+import { PRODUCT_WRITERS } from './access'
 import { lockProduct } from './service'
+import { checkedUploads, storeInFolder } from './stored-files'
 
 /**
  * `POST files` / `DELETE files` (SPEC 7: bucket, object_key, subfolder, filenames, contents):
  * the files of a product's custom file fields. The mapping:
- * - bucket 'product' (the only one so far)
+ * - bucket 'product' (bucket 'batch', the files of a form step, is execution/batch-files.ts)
  * - object_key = the product key
  * - subfolder  = the key of a form field of type `files`
  * - contents   = the files (multipart, the field repeated once per file)
@@ -34,8 +36,6 @@ export type FilesUpload = {
   contents: File | File[]
 }
 
-const asList = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x])
-
 async function checkedFilesField(db: Db, fieldKey: string, allowArchived: boolean) {
   const key = fieldKey.toLowerCase()
   await assertFieldsUsable(db, [key], allowArchived ? new Set([key]) : new Set())
@@ -44,55 +44,22 @@ async function checkedFilesField(db: Db, fieldKey: string, allowArchived: boolea
   return field
 }
 
-/** A name not yet used in the folder: `name.ext`, `name-2.ext`, `name-3.ext` ... */
-async function freeName(svc: Services, folder: string, name: string, taken: Set<string>): Promise<string> {
-  const dot = name.lastIndexOf('.')
-  const stem = dot > 0 ? name.slice(0, dot) : name
-  const ext = dot > 0 ? name.slice(dot) : ''
-  for (let n = 1; n < 1000; n++) {
-    const candidate = n === 1 ? name : `${stem.slice(0, 95)}-${n}${ext}`
-    if (taken.has(candidate)) continue
-    if (!(await svc.files.get(`${folder}/${candidate}`))) return candidate
-  }
-  throw badRequest('INVALID_INPUT', 'too many files with this name')
-}
-
 export async function uploadFieldFiles(svc: Services, actor: Actor, input: FilesUpload): Promise<FilesResult> {
-  const contents = asList(input.contents)
-  const names = asList(input.filenames)
-  if (contents.length === 0) throw badRequest('INVALID_INPUT', 'contents: at least one file')
-  if (contents.length > MAX_FILES_PER_UPLOAD) throw badRequest('INVALID_INPUT', `contents: at most ${MAX_FILES_PER_UPLOAD} files at once`)
-  if (names.length > 0 && names.length !== contents.length) throw badRequest('INVALID_INPUT', 'filenames: one name per file in contents')
+  if (!PRODUCT_WRITERS.some((s) => hasScope(actor.scope, s))) throw forbidden('NOT_AUTHORISED', 'not authorised')
   if (!isUuid(input.object_key)) throw badRequest('INVALID_INPUT', 'object_key must be a product key')
   if (!isUuid(input.subfolder)) throw badRequest('INVALID_INPUT', 'subfolder must be a form field key')
   const productId = input.object_key.toLowerCase()
   const fieldId = input.subfolder.toLowerCase()
   // Check everything before writing anything.
+  const files = await checkedUploads(input.contents, input.filenames)
   const product = await svc.db.transaction().execute(async (trx) => {
     const p = await lockProduct(trx, productId)
     await checkedFilesField(trx, fieldId, p.metadata.some((m) => m.custom_field_key === fieldId))
     return p
   })
-  const files: { name: string; bytes: Uint8Array; contentType: string }[] = []
-  for (const [i, file] of contents.entries()) {
-    const name = storedFileName(names[i] ?? file.name)
-    const bytes = new Uint8Array(await file.arrayBuffer())
-    const type = checkedFileType(name, bytes)
-    files.push({ name, bytes, contentType: type.contentType })
-  }
-  const folder = fieldFilesFolder(productId, fieldId)
-  const taken = new Set<string>()
-  for (const f of files) {
-    f.name = await freeName(svc, folder, f.name, taken)
-    taken.add(f.name)
-  }
-  const written: string[] = []
+  const stored = await storeInFolder(svc, fieldFilesFolder(productId, fieldId), files)
   const now = svc.clock.now()
   try {
-    for (const f of files) {
-      await svc.files.put(`${folder}/${f.name}`, f.bytes)
-      written.push(`${folder}/${f.name}`)
-    }
     await svc.db.transaction().execute(async (trx) => {
       await lockProduct(trx, productId)
       await trx.updateTable('products').set({ updated_at: now }).where('id', '=', productId).execute()
@@ -103,17 +70,16 @@ export async function uploadFieldFiles(svc: Services, actor: Actor, input: Files
           event_type: 'PRODUCT_FILES_UPLOADED',
           subject_type: 'product',
           subject_key: productId,
-          data: { code: product.code, custom_field_key: fieldId, filenames: files.map((f) => f.name), sizes: files.map((f) => f.bytes.byteLength) },
+          data: { code: product.code, custom_field_key: fieldId, filenames: stored.names, sizes: files.map((f) => f.bytes.byteLength) },
         },
         now,
       )
     })
   } catch (e) {
-    for (const key of written) await svc.files.delete(key).catch(() => {})
+    await stored.discard()
     throw e
   }
-  const stored = files.map((f) => f.name)
-  return { bucket: 'product', object_key: productId, subfolder: fieldId, filenames: stored, urls: stored.map((n) => productFieldFileUrl(productId, fieldId, n)) }
+  return { bucket: 'product', object_key: productId, subfolder: fieldId, filenames: stored.names, urls: stored.names.map((n) => productFieldFileUrl(productId, fieldId, n)) }
 }
 
 /**

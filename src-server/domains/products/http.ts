@@ -8,14 +8,14 @@ import { productDocFile } from './docs'
 import { fieldFile } from './field-files'
 import { disposition } from './file-types'
 
-const notFoundBody = { detail: { message: 'file not found', code: 'NOT_FOUND' } }
+export const notFoundBody = { detail: { message: 'file not found', code: 'NOT_FOUND' } }
 
 /**
  * The headers of a served product file: its checked type, its name, shown inline (PDF, images,
  * plain text) or downloaded (office files, CSV), never sniffed, revalidated on each use (a
  * replaced document keeps its URL).
  */
-function fileResponse(file: Blob, contentType: string, name: string) {
+export function fileResponse(file: Blob, contentType: string, name: string) {
   return new Response(file, {
     headers: {
       'content-type': contentType,

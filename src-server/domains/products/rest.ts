@@ -16,7 +16,8 @@ import { MAX_IMAGE_BYTES } from '../../storage/images'
 import { addProductDoc, deleteProductDoc } from './docs'
 import { deleteFieldFiles, uploadFieldFiles } from './field-files'
 import * as products from './service'
-import { PRODUCT_READERS, PRODUCT_WRITERS } from './trpc'
+import { uploadBatchFieldFiles } from '../execution/batch-files'
+import { PRODUCT_READERS, PRODUCT_WRITERS } from './access'
 
 const tag = 'products'
 const KeyParams = v.object({ key: Key })
@@ -135,19 +136,20 @@ export const productRoutes = [
     path: '/files',
     tag,
     summary:
-      "Upload files of a custom file field. Multipart: bucket = 'product', object_key = product key, subfolder = key of a form field of type files, contents = the files (repeat the field for several, at most 20), filenames = optional names in the same order. Types and size as for documents. detail.filenames are the stored names (unique in the folder) to put in the field's metadata value with PUT product/{key}",
-    access: { scope: PRODUCT_WRITERS },
+      "Upload files of a files form field. Multipart: bucket = 'product' (object_key = product key; library: a custom file field, then list the names in the metadata with PUT product/{key}) or 'batch' (object_key = batch key; the operator running the batch while it is open: a files field of one of its form steps, then list the names in the step's form data), subfolder = key of a form field of type files, contents = the files (repeat the field for several, at most 20), filenames = optional names in the same order. Types and size as for documents. detail.filenames are the stored names (unique in the folder)",
+    access: { scope: [...PRODUCT_WRITERS, 'operator'] },
     multipart: { maxBytes: MAX_FILES_UPLOAD_BYTES + MULTIPART_SLACK },
     body: v.object({
-      bucket: v.picklist(FILE_BUCKETS, "bucket must be 'product'"),
-      object_key: v.pipe(v.string(), v.uuid('object_key must be a product key')),
+      bucket: v.picklist(FILE_BUCKETS, "bucket must be 'product' or 'batch'"),
+      object_key: v.pipe(v.string(), v.uuid('object_key must be a product or batch key')),
       subfolder: v.pipe(v.string(), v.uuid('subfolder must be a form field key')),
       filenames: v.optional(v.union([v.pipe(v.string(), v.maxLength(300)), v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(MAX_FILES_PER_UPLOAD))])),
       contents: v.union([FileField('contents'), v.pipe(v.array(FileField('contents')), v.maxLength(MAX_FILES_PER_UPLOAD))]),
     }),
     response: FilesResult,
     status: 201,
-    handler: (ctx, { body }) => uploadFieldFiles(ctx, ctx.actor!, body),
+    handler: (ctx, { body }) =>
+      body.bucket === 'batch' ? uploadBatchFieldFiles(ctx, ctx.actor!, body) : uploadFieldFiles(ctx, ctx.actor!, { ...body, bucket: 'product' }),
   }),
   route({
     method: 'delete',

@@ -1,15 +1,11 @@
 import * as v from 'valibot'
-import type { Scope } from '../../../src/auth/scopes'
 import { ProductInput, ProductListInput, ProductStatePatch } from '../../../src/domains/products/schemas'
 import { Key } from '../../../src/valibot-helpers'
+import { PRODUCT_READERS, PRODUCT_WRITERS } from './access'
 import { procedure, router } from '../../trpc/init'
 import { deleteProductDoc } from './docs'
 import * as products from './service'
 
-/** Who reads products: the library, and the areas that work with them (orders, jobs, quality, traceability, stock, admin). */
-export const PRODUCT_READERS = ['library', 'production', 'operator', 'quality', 'traceability', 'warehouse', 'admin'] as const satisfies readonly Scope[]
-/** Who changes products, their documents, files and tags. */
-export const PRODUCT_WRITERS = ['library'] as const satisfies readonly Scope[]
 
 const read = procedure({ scope: PRODUCT_READERS })
 const write = procedure({ scope: PRODUCT_WRITERS })

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { Tag, TagConnectionInput, TagListQuery } from '../../../src/domains/products/schemas'
 import { route } from '../../rest/route'
-import { PRODUCT_READERS, PRODUCT_WRITERS } from '../products/trpc'
+import { PRODUCT_READERS, PRODUCT_WRITERS } from '../products/access'
 import * as tags from './service'
 
 const tag = 'tags'

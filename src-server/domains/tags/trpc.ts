@@ -1,6 +1,6 @@
 import { TagConnectionInput, TagListQuery } from '../../../src/domains/products/schemas'
 import { procedure, router } from '../../trpc/init'
-import { PRODUCT_READERS, PRODUCT_WRITERS } from '../products/trpc'
+import { PRODUCT_READERS, PRODUCT_WRITERS } from '../products/access'
 import * as tags from './service'
 
 /** Tags are read with the items they describe and changed by those who change the items. */

@@ -45,8 +45,14 @@ export function docExtension(name: string): DocExtension | null {
 /** Shown in the browser (others are downloaded). */
 export const isInlineType = (contentType: string) => contentType === 'application/pdf' || contentType.startsWith('image/') || contentType.startsWith('text/plain')
 
-/** `POST files` / `DELETE files` (SPEC 7): the buckets there are. 'product': object_key = product key, subfolder = form field key. */
-export const FILE_BUCKETS = ['product'] as const
+/**
+ * `POST files` (SPEC 7): the buckets there are. 'product': object_key = product key, subfolder =
+ * form field key (a product's custom file field). 'batch': object_key = batch key, subfolder =
+ * form field key (a files field of a form step, uploaded by the operator running the batch).
+ * `DELETE files` takes 'product' only: a batch's files are part of its production record.
+ */
+export const FILE_BUCKETS = ['product', 'batch'] as const
+export const DELETABLE_FILE_BUCKETS = ['product'] as const
 export const MAX_FILES_PER_UPLOAD = 20
 /** One `POST files` request at most (each file at most MAX_DOC_BYTES). */
 export const MAX_FILES_UPLOAD_BYTES = 100 * 1024 * 1024
@@ -57,3 +63,7 @@ export const productDocUrl = (productKey: string, name: string) => `/media/produ
 /** Where a file of a custom file field of a product is served (signed-in users). */
 export const productFieldFileUrl = (productKey: string, fieldKey: string, name: string) =>
   `/media/product/${productKey}/files/${fieldKey}/${encodeURIComponent(name)}`
+
+/** Where a file of a form step's files field is served (signed-in users). */
+export const batchFieldFileUrl = (batchKey: string, fieldKey: string, name: string) =>
+  `/media/batch/${batchKey}/files/${fieldKey}/${encodeURIComponent(name)}`

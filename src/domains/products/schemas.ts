@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { QueryBool, QueryInt } from '../../valibot-helpers'
-import { FILE_BUCKETS, MAX_FILES_PER_UPLOAD } from './files'
+import { DELETABLE_FILE_BUCKETS, FILE_BUCKETS, MAX_FILES_PER_UPLOAD } from './files'
 
 /**
  * The product library contract (SPEC 3 Product, 7 Products and processes), shared by the
@@ -139,7 +139,7 @@ export const ProductDocQuery = v.object({ replace: v.optional(QueryBool) })
 
 /** `DELETE files` (JSON): stored files of a custom file field; names still in the saved metadata are refused (409 FILE_IN_USE). */
 export const FilesDeleteInput = v.object({
-  bucket: v.picklist(FILE_BUCKETS),
+  bucket: v.picklist(DELETABLE_FILE_BUCKETS, "bucket must be 'product'"),
   object_key: v.pipe(v.string(), v.uuid('object_key must be a product key')),
   subfolder: v.pipe(v.string(), v.uuid('subfolder must be a form field key')),
   filenames: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.minLength(1), v.maxLength(MAX_FILES_PER_UPLOAD)),
