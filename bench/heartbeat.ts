@@ -361,7 +361,7 @@ async function run(ctx: BenchContext) {
   const plantPg = await plantLoad(app.port, pairs, plantSeconds)
   console.log(`  plant load (PostgreSQL): ${plantPg.rps.toFixed(0)} req/s p50 ${plantPg.p50Ms.toFixed(2)} p99 ${plantPg.p99Ms.toFixed(2)} ms, errors ${plantPg.errors}, stopped ${plantPg.notRunning}`)
   const runningPg = await stillRunning(seedDb.db)
-  const pgVersion = (await sql<{ v: string }>`show server_version`.execute(seedDb.db)).rows[0]?.v.split(' ')[0] ?? '?'
+  const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(seedDb.db)).rows[0]?.v.split(' ')[0] ?? '?'
   await seedDb.close()
   await app.stop()
 
