@@ -20,7 +20,7 @@ import {
 } from '@mantine/core'
 import { useState } from 'react'
 import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
-import { DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
+import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { toApiError } from '../../lib/api-error'
 import { notifyError } from '../../lib/notify'
 import { rest } from '../../lib/rest'
