@@ -1,6 +1,9 @@
 /**
  * The server Playwright tests run against: the built client, demo data, a known admin password,
  * a throwaway data directory, and a throwaway PostgreSQL database when TEST_DATABASE_URL is set.
+ * Its clock can be moved forward (test only, never in the app): `POST /__e2e/clock
+ * {"advance_ms": n}` adds n ms to the server's time, `DELETE /__e2e/clock` goes back to real time.
+ * Both answer {now, offset_ms}.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,7 +11,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { createApp } from '../src-server/app'
 import { readConfig } from '../src-server/config'
-import { startSweeps } from '../src-server/domains/execution/sweep'
+import { startSweeps } from '../src-server/sweeps'
 import { prepareServices } from '../src-server/start'
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password'
@@ -37,9 +40,33 @@ const config = readConfig({
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 })
 const { svc, database } = await prepareServices(config, (line) => console.log(`[e2e-server] ${line}`))
-const server = Bun.serve({ port: config.port, fetch: createApp(svc).fetch })
+// Real time plus an offset, one clock object for the app and the sweeps (escalation under test).
+let offsetMs = 0
+svc.clock = { now: () => new Date(Date.now() + offsetMs) }
+const app = createApp(svc)
+
+async function clockControl(req: Request): Promise<Response> {
+  if (req.method === 'POST') {
+    const body = (await req.json().catch(() => null)) as { advance_ms?: unknown } | null
+    const advance = body?.advance_ms
+    if (typeof advance !== 'number' || !Number.isInteger(advance) || advance < 0) {
+      return Response.json({ detail: { message: 'advance_ms must be a whole number >= 0', code: 'INVALID_INPUT' } }, { status: 400 })
+    }
+    offsetMs += advance
+  } else if (req.method === 'DELETE') {
+    offsetMs = 0
+  } else {
+    return new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
+  }
+  return Response.json({ now: svc.clock.now().getTime(), offset_ms: offsetMs })
+}
+
+const server = Bun.serve({
+  port: config.port,
+  fetch: (req, bunServer) => (new URL(req.url).pathname === '/__e2e/clock' ? clockControl(req) : app.fetch(req, bunServer)),
+})
 console.log(`[e2e-server] listening on ${server.port}`)
-// As in main.ts: offline jobs are force-paused (every 2 s here, so browser tests wait less).
+// As in main.ts: offline jobs are force-paused, overdue issues escalate (every 2 s here, so browser tests wait less).
 const stopSweeps = startSweeps(svc, { everyMs: 2_000, log: (line) => console.log(`[e2e-server] ${line}`) })
 
 async function shutdown() {

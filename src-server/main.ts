@@ -1,6 +1,6 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
-import { startSweeps } from './domains/execution/sweep'
+import { startSweeps } from './sweeps'
 import { prepareServices } from './start'
 
 const log = (line: string) => console.log(`[mes] ${line}`)
@@ -9,7 +9,7 @@ try {
   const config = readConfig()
   const { svc, database } = await prepareServices(config, log)
   const app = createApp(svc)
-  // Offline jobs are force-paused and old idempotency keys expire (safe with several instances).
+  // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
   const stopSweeps = startSweeps(svc, { log })
   const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 64 * 1024 * 1024 })
   log(`listening on http://localhost:${server.port} (API at ${config.apiPrefix}, reference at ${config.apiPrefix}/docs)`)

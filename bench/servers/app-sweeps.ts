@@ -1,9 +1,9 @@
 import { createApp } from '../../src-server/app'
 import { readConfig } from '../../src-server/config'
-import { startSweeps } from '../../src-server/domains/execution/sweep'
+import { startSweeps } from '../../src-server/sweeps'
 import { prepareServices } from '../../src-server/start'
 
-// The real app as src-server/main.ts builds it, periodic sweeps included (offline jobs,
+// The real app as src-server/main.ts builds it, periodic sweeps included (offline jobs, issue escalation,
 // idempotency keys), on 127.0.0.1 and a free port. Same contract as app.ts: the parent sets
 // DATABASE_URL (or MES_DATA_DIR for PGlite) and MES_ADMIN_PASSWORD; READY line on stdout.
 const config = readConfig()

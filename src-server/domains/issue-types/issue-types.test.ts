@@ -91,20 +91,21 @@ describe('issue types', () => {
 
   test('a type in use cannot be deleted; the answer lists the issues using it', async () => {
     const type = (await create({ code: 'USED', name: 'In uso' })).body.detail
-    // The issues work adds this table; its FK to the type is ON DELETE RESTRICT.
-    await sql`create table issues (id uuid primary key default gen_random_uuid(), code text not null, issue_type_id uuid not null references issue_types(id) on delete restrict)`.execute(h.svc.db)
-    await sql`insert into issues (code, issue_type_id) values ('ISS-0002', ${type._key}), ('ISS-0001', ${type._key})`.execute(h.svc.db)
+    const quality = await userWithScope(h, 'u_in_use', 'quality')
+    const open = (title: string) => h.request('POST', '/api/issue', { token: quality.token, body: { type_key: type._key, title } })
+    const codes = [(await open('Primo')).body.detail.code, (await open('Secondo')).body.detail.code]
+    expect(codes).toEqual([expect.stringMatching(/^ISS-\d{6}$/), expect.stringMatching(/^ISS-\d{6}$/)])
     const before = await countOf(h, 'events')
     const res = await h.request('DELETE', `/api/issue-type/${type._key}`, { token: admin })
     expect(res.status).toBe(409)
     expect(res.body.detail).toEqual({
       code: 'ISSUE_TYPE_IN_USE',
-      message: 'the issue type is in use and cannot be deleted (issues: ISS-0001, ISS-0002)',
-      issues: ['ISS-0001', 'ISS-0002'],
+      message: `the issue type is in use and cannot be deleted (issues: ${codes.join(', ')})`,
+      issues: codes,
     })
     expect((await h.request('GET', `/api/issue-type/${type._key}`, { token: admin })).status).toBe(200)
     expect(await countOf(h, 'events')).toBe(before)
-    await sql`drop table issues`.execute(h.svc.db)
+    await h.svc.db.deleteFrom('issues').where('type_id', '=', type._key).execute()
 
     // Held by something that is not an issue: still refused, with an empty list.
     await sql`create table tmp_type_refs (issue_type_id uuid references issue_types(id) on delete restrict)`.execute(h.svc.db)

@@ -20,13 +20,8 @@ export function selectIssueTypeRows(db: Db) {
     .$castTo<IssueTypeRow>()
 }
 
-/**
- * Codes of the issues of one type, for the "in use" message. The issues table comes with the
- * issues work (its `issue_type_id` refers here with ON DELETE RESTRICT); until then there are none.
- */
+/** Codes of the issues of one type (the first 100 by code), for the "in use" message. */
 export async function issueCodesOfType(db: Db, typeId: string): Promise<string[]> {
-  const { rows } = await sql<{ exists: boolean }>`select to_regclass('issues') is not null as exists`.execute(db)
-  if (!rows[0]?.exists) return []
-  const issues = await sql<{ code: string }>`select code::text as code from issues where issue_type_id = ${typeId} order by code limit 100`.execute(db)
-  return issues.rows.map((r) => r.code)
+  const rows = await db.selectFrom('issues').select('code').where('type_id', '=', typeId).orderBy('code').limit(100).execute()
+  return rows.map((r) => r.code)
 }

@@ -1,0 +1,273 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { tableCounts } from '../../test/fixtures'
+import { useHarness } from '../../test/harness'
+import { actOnIssue, getIssue, updateIssue } from './service'
+import { criticalMarks, type IssueWorld, issueEvents, makeIssueWorld, openIssue, refused } from './test-fixtures'
+
+/** The issue rules of the service: opening and its context, editing, every action and its guard, critical marks. */
+describe('issues: opening, editing, actions, critical marks', () => {
+  const h = useHarness()
+  let w: IssueWorld
+  beforeAll(async () => {
+    w = await makeIssueWorld(h, 'svc')
+  })
+  const act = (key: string, action: Parameters<typeof actOnIssue>[3], who = w.quality) => actOnIssue(h.svc, who.actor, key, action)
+
+  test('open: sequential codes, defaults from the type, opened now by the actor, ISSUE_OPENED in the same transaction', async () => {
+    const first = await openIssue(h, w, { title: '  Perdita olio  ' })
+    const second = await openIssue(h, w, { type_key: w.types.critical, description: 'Sotto la pressa' })
+    expect(first.code).toMatch(/^ISS-\d{6}$/)
+    expect(Number(second.code.slice(4))).toBe(Number(first.code.slice(4)) + 1)
+    expect(first).toMatchObject({
+      title: 'Perdita olio',
+      description: '',
+      state: 'open',
+      critical: false,
+      context_type: 'generic',
+      job_key: null,
+      work_order_key: null,
+      product_key: null,
+      type_key: w.types.plain,
+      type_code: 'svc-PLAIN',
+      type_name: 'Tipo svc-PLAIN',
+      opened_by_key: w.quality.key,
+      opened_at: h.clock.now().getTime(),
+      created_at: h.clock.now().getTime(),
+      closed_at: null,
+      escalated_at: null,
+      close_within: 0,
+      attachment_count: 0,
+      attachments: [],
+    })
+    expect(second).toMatchObject({ critical: true, description: 'Sotto la pressa' })
+    expect((await openIssue(h, w, { type_key: w.types.critical, critical: false })).critical).toBe(false)
+    expect((await openIssue(h, w, { critical: true })).critical).toBe(true)
+    expect(first.history).toEqual([
+      {
+        _key: expect.any(String),
+        event_type: 'ISSUE_OPENED',
+        user_key: w.quality.key,
+        user_name: 'svc.quality',
+        timestamp: h.clock.now().getTime(),
+        data: {
+          code: first.code,
+          title: 'Perdita olio',
+          type: 'svc-PLAIN',
+          critical: false,
+          context_type: 'generic',
+          job_key: null,
+          work_order_key: null,
+          product_key: null,
+          batch_key: null,
+          step_key: null,
+        },
+      },
+    ])
+  })
+
+  test('context: a job brings its work order and product, and may name its batch and step; a work order brings its product', async () => {
+    const job = w.wo.jobs[0]!
+    const onJob = await openIssue(h, w, { job_key: job, batch_key: w.batch, step_key: w.steps[1], work_order_key: w.wo.id, product_key: w.product.id })
+    expect(onJob).toMatchObject({
+      context_type: 'job',
+      job_key: job,
+      phase_name: 'Montaggio',
+      batch_key: w.batch,
+      step_key: w.steps[1],
+      work_order_key: w.wo.id,
+      work_order_code: 'svc-WO1',
+      product_key: w.product.id,
+      product_code: 'svc-PROD',
+    })
+    expect(await openIssue(h, w, { work_order_key: w.wo2.id })).toMatchObject({ context_type: 'work_order', job_key: null, work_order_key: w.wo2.id, product_key: w.product.id })
+    expect(await openIssue(h, w, { product_key: w.otherProduct.id })).toMatchObject({ context_type: 'product', work_order_key: null, product_key: w.otherProduct.id, product_code: 'svc-OTHER' })
+  })
+
+  test('open refused: unknown or inactive type, empty title, unknown context, mismatching keys; nothing written', async () => {
+    const before = await tableCounts(h)
+    const job = w.wo.jobs[0]!
+    const cases: [Parameters<typeof openIssue>[2], number, string][] = [
+      [{ type_key: crypto.randomUUID() }, 400, 'UNKNOWN_ISSUE_TYPE'],
+      [{ type_key: w.types.inactive }, 409, 'ISSUE_TYPE_INACTIVE'],
+      [{ title: '   ' }, 400, 'ISSUE_TITLE_REQUIRED'],
+      [{ job_key: crypto.randomUUID() }, 400, 'UNKNOWN_JOB'],
+      [{ work_order_key: crypto.randomUUID() }, 400, 'UNKNOWN_WORK_ORDER'],
+      [{ product_key: crypto.randomUUID() }, 400, 'UNKNOWN_PRODUCT'],
+      [{ batch_key: w.batch }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ step_key: w.steps[0] }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ work_order_key: w.wo.id, step_key: w.steps[0] }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ job_key: w.wo.jobs[1]!, batch_key: w.batch }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ job_key: job, batch_key: crypto.randomUUID() }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ job_key: job, step_key: 'no-such-step' }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ job_key: job, work_order_key: w.wo2.id }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ job_key: job, product_key: w.otherProduct.id }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+      [{ work_order_key: w.wo.id, product_key: w.otherProduct.id }, 400, 'ISSUE_CONTEXT_MISMATCH'],
+    ]
+    for (const [input, status, code] of cases) expect({ input, ...(await refused(openIssue(h, w, input))) }).toEqual({ input, status, code })
+    expect(await tableCounts(h)).toEqual(before)
+  })
+
+  test('who opens where: quality anywhere, production on a job, work order or product, operators on a job only', async () => {
+    const job = { job_key: w.wo.jobs[0]! }
+    for (const input of [{}, job, { work_order_key: w.wo.id }, { product_key: w.product.id }]) expect((await openIssue(h, w, input, w.quality)).state).toBe('open')
+    for (const input of [job, { work_order_key: w.wo.id }, { product_key: w.product.id }]) expect((await openIssue(h, w, input, w.production)).state).toBe('open')
+    expect(await refused(openIssue(h, w, {}, w.production))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    expect((await openIssue(h, w, job, w.operator)).opened_by_key).toBe(w.operator.key)
+    for (const input of [{}, { work_order_key: w.wo.id }, { product_key: w.product.id }]) {
+      expect(await refused(openIssue(h, w, input, w.operator))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    }
+  })
+
+  test('edit: title, description and type by quality or the opener, not by another operator; an event lists what changed', async () => {
+    const issue = await openIssue(h, w, { job_key: w.wo.jobs[0]!, title: 'Vite mancante' }, w.operator)
+    h.clock.advance(60_000)
+    const edited = await updateIssue(h.svc, w.operator.actor, issue._key, { title: ' Vite M6 mancante ', description: 'Due pezzi', type_key: w.types.critical })
+    expect(edited).toMatchObject({ title: 'Vite M6 mancante', description: 'Due pezzi', type_key: w.types.critical, critical: false, updated_at: h.clock.now().getTime() })
+    expect(edited.history.at(-1)).toMatchObject({ event_type: 'ISSUE_UPDATED', user_key: w.operator.key, data: { code: issue.code, changed: ['type', 'title', 'description'] } })
+    await updateIssue(h.svc, w.quality.actor, issue._key, { title: 'Vite M6 mancante', description: 'Due pezzi' })
+    await updateIssue(h.svc, w.quality.actor, issue._key, { description: 'Tre pezzi' })
+    expect((await issueEvents(h.svc.db, issue._key)).map((e) => e.event_type)).toEqual(['ISSUE_OPENED', 'ISSUE_UPDATED', 'ISSUE_UPDATED'])
+
+    const before = await tableCounts(h)
+    expect(await refused(updateIssue(h.svc, w.operator2.actor, issue._key, { title: 'Altro' }))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    expect(await refused(updateIssue(h.svc, w.production.actor, issue._key, { title: 'Altro' }))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    expect(await refused(updateIssue(h.svc, w.operator.actor, issue._key, { title: ' ' }))).toEqual({ status: 400, code: 'ISSUE_TITLE_REQUIRED' })
+    expect(await refused(updateIssue(h.svc, w.operator.actor, issue._key, { type_key: crypto.randomUUID() }))).toEqual({ status: 400, code: 'UNKNOWN_ISSUE_TYPE' })
+    expect(await refused(updateIssue(h.svc, w.operator.actor, issue._key, { type_key: w.types.inactive }))).toEqual({ status: 409, code: 'ISSUE_TYPE_INACTIVE' })
+    expect(await refused(updateIssue(h.svc, w.operator.actor, crypto.randomUUID(), { title: 'x' }))).toEqual({ status: 404, code: 'NOT_FOUND' })
+    expect(await tableCounts(h)).toEqual(before)
+
+    await act(issue._key, 'close')
+    expect(await refused(updateIssue(h.svc, w.operator.actor, issue._key, { title: 'Dopo' }))).toEqual({ status: 409, code: 'ISSUE_CLOSED' })
+    expect(await refused(updateIssue(h.svc, w.quality.actor, issue._key, { title: 'Dopo' }))).toEqual({ status: 409, code: 'ISSUE_CLOSED' })
+  })
+
+  test('actions: every transition with its event and actor; every guard refuses without writing', async () => {
+    const issue = await openIssue(h, w, { title: 'Transizioni' })
+    const guard = async (action: Parameters<typeof act>[1], status: number, code: string) => {
+      const before = await tableCounts(h)
+      expect({ action, ...(await refused(act(issue._key, action))) }).toEqual({ action, status, code })
+      expect(await tableCounts(h)).toEqual(before)
+    }
+    await guard('reopen', 409, 'ISSUE_NOT_CLOSED')
+    await guard('reopen_critical', 409, 'ISSUE_NOT_CLOSED')
+    await guard('make_non_critical', 409, 'ISSUE_NOT_CRITICAL')
+
+    h.clock.advance(60_000)
+    expect(await act(issue._key, 'make_critical')).toMatchObject({ state: 'open', critical: true })
+    await guard('make_critical', 409, 'ISSUE_ALREADY_CRITICAL')
+    expect(await act(issue._key, 'make_non_critical')).toMatchObject({ state: 'open', critical: false })
+
+    h.clock.advance(60_000)
+    const closed = await act(issue._key, 'close')
+    expect(closed).toMatchObject({ state: 'closed', closed_at: h.clock.now().getTime(), closed_by_name: 'svc.quality' })
+    await guard('close', 409, 'ISSUE_CLOSED')
+    await guard('make_critical', 409, 'ISSUE_CLOSED')
+    await guard('make_non_critical', 409, 'ISSUE_CLOSED')
+
+    h.clock.advance(60_000)
+    const reopened = await act(issue._key, 'reopen')
+    expect(reopened).toMatchObject({ state: 'reopened', critical: false, closed_at: null, closed_by_name: null, opened_at: h.clock.now().getTime() })
+    await act(issue._key, 'make_critical')
+    await act(issue._key, 'close')
+    // Reopening keeps the critical flag as it was.
+    expect(await act(issue._key, 'reopen')).toMatchObject({ state: 'reopened', critical: true })
+    await act(issue._key, 'make_non_critical')
+    await act(issue._key, 'close')
+    h.clock.advance(60_000)
+    const critical = await act(issue._key, 'reopen_critical')
+    expect(critical).toMatchObject({ state: 'reopened', critical: true, opened_at: h.clock.now().getTime() })
+
+    const detail = await getIssue(h.svc, issue._key)
+    expect(detail.history.map((e) => [e.event_type, e.data.critical])).toEqual([
+      ['ISSUE_OPENED', false],
+      ['ISSUE_MADE_CRITICAL', true],
+      ['ISSUE_MADE_NON_CRITICAL', false],
+      ['ISSUE_CLOSED', false],
+      ['ISSUE_REOPENED', false],
+      ['ISSUE_MADE_CRITICAL', true],
+      ['ISSUE_CLOSED', true],
+      ['ISSUE_REOPENED', true],
+      ['ISSUE_MADE_NON_CRITICAL', false],
+      ['ISSUE_CLOSED', false],
+      ['ISSUE_REOPENED_CRITICAL', true],
+    ])
+    expect(new Set(detail.history.slice(1).map((e) => e.user_name))).toEqual(new Set(['svc.quality']))
+    // History oldest first, timestamps never going back.
+    const times = detail.history.map((e) => e.timestamp)
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    expect(await refused(act(crypto.randomUUID(), 'close'))).toEqual({ status: 404, code: 'NOT_FOUND' })
+  })
+
+  test('get by key or by code; unknown keys and codes are 404', async () => {
+    const issue = await openIssue(h, w, { title: 'Per codice' })
+    expect((await getIssue(h.svc, issue.code))._key).toBe(issue._key)
+    expect((await getIssue(h.svc, issue.code.toLowerCase()))._key).toBe(issue._key)
+    for (const key of [crypto.randomUUID(), 'ISS-999999', 'nonsense']) expect(await refused(getIssue(h.svc, key))).toEqual({ status: 404, code: 'NOT_FOUND' })
+  })
+})
+
+describe('issues: critical marks on jobs and work orders', () => {
+  const h = useHarness()
+  let w: IssueWorld
+  beforeAll(async () => {
+    w = await makeIssueWorld(h, 'mark')
+  })
+  const act = (key: string, action: Parameters<typeof actOnIssue>[3]) => actOnIssue(h.svc, w.quality.actor, key, action)
+
+  test('a critical issue on a job marks the job and its work order; two of them, close one: still critical; close both: cleared', async () => {
+    const [job1, job2] = w.wo.jobs as [string, string]
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
+    const a = await openIssue(h, w, { job_key: job1, critical: true })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    const b = await openIssue(h, w, { job_key: job1, critical: true })
+    await act(a._key, 'close')
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    await act(b._key, 'make_non_critical')
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
+    await act(a._key, 'reopen')
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    await act(a._key, 'close')
+    await act(b._key, 'make_critical')
+    await openIssue(h, w, { job_key: job2 })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    await act(b._key, 'close')
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
+    await act(b._key, 'reopen_critical')
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    await act(b._key, 'close')
+    // Another work order is never touched.
+    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [false, false] })
+  })
+
+  test('a critical issue on the work order marks the work order only; product and generic issues mark nothing', async () => {
+    const onWo = await openIssue(h, w, { work_order_key: w.wo2.id, critical: true })
+    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: true, jobs: [false, false] })
+    await openIssue(h, w, { product_key: w.product.id, critical: true })
+    await openIssue(h, w, { critical: true })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
+    await act(onWo._key, 'close')
+    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [false, false] })
+  })
+
+  test('the marks show in the job list (critical filter), the job and the work order list', async () => {
+    const issue = await openIssue(h, w, { job_key: w.wo.jobs[1]!, critical: true })
+    const prod = w.production.token
+    const critical = await h.request('GET', '/api/job?filters=critical', { token: prod })
+    expect(critical.body.detail.rows.map((r: { _key: string }) => r._key).sort()).toEqual([...w.wo.jobs].sort())
+    expect((await h.request('GET', `/api/job?filters=not_critical`, { token: prod })).body.detail.rows.map((r: { _key: string }) => r._key).sort()).toEqual([...w.wo2.jobs].sort())
+    expect((await h.request('GET', `/api/job/${w.wo.jobs[0]}`, { token: prod })).body.detail).toMatchObject({ critical: true, work_order: { critical: true } })
+    const wos = await h.request('GET', '/api/work-order?critical=true', { token: prod })
+    expect(wos.body.detail.rows.map((r: { code: string }) => r.code)).toEqual(['mark-WO1'])
+    await act(issue._key, 'close')
+    expect((await h.request('GET', '/api/job?filters=critical', { token: prod })).body.detail.rows).toEqual([])
+    expect((await h.request('GET', '/api/work-order?critical=true', { token: prod })).body.detail.rows).toEqual([])
+  })
+
+  test('many issues changing at once on one work order leave the marks right', async () => {
+    const issues = await Promise.all(Array.from({ length: 6 }, (_, i) => openIssue(h, w, { job_key: w.wo.jobs[i % 2]!, critical: true })))
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, true] })
+    await Promise.all(issues.map((i) => act(i._key, 'close')))
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
+  })
+})
