@@ -268,6 +268,29 @@ describe('rebalancing (SPEC 5)', () => {
     expect(sum).toBe(10)
   })
 
+  test('a never-started job with an issue or a message thread is closed, not removed (its records stay)', async () => {
+    const wo = await makeWorkOrder(h.svc.db, product, { quantity: 10, operator: op1 })
+    const withIssue = await addJob(h.svc.db, wo, 0, 0, op2)
+    const withThread = await addJob(h.svc.db, wo, 0, 0, op2)
+    await h.svc.db.updateTable('jobs').set({ quantity: 6 }).where('id', '=', wo.jobs[0]!).execute()
+    await h.svc.db.updateTable('jobs').set({ quantity: 2 }).where('id', 'in', [withIssue, withThread]).execute()
+    const type = await h.svc.db.insertInto('issue_types').values({ code: 'RB', name: 'Rebalance' }).returning('id').executeTakeFirstOrThrow()
+    await h.svc.db
+      .insertInto('issues')
+      .values({ code: 'ISS-RB-1', type_id: type.id, title: 'Pezzo graffiato', context_type: 'job', job_id: withIssue, work_order_id: wo.id, opened_at: h.clock.now() })
+      .execute()
+    await h.svc.db.insertInto('messages').values({ context_type: 'job', context_key: withThread, body: 'Attenzione al lotto' }).execute()
+    const res = await rebalance(wo, 0, [
+      { job_key: wo.jobs[0], quantity: 10, operator_key: op1 },
+      { job_key: withIssue, quantity: 0, operator_key: op2 },
+      { job_key: withThread, quantity: 0, operator_key: op2 },
+    ])
+    expect(res.status).toBe(200)
+    expect(res.body.detail.removed).toEqual([])
+    expect(res.body.detail.closed.sort()).toEqual([withIssue, withThread].sort())
+    expect(await jobRow(h.svc.db, withIssue)).toMatchObject({ status: 'closed', quantity: 0 })
+  })
+
   test('closed jobs, running jobs, strangers and duplicates are refused with their codes', async () => {
     const wo = await makeWorkOrder(h.svc.db, product, { quantity: 10, operator: op1 })
     const other = await addJob(h.svc.db, wo, 0, 0, op2)

@@ -217,3 +217,17 @@ export function eligibleOperators(db: Db) {
       sql<boolean>`coalesce(oq.independent, false)`.as('independent'),
     ])
 }
+
+/**
+ * Whether anything else refers to a job (quality issues, a message thread): such a job is never
+ * deleted when planning takes its whole quantity away; it closes instead and keeps its records.
+ */
+export async function jobIsReferenced(db: Db, jobId: string): Promise<boolean> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('issues').select('id').where('job_id', '=', jobId)).as('issues'),
+      eb.exists(eb.selectFrom('messages').select('id').where('context_type', '=', 'job').where('context_key', '=', jobId)).as('messages'),
+    ])
+    .executeTakeFirstOrThrow()
+  return Boolean(row.issues) || Boolean(row.messages)
+}

@@ -37,6 +37,7 @@ import {
   afterCursor,
   applyListFilters,
   eligibleOperators,
+  jobIsReferenced,
   type JobListFilters,
   jobsJoined,
   phaseHasTraceability,
@@ -420,7 +421,7 @@ export async function rebalancePhase(svc: Services, actor: Actor, input: Rebalan
     const params = await releaseParameters(trx, input.phase_key)
     for (const { job, quantity, operator } of changes) {
       const nothingDone = job.completed_qt === 0 && job.active_qt === 0
-      if (quantity === 0 && nothingDone && job.status === 'queued') {
+      if (quantity === 0 && nothingDone && job.status === 'queued' && !(await jobIsReferenced(trx, job.id))) {
         await trx.deleteFrom('jobs').where('id', '=', job.id).execute()
         removed.push(job.id)
         continue

@@ -156,6 +156,26 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
     expect((ev!.data as { jobs_removed: string[] }).jobs_removed).toEqual([split.body.detail.phases[0].jobs[1]._key])
   })
 
+  test('a never-started job with a message thread is closed, not removed, when its quantity goes', async () => {
+    const wo = await newWo(10)
+    const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]
+    const split = await change(wo, {
+      quantity: 10,
+      phases: [{ phase_key: p1, jobs: [{ job_key: jobOf(wo, 0), quantity: 8 }], new_jobs: [{ operator_key: op2.key, quantity: 2 }] }],
+    })
+    const extra = split.body.detail.phases[0].jobs[1]._key as string
+    await h.svc.db.insertInto('messages').values({ context_type: 'job', context_key: extra, body: 'Lotto da verificare' }).execute()
+    const reduced = await change(wo, {
+      quantity: 8,
+      phases: [
+        { phase_key: p1, jobs: [{ job_key: extra, quantity: 0 }] },
+        { phase_key: p2, jobs: [{ job_key: jobOf(wo, 1), quantity: 8 }] },
+      ],
+    })
+    expect(reduced.status, JSON.stringify(reduced.body)).toBe(200)
+    expect(await h.svc.db.selectFrom('jobs').select(['status', 'quantity']).where('id', '=', extra).executeTakeFirst()).toEqual({ status: 'closed', quantity: 0 })
+  })
+
   test('jobs left with nothing to do close; the work order completes when its last phase has done the new quantity, and reopens when it grows', async () => {
     const wo = await newWo(10)
     const [p1, p2] = wo.phases.map((p) => p._key) as [string, string]

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import { isReady } from '../../../src/domains/jobs/rules'
+import { jobIsReferenced } from '../jobs/queries'
 import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
 import {
   type HistoryEntry,
@@ -628,7 +629,15 @@ export async function changeQuantities(svc: Services, actor: Actor, key: string,
       for (const dj of phase.jobs) {
         const job = jobs.find((j) => j.id === dj.job_key)!
         const remaining = dj.new_quantity - job.completed_qt - job.active_qt
-        if (remaining === 0 && job.active_qt === 0 && !job.active && job.completed_qt === 0 && !job.started_at && job.status === 'queued') {
+        if (
+          remaining === 0 &&
+          job.active_qt === 0 &&
+          !job.active &&
+          job.completed_qt === 0 &&
+          !job.started_at &&
+          job.status === 'queued' &&
+          !(await jobIsReferenced(trx, job.id))
+        ) {
           await trx.deleteFrom('jobs').where('id', '=', job.id).execute()
           removed.push(job.id)
           continue
