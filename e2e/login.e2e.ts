@@ -106,7 +106,7 @@ test('redirect_to a refused area: "Not authorised", then the homepage', async ({
 test('an unsafe redirect_to is ignored', async ({ page }) => {
   await page.goto('/login?redirect_to=%2F%2Fevil.example%2Fx')
   await fillLogin(page, 'qualita', DEMO_PASSWORD)
-  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/quality$/)
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 

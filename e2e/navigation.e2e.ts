@@ -28,7 +28,7 @@ test('refused area (typed URL, a reload): "Not authorised", homepage behind the 
   await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD)
   await page.getByRole('button', { name: 'Unlock' }).click()
   await expect(page.getByText('Session locked')).toHaveCount(0)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
   await expect(page.getByRole('navigation').getByRole('link')).toHaveText(['Quality'])
 })

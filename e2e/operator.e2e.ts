@@ -313,9 +313,9 @@ test('work session tabs: documents, bom, notes, process, issues and messages pla
   await expect(page.getByTestId('docs-tab').getByRole('img', { name: 'disegno.png' })).toBeVisible()
   await shot(page, 'operator-docs-dark')
   await page.getByTestId('tab-issues').click()
-  await expect(page.getByTestId('issues-tab')).toContainText('Quality')
+  await expect(page.getByTestId('issues-tab').getByTestId('report-problem')).toBeVisible()
   await page.getByTestId('tab-messages').click()
-  await expect(page.getByTestId('messages-tab')).toContainText('Quality')
+  await expect(page.getByTestId('messages-tab').getByTestId('message-thread')).toBeVisible()
   // Still running: moving between the tabs is not leaving the work session.
   await expect(state(page)).toHaveText('RUNNING')
   expect((await jobState(baseURL!, s.jobs[0]!)).active).toBe(true)

@@ -57,7 +57,7 @@ test('language and theme: switched in the user menu, kept across sign-out/sign-i
 test('home page preference overrides the scope priority and persists', async ({ page, baseURL }) => {
   const user = await createReadyUser(baseURL!, 'quality reporting')
   await signIn(page, user.username, user.password)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
 
   await page.getByTestId('user-menu').click()
   const menu = page.getByRole('menu')
@@ -83,5 +83,5 @@ test('home page preference overrides the scope priority and persists', async ({ 
   await page.keyboard.press('Escape')
   await signOut(page)
   await fillLogin(page, user.username, user.password)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
 })

@@ -87,14 +87,14 @@ test('activity keeps the session open past the idle timeout', async ({ page }) =
 test('reload lock: a reload shows the lock screen; unlocking returns to the same page', async ({ page }) => {
   await signIn(page, 'capoturno')
   await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await page.reload()
   await expect(lockScreen(page)).toBeVisible()
   await expect(lockScreen(page)).toContainText('Davide Marini')
   await expect.poll(() => apiStatus(page, '/api/whoami')).toBe(423)
   await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 
@@ -107,7 +107,7 @@ test('lock screen: "close the session and start another" ends the session', asyn
   await expect(lockScreen(page)).toHaveCount(0)
   expect(await apiStatus(page, '/api/whoami')).toBe(401)
   await fillLogin(page, 'qualita', DEMO_PASSWORD)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(lockScreen(page)).toHaveCount(0)
 })
 
@@ -116,7 +116,7 @@ test('lock screen: "close the session and start another" ends the session', asyn
 test('snapshot within 5 minutes: consumed on reload and restored locked, with the session it saved', async ({ page }) => {
   await signIn(page, 'capoturno')
   await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await page.mouse.move(200, 200)
   await ageSnapshotOnUnload(page, 4 * 60_000 + 50_000)
   await lockOnServer(page)
@@ -124,11 +124,11 @@ test('snapshot within 5 minutes: consumed on reload and restored locked, with th
   await page.reload()
   await expect(lockScreen(page)).toContainText('Davide Marini')
   expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
 
   await unlock(page, DEMO_PASSWORD)
   await expect(lockScreen(page)).toHaveCount(0)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 
@@ -157,7 +157,7 @@ test('a typed address wins over the snapshot of the previous screen', async ({ p
   await expect(lockScreen(page)).toContainText('Davide Marini')
   expect(await page.evaluate((k) => localStorage.getItem(k), SNAPSHOT_KEY)).toBeNull()
   await unlock(page, DEMO_PASSWORD)
-  await expect(page).toHaveURL(/\/app\/quality$/)
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
 })
 

@@ -58,6 +58,8 @@ import { Route as AppOperatorSelectJobIndexRouteImport } from './routes/app/oper
 import { Route as AppOperatorSelectJobAllRouteImport } from './routes/app/operator/select-job/all'
 import { Route as AppOperatorSelectJobConfirmRouteImport } from './routes/app/operator/select-job/confirm'
 import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/app/production/workorder/$wo_key/route'
+import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
+import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
@@ -81,13 +83,14 @@ import { Route as AppProductionOverviewWorkorderNewRouteImport } from './routes/
 import { Route as AppProductionWorkorderWo_keyIndexRouteImport } from './routes/app/production/workorder/$wo_key/index'
 import { Route as AppProductionWorkorderWo_keyBomRouteImport } from './routes/app/production/workorder/$wo_key/bom'
 import { Route as AppProductionWorkorderWo_keyHistoryRouteImport } from './routes/app/production/workorder/$wo_key/history'
-import { Route as AppProductionWorkorderWo_keyIssuesRouteImport } from './routes/app/production/workorder/$wo_key/issues'
 import { Route as AppProductionWorkorderWo_keyJobListRouteImport } from './routes/app/production/workorder/$wo_key/job-list'
 import { Route as AppProductionWorkorderWo_keyMessagesRouteImport } from './routes/app/production/workorder/$wo_key/messages'
 import { Route as AppProductionWorkorderWo_keyNotesRouteImport } from './routes/app/production/workorder/$wo_key/notes'
 import { Route as AppProductionWorkorderWo_keyTraceabilityRouteImport } from './routes/app/production/workorder/$wo_key/traceability'
 import { Route as AppOperatorJobJobKeyIssuesIndexRouteImport } from './routes/app/operator/job/$jobKey/issues/index'
 import { Route as AppOperatorJobJobKeyIssuesIssueKeyRouteImport } from './routes/app/operator/job/$jobKey/issues/$issueKey'
+import { Route as AppProductionWorkorderWo_keyIssuesIndexRouteImport } from './routes/app/production/workorder/$wo_key/issues/index'
+import { Route as AppProductionWorkorderWo_keyIssuesIssueKeyRouteImport } from './routes/app/production/workorder/$wo_key/issues/$issueKey'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -346,6 +349,17 @@ const AppProductionWorkorderWo_keyRouteRoute =
     path: '/workorder/$wo_key',
     getParentRoute: () => AppProductionRouteRoute,
   } as any)
+const AppQualityIssuesIndexRoute = AppQualityIssuesIndexRouteImport.update({
+  id: '/issues/',
+  path: '/issues/',
+  getParentRoute: () => AppQualityRouteRoute,
+} as any)
+const AppQualityIssuesIssueKeyRoute =
+  AppQualityIssuesIssueKeyRouteImport.update({
+    id: '/issues/$issueKey',
+    path: '/issues/$issueKey',
+    getParentRoute: () => AppQualityRouteRoute,
+  } as any)
 const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
   AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
     id: '/delete',
@@ -483,12 +497,6 @@ const AppProductionWorkorderWo_keyHistoryRoute =
     path: '/history',
     getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
   } as any)
-const AppProductionWorkorderWo_keyIssuesRoute =
-  AppProductionWorkorderWo_keyIssuesRouteImport.update({
-    id: '/issues',
-    path: '/issues',
-    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
-  } as any)
 const AppProductionWorkorderWo_keyJobListRoute =
   AppProductionWorkorderWo_keyJobListRouteImport.update({
     id: '/job-list',
@@ -524,6 +532,18 @@ const AppOperatorJobJobKeyIssuesIssueKeyRoute =
     id: '/issues/$issueKey',
     path: '/issues/$issueKey',
     getParentRoute: () => AppOperatorJobJobKeyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyIssuesIndexRoute =
+  AppProductionWorkorderWo_keyIssuesIndexRouteImport.update({
+    id: '/issues/',
+    path: '/issues/',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
+  } as any)
+const AppProductionWorkorderWo_keyIssuesIssueKeyRoute =
+  AppProductionWorkorderWo_keyIssuesIssueKeyRouteImport.update({
+    id: '/issues/$issueKey',
+    path: '/issues/$issueKey',
+    getParentRoute: () => AppProductionWorkorderWo_keyRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -569,6 +589,7 @@ export interface FileRoutesByFullPath {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
@@ -576,6 +597,7 @@ export interface FileRoutesByFullPath {
   '/app/admin/users/': typeof AppAdminUsersIndexRoute
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
+  '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -594,7 +616,6 @@ export interface FileRoutesByFullPath {
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
-  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
   '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
@@ -605,7 +626,9 @@ export interface FileRoutesByFullPath {
   '/app/production/overview/workorder/': typeof AppProductionOverviewWorkorderIndexRoute
   '/app/production/workorder/$wo_key/': typeof AppProductionWorkorderWo_keyIndexRoute
   '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
+  '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -636,6 +659,7 @@ export interface FileRoutesByTo {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types': typeof AppAdminIssueTypesIndexRoute
@@ -643,6 +667,7 @@ export interface FileRoutesByTo {
   '/app/admin/users': typeof AppAdminUsersIndexRoute
   '/app/library/product': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job': typeof AppOperatorSelectJobIndexRoute
+  '/app/quality/issues': typeof AppQualityIssuesIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -661,7 +686,6 @@ export interface FileRoutesByTo {
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
-  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
   '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
@@ -672,7 +696,9 @@ export interface FileRoutesByTo {
   '/app/production/overview/workorder': typeof AppProductionOverviewWorkorderIndexRoute
   '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyIndexRoute
   '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues': typeof AppOperatorJobJobKeyIssuesIndexRoute
+  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -718,6 +744,7 @@ export interface FileRoutesById {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
@@ -725,6 +752,7 @@ export interface FileRoutesById {
   '/app/admin/users/': typeof AppAdminUsersIndexRoute
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
+  '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -743,7 +771,6 @@ export interface FileRoutesById {
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
-  '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesRoute
   '/app/production/workorder/$wo_key/job-list': typeof AppProductionWorkorderWo_keyJobListRoute
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
@@ -754,7 +781,9 @@ export interface FileRoutesById {
   '/app/production/overview/workorder/': typeof AppProductionOverviewWorkorderIndexRoute
   '/app/production/workorder/$wo_key/': typeof AppProductionWorkorderWo_keyIndexRoute
   '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
+  '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
+  '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -801,6 +830,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/quality/issues/$issueKey'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
@@ -808,6 +838,7 @@ export interface FileRouteTypes {
     | '/app/admin/users/'
     | '/app/library/product/'
     | '/app/operator/select-job/'
+    | '/app/quality/issues/'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -826,7 +857,6 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
-    | '/app/production/workorder/$wo_key/issues'
     | '/app/production/workorder/$wo_key/job-list'
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
@@ -837,7 +867,9 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder/'
     | '/app/production/workorder/$wo_key/'
     | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/production/workorder/$wo_key/issues/$issueKey'
     | '/app/operator/job/$jobKey/issues/'
+    | '/app/production/workorder/$wo_key/issues/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -868,6 +900,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/quality/issues/$issueKey'
     | '/app/admin/field'
     | '/app/admin/general'
     | '/app/admin/issue-types'
@@ -875,6 +908,7 @@ export interface FileRouteTypes {
     | '/app/admin/users'
     | '/app/library/product'
     | '/app/operator/select-job'
+    | '/app/quality/issues'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -893,7 +927,6 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
-    | '/app/production/workorder/$wo_key/issues'
     | '/app/production/workorder/$wo_key/job-list'
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
@@ -904,7 +937,9 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder'
     | '/app/production/workorder/$wo_key'
     | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/production/workorder/$wo_key/issues/$issueKey'
     | '/app/operator/job/$jobKey/issues'
+    | '/app/production/workorder/$wo_key/issues'
   id:
     | '__root__'
     | '/'
@@ -949,6 +984,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/quality/issues/$issueKey'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
@@ -956,6 +992,7 @@ export interface FileRouteTypes {
     | '/app/admin/users/'
     | '/app/library/product/'
     | '/app/operator/select-job/'
+    | '/app/quality/issues/'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -974,7 +1011,6 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
-    | '/app/production/workorder/$wo_key/issues'
     | '/app/production/workorder/$wo_key/job-list'
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
@@ -985,7 +1021,9 @@ export interface FileRouteTypes {
     | '/app/production/overview/workorder/'
     | '/app/production/workorder/$wo_key/'
     | '/app/operator/job/$jobKey/issues/$issueKey'
+    | '/app/production/workorder/$wo_key/issues/$issueKey'
     | '/app/operator/job/$jobKey/issues/'
+    | '/app/production/workorder/$wo_key/issues/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -1339,6 +1377,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProductionWorkorderWo_keyRouteRouteImport
       parentRoute: typeof AppProductionRouteRoute
     }
+    '/app/quality/issues/': {
+      id: '/app/quality/issues/'
+      path: '/issues'
+      fullPath: '/app/quality/issues/'
+      preLoaderRoute: typeof AppQualityIssuesIndexRouteImport
+      parentRoute: typeof AppQualityRouteRoute
+    }
+    '/app/quality/issues/$issueKey': {
+      id: '/app/quality/issues/$issueKey'
+      path: '/issues/$issueKey'
+      fullPath: '/app/quality/issues/$issueKey'
+      preLoaderRoute: typeof AppQualityIssuesIssueKeyRouteImport
+      parentRoute: typeof AppQualityRouteRoute
+    }
     '/app/admin/issue-types/$issueTypeKey/delete': {
       id: '/app/admin/issue-types/$issueTypeKey/delete'
       path: '/delete'
@@ -1500,13 +1552,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProductionWorkorderWo_keyHistoryRouteImport
       parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
     }
-    '/app/production/workorder/$wo_key/issues': {
-      id: '/app/production/workorder/$wo_key/issues'
-      path: '/issues'
-      fullPath: '/app/production/workorder/$wo_key/issues'
-      preLoaderRoute: typeof AppProductionWorkorderWo_keyIssuesRouteImport
-      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
-    }
     '/app/production/workorder/$wo_key/job-list': {
       id: '/app/production/workorder/$wo_key/job-list'
       path: '/job-list'
@@ -1548,6 +1593,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/operator/job/$jobKey/issues/$issueKey'
       preLoaderRoute: typeof AppOperatorJobJobKeyIssuesIssueKeyRouteImport
       parentRoute: typeof AppOperatorJobJobKeyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/issues/': {
+      id: '/app/production/workorder/$wo_key/issues/'
+      path: '/issues'
+      fullPath: '/app/production/workorder/$wo_key/issues/'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyIssuesIndexRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
+    }
+    '/app/production/workorder/$wo_key/issues/$issueKey': {
+      id: '/app/production/workorder/$wo_key/issues/$issueKey'
+      path: '/issues/$issueKey'
+      fullPath: '/app/production/workorder/$wo_key/issues/$issueKey'
+      preLoaderRoute: typeof AppProductionWorkorderWo_keyIssuesIssueKeyRouteImport
+      parentRoute: typeof AppProductionWorkorderWo_keyRouteRoute
     }
   }
 }
@@ -1795,12 +1854,13 @@ const AppProductionOverviewRouteRouteWithChildren =
 interface AppProductionWorkorderWo_keyRouteRouteChildren {
   AppProductionWorkorderWo_keyBomRoute: typeof AppProductionWorkorderWo_keyBomRoute
   AppProductionWorkorderWo_keyHistoryRoute: typeof AppProductionWorkorderWo_keyHistoryRoute
-  AppProductionWorkorderWo_keyIssuesRoute: typeof AppProductionWorkorderWo_keyIssuesRoute
   AppProductionWorkorderWo_keyJobListRoute: typeof AppProductionWorkorderWo_keyJobListRoute
   AppProductionWorkorderWo_keyMessagesRoute: typeof AppProductionWorkorderWo_keyMessagesRoute
   AppProductionWorkorderWo_keyNotesRoute: typeof AppProductionWorkorderWo_keyNotesRoute
   AppProductionWorkorderWo_keyTraceabilityRoute: typeof AppProductionWorkorderWo_keyTraceabilityRoute
   AppProductionWorkorderWo_keyIndexRoute: typeof AppProductionWorkorderWo_keyIndexRoute
+  AppProductionWorkorderWo_keyIssuesIssueKeyRoute: typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
+  AppProductionWorkorderWo_keyIssuesIndexRoute: typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 
 const AppProductionWorkorderWo_keyRouteRouteChildren: AppProductionWorkorderWo_keyRouteRouteChildren =
@@ -1808,8 +1868,6 @@ const AppProductionWorkorderWo_keyRouteRouteChildren: AppProductionWorkorderWo_k
     AppProductionWorkorderWo_keyBomRoute: AppProductionWorkorderWo_keyBomRoute,
     AppProductionWorkorderWo_keyHistoryRoute:
       AppProductionWorkorderWo_keyHistoryRoute,
-    AppProductionWorkorderWo_keyIssuesRoute:
-      AppProductionWorkorderWo_keyIssuesRoute,
     AppProductionWorkorderWo_keyJobListRoute:
       AppProductionWorkorderWo_keyJobListRoute,
     AppProductionWorkorderWo_keyMessagesRoute:
@@ -1820,6 +1878,10 @@ const AppProductionWorkorderWo_keyRouteRouteChildren: AppProductionWorkorderWo_k
       AppProductionWorkorderWo_keyTraceabilityRoute,
     AppProductionWorkorderWo_keyIndexRoute:
       AppProductionWorkorderWo_keyIndexRoute,
+    AppProductionWorkorderWo_keyIssuesIssueKeyRoute:
+      AppProductionWorkorderWo_keyIssuesIssueKeyRoute,
+    AppProductionWorkorderWo_keyIssuesIndexRoute:
+      AppProductionWorkorderWo_keyIssuesIndexRoute,
   }
 
 const AppProductionWorkorderWo_keyRouteRouteWithChildren =
@@ -1845,10 +1907,14 @@ const AppProductionRouteRouteWithChildren =
 
 interface AppQualityRouteRouteChildren {
   AppQualityIndexRoute: typeof AppQualityIndexRoute
+  AppQualityIssuesIssueKeyRoute: typeof AppQualityIssuesIssueKeyRoute
+  AppQualityIssuesIndexRoute: typeof AppQualityIssuesIndexRoute
 }
 
 const AppQualityRouteRouteChildren: AppQualityRouteRouteChildren = {
   AppQualityIndexRoute: AppQualityIndexRoute,
+  AppQualityIssuesIssueKeyRoute: AppQualityIssuesIssueKeyRoute,
+  AppQualityIssuesIndexRoute: AppQualityIssuesIndexRoute,
 }
 
 const AppQualityRouteRouteWithChildren = AppQualityRouteRoute._addFileChildren(

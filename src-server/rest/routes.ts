@@ -5,8 +5,10 @@ import { eventRoutes } from '../domains/events/rest'
 import { executionRoutes } from '../domains/execution/rest'
 import { formFieldRoutes } from '../domains/form-fields/rest'
 import { issueTypeRoutes } from '../domains/issue-types/rest'
+import { issueRoutes } from '../domains/issues/rest'
 import { jobRoutes } from '../domains/jobs/rest'
 import { mediaRoutes } from '../domains/media/rest'
+import { messageRoutes } from '../domains/messages/rest'
 import { operationRoutes } from '../domains/operations/rest'
 import { processRoutes } from '../domains/process/rest'
 import { productRoutes } from '../domains/products/rest'
@@ -18,4 +20,4 @@ import { workOrderRoutes } from '../domains/work-orders/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...issueTypeRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes]

@@ -5,8 +5,10 @@ import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
 import { issueTypesRouter } from '../domains/issue-types/trpc'
+import { issuesRouter } from '../domains/issues/trpc'
 import { jobsRouter } from '../domains/jobs/trpc'
 import { mediaRouter } from '../domains/media/trpc'
+import { messagesRouter } from '../domains/messages/trpc'
 import { operationsRouter } from '../domains/operations/trpc'
 import { processRouter } from '../domains/process/trpc'
 import { productsRouter } from '../domains/products/trpc'
@@ -26,6 +28,7 @@ export const appRouter = router({
   formFields: formFieldsRouter,
   operations: operationsRouter,
   issueTypes: issueTypesRouter,
+  issues: issuesRouter,
   settings: settingsRouter,
   departments: departmentsRouter,
   apiTokens: apiTokensRouter,
@@ -36,6 +39,7 @@ export const appRouter = router({
   workOrders: workOrdersRouter,
   jobs: jobsRouter,
   execution: executionRouter,
+  messages: messagesRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, Button, Group, Paper, Progress, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Badge, Box, Button, Group, Paper, Progress, Stack, Text, Title, Tooltip } from '@mantine/core'
 import type { WorkSessionView } from '../../../src/domains/execution/schemas'
 import { percent } from './format'
 import { type DisplayState, JobStateBadge } from './job-state'
@@ -48,7 +48,15 @@ export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onSt
             </Trans>
           </Text>
         </Box>
-        <JobStateBadge state={state} h={44} fz={20} px="md" style={{ flexShrink: 0 }} />
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+          {/* A critical issue is open on the job or its work order: seen from across the room. */}
+          {job.critical && (
+            <Badge color="red.8" variant="filled" size="xl" h={44} fz={20} px="md" radius="sm" data-testid="ws-critical">
+              <Trans>CRITICO</Trans>
+            </Badge>
+          )}
+          <JobStateBadge state={state} h={44} fz={20} px="md" />
+        </Group>
       </Group>
       <Group mt="xs" gap="md" wrap="nowrap" align="center">
         <Stack gap={4} style={{ flex: 1 }} miw={0} data-testid="batch-progress">

@@ -1,6 +1,9 @@
 import type { Services } from '../../context'
 import { seedDemoDepartments } from './departments'
+import { seedDemoIssues } from './issues'
+import { seedDemoExecution } from './execution'
 import { seedDemoLibraries } from './libraries'
+import { seedDemoMessages } from './messages'
 import { seedDemoProducts } from './products'
 import { seedDemoProcesses } from './process'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
@@ -24,5 +27,14 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   // After the products and their processes: work orders are made of a product's phases.
   const workOrders = await seedDemoWorkOrders(svc)
   if (workOrders.length) log(`demo: created work orders ${workOrders.join(', ')}`)
+  // Jobs in progress: one paused, one running (until the offline sweep pauses it).
+  const execution = await seedDemoExecution(svc)
+  if (execution.length) log(`demo: jobs in progress (${execution.join(', ')})`)
+  // Threads on the demo work orders and the demo operator's jobs.
+  const messages = await seedDemoMessages(svc)
+  if (messages) log(`demo: posted ${messages} messages`)
+  // Issues on the demo work orders and their jobs, in every state (after the work orders).
+  const issues = await seedDemoIssues(svc)
+  if (issues.length) log(`demo: opened issues ${issues.join(', ')}`)
   log(`demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => `${u.username} [${u.scope.join(' ')}]`).join(', ')}`)
 }

@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+// SPEC 2: the quality area opens on the issues overview.
 export const Route = createFileRoute('/app/quality/')({
-  component: () => <AreaHome area={AREAS.quality} />,
+  beforeLoad: () => {
+    throw redirect({ to: '/app/quality/issues', replace: true })
+  },
 })

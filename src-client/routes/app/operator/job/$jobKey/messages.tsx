@@ -1,17 +1,17 @@
-import { Trans } from '@lingui/react/macro'
-import { Paper, Text, Title } from '@mantine/core'
+import { Box } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
+import { MessageThread } from '../../../../../components/messages/MessageThread'
 
-/** Messages in context 'job' (SPEC 2): the thread comes with the quality area. */
+/** Messages in context 'job' (SPEC 2): the operator talks with production and quality about this job. */
 export const Route = createFileRoute('/app/operator/job/$jobKey/messages')({
-  component: () => (
-    <Paper withBorder p="lg" data-testid="messages-tab">
-      <Title order={4} mb="xs">
-        <Trans>Messaggi del job</Trans>
-      </Title>
-      <Text c="dimmed" size="lg">
-        <Trans>I messaggi su questo job arriveranno con l'area Qualità: qui comparirà la conversazione del job.</Trans>
-      </Text>
-    </Paper>
-  ),
+  component: MessagesTab,
 })
+
+function MessagesTab() {
+  const { jobKey } = Route.useParams()
+  return (
+    <Box data-testid="messages-tab">
+      <MessageThread context={{ context_type: 'job', context_key: jobKey }} />
+    </Box>
+  )
+}

@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet, useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ExecutionOutcome, WorkSessionView } from '../../../../../../src/domains/execution/schemas'
+import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
+import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { type DisplayState, displayState } from '../../../../../components/operator/job-state'
 import { NoMaterialDialog, RedirectingOverlay } from '../../../../../components/operator/dialogs'
 import { OperatorTabs } from '../../../../../components/operator/OperatorTabs'
@@ -178,8 +180,16 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
           { to: `${base}/docs`, label: <Trans>Documenti</Trans>, testId: 'tab-docs' },
           { to: `${base}/bom`, label: <Trans>Distinta base</Trans>, testId: 'tab-bom' },
           { to: `${base}/notes`, label: <Trans>Note</Trans>, testId: 'tab-notes' },
-          { to: `${base}/issues`, label: <Trans>Segnalazioni</Trans>, testId: 'tab-issues' },
-          { to: `${base}/messages`, label: <Trans>Messaggi</Trans>, testId: 'tab-messages' },
+          { to: `${base}/issues`, label: <IssuesTabLabel scope={{ job_key: jobKey }} />, testId: 'tab-issues' },
+          {
+            to: `${base}/messages`,
+            label: (
+              <UnreadTabLabel contexts={[{ context_type: 'job', context_key: jobKey }]}>
+                <Trans>Messaggi</Trans>
+              </UnreadTabLabel>
+            ),
+            testId: 'tab-messages',
+          },
           { to: `${base}/process`, label: <Trans>Processo</Trans>, testId: 'tab-process' },
         ]}
       />

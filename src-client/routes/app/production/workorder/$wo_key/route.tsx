@@ -5,6 +5,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
 import { formatDate } from '../../../../../../src/i18n/format'
+import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
+import { UnreadTabLabel } from '../../../../../components/messages/unread'
+import { workOrderThreads } from '../../../../../components/messages/work-order-threads'
 import { RouteTabs } from '../../../../../components/RouteTabs'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -47,9 +50,16 @@ function WorkOrderLayout() {
           { to: `${base}/job-list`, label: <Trans>Lista job</Trans> },
           { to: `${base}/bom`, label: <Trans>Materiale</Trans> },
           { to: `${base}/history`, label: <Trans>Storico</Trans> },
-          { to: `${base}/issues`, label: <Trans>Segnalazioni</Trans> },
+          { to: `${base}/issues`, label: <IssuesTabLabel scope={{ work_order_key: wo_key }} /> },
           { to: `${base}/notes`, label: <Trans>Note</Trans> },
-          { to: `${base}/messages`, label: <Trans>Messaggi</Trans> },
+          {
+            to: `${base}/messages`,
+            label: (
+              <UnreadTabLabel contexts={workOrderThreads(wo.data)}>
+                <Trans>Messaggi</Trans>
+              </UnreadTabLabel>
+            ),
+          },
           { to: `${base}/traceability`, label: <Trans>Tracciabilità</Trans> },
         ]}
       />

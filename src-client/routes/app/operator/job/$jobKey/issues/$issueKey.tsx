@@ -1,25 +1,25 @@
 import { Trans } from '@lingui/react/macro'
-import { Button, Paper, Text, Title } from '@mantine/core'
+import { Button } from '@mantine/core'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { IssueDetailView } from '../../../../../../components/issues/IssueDetailView'
 
-/** One issue of the job (SPEC 2 issues/:issueKey): filled by the quality area. */
+/** One issue of the job inside the work session (touch-sized; no links out of the session). */
 export const Route = createFileRoute('/app/operator/job/$jobKey/issues/$issueKey')({
-  component: IssueDetail,
+  component: JobIssue,
 })
 
-function IssueDetail() {
+function JobIssue() {
   const { jobKey, issueKey } = Route.useParams()
-  return (
-    <Paper withBorder p="lg" data-testid="issue-detail">
-      <Title order={4} mb="xs">
-        <Trans>Segnalazione {issueKey}</Trans>
-      </Title>
-      <Text c="dimmed" size="lg" mb="md">
-        <Trans>Il dettaglio delle segnalazioni arriverà con l'area Qualità.</Trans>
-      </Text>
-      <Button renderRoot={(props) => <Link {...props} to="/app/operator/job/$jobKey/issues" params={{ jobKey }} />} variant="default" size="lg">
-        <Trans>Torna alle segnalazioni</Trans>
-      </Button>
-    </Paper>
+  const back = (
+    <Button
+      renderRoot={(props) => <Link {...props} to="/app/operator/job/$jobKey/issues" params={{ jobKey }} />}
+      variant="default"
+      size="lg"
+      w="fit-content"
+      data-testid="back-to-issues"
+    >
+      ← <Trans>Torna alle segnalazioni</Trans>
+    </Button>
   )
+  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} touch />
 }

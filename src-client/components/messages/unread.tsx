@@ -1,0 +1,44 @@
+import { plural } from '@lingui/core/macro'
+import { Badge, Group } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type { MessageContext } from '../../../src/domains/messages/schemas'
+import { BACKGROUND, queryClient, trpc } from '../../lib/trpc'
+
+/** Badges poll less often than an open thread; a poll never counts as user activity. */
+const UNREAD_POLL_MS = 10_000
+
+/** Unread counts of several threads at once (one request, shared by the tab badge and the thread list). */
+export function useUnreadCounts(contexts: MessageContext[]) {
+  return useQuery({
+    ...trpc.messages.unread.queryOptions({ contexts }, { trpc: BACKGROUND }),
+    enabled: contexts.length > 0,
+    refetchInterval: UNREAD_POLL_MS,
+  })
+}
+
+/** After a thread was read or written: every badge asks again. */
+export const invalidateUnread = () => queryClient.invalidateQueries({ queryKey: trpc.messages.unread.pathKey() })
+
+export const threadId = (c: MessageContext) => `${c.context_type}/${c.context_key}`
+
+export function UnreadBadge({ count }: { count: number }) {
+  if (count <= 0) return null
+  return (
+    <Badge color="red" variant="filled" size="md" circle={count < 10} aria-label={plural(count, { one: '# messaggio non letto', other: '# messaggi non letti' })} data-testid="unread-badge">
+      {count > 99 ? '99+' : count}
+    </Badge>
+  )
+}
+
+/** A tab label with the unread messages of its threads (SPEC: unread counts per user on the tabs). */
+export function UnreadTabLabel({ contexts, children }: { contexts: MessageContext[]; children: ReactNode }) {
+  const { data } = useUnreadCounts(contexts)
+  const total = data?.reduce((sum, c) => sum + c.unread, 0) ?? 0
+  return (
+    <Group gap={6} wrap="nowrap" component="span">
+      {children}
+      <UnreadBadge count={total} />
+    </Group>
+  )
+}

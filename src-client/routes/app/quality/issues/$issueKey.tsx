@@ -1,0 +1,19 @@
+import { Trans } from '@lingui/react/macro'
+import { Anchor } from '@mantine/core'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { IssueDetailView } from '../../../../components/issues/IssueDetailView'
+import { lastIssuesSearch } from '../../../../components/issues/overview-search'
+
+export const Route = createFileRoute('/app/quality/issues/$issueKey')({
+  component: QualityIssue,
+})
+
+function QualityIssue() {
+  const { issueKey } = Route.useParams()
+  const back = (
+    <Anchor renderRoot={(p) => <Link {...p} to="/app/quality/issues" search={lastIssuesSearch()} />} size="sm" w="fit-content">
+      ← <Trans>Segnalazioni</Trans>
+    </Anchor>
+  )
+  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} />
+}
