@@ -58,15 +58,15 @@ export async function seedDemoMessages(svc: Services): Promise<number> {
   threads.push([first ? { context_type: 'work_order', context_key: first.id } : null, WORK_ORDER_THREAD])
   threads.push([lateJob ? { context_type: 'job', context_key: lateJob.id } : null, LATE_JOB_THREAD])
 
-  let posted = 0
   const now = svc.clock.now().getTime()
+  // The service stamps messages with its clock: each line at its own time in the past.
+  const at = (minutesAgo: number): Services => ({ ...svc, clock: { now: () => new Date(now - minutesAgo * 60_000) } })
+  let posted = 0
   for (const [ctx, lines] of threads) {
     if (!ctx) continue
     for (const line of lines) {
       const actor = actors.get(line.by)
       if (!actor) continue
-      // The service stamps messages with its clock: each line at its own time in the past.
-      const at = (minutes: number) => ({ ...svc, clock: { now: () => new Date(now - minutes * 60_000) } })
       const row = await postMessage(at(line.ago), actor, { ...ctx, body: line.body })
       if (line.edit) await editMessage(at(line.ago - 5), actor, { key: row._key, body: line.edit })
       if (line.remove) await removeMessage(at(line.ago - 2), actor, row._key)
