@@ -114,7 +114,7 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   await page.getByRole('tab', { name: 'Notes' }).click()
   await expect(page.getByRole('textbox', { name: 'Work order notes' })).toHaveValue('Montare con la nuova chiave dinamometrica')
   await page.getByRole('tab', { name: 'Issues' }).click()
-  await expect(page.getByTestId('tab-placeholder')).toContainText('Quality area')
+  await expect(page.getByTestId('new-issue')).toHaveText('New issue')
 
   // Quantity change: untouched phases follow the new quantity.
   await page.getByRole('button', { name: 'Change quantity' }).click()

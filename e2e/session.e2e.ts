@@ -189,6 +189,9 @@ test('401 -> signed out with the "session terminated" notice', async ({ page, ba
 test('401 after a logout from another tab of the same browser', async ({ page, baseURL }) => {
   const user = await createReadyUser(baseURL!, 'quality')
   await signIn(page, user.username, user.password)
+  // The home screen (the issues overview) has loaded: the next request is the user's own.
+  await expect(page).toHaveURL(/\/app\/quality\/issues$/)
+  await page.waitForLoadState('networkidle')
   // Same cookie, another request: the token stops working.
   const res = await page.request.post('/api/logout', { headers: { origin: baseURL! } })
   expect(res.status()).toBe(200)
