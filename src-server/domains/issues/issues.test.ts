@@ -116,6 +116,14 @@ describe('issues: opening, editing, actions, critical marks', () => {
     for (const input of [{}, { work_order_key: w.wo.id }, { product_key: w.product.id }]) {
       expect(await refused(openIssue(h, w, input, w.operator))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
     }
+    // Another operator's job: no; an unassigned one (any operator may take it): yes.
+    const assign = (operator: string | null) => h.svc.db.updateTable('jobs').set({ operator_id: operator }).where('id', '=', job.job_key).execute()
+    const before = (await h.svc.db.selectFrom('jobs').select('operator_id').where('id', '=', job.job_key).executeTakeFirstOrThrow()).operator_id
+    await assign(w.operator.key)
+    expect(await refused(openIssue(h, w, job, w.operator2))).toEqual({ status: 403, code: 'JOB_NOT_YOURS' })
+    await assign(null)
+    expect((await openIssue(h, w, job, w.operator2)).opened_by_key).toBe(w.operator2.key)
+    await assign(before)
   })
 
   test('edit: title, description and type by quality or the opener, not by another operator; an event lists what changed', async () => {

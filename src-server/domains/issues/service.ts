@@ -65,6 +65,8 @@ function lockIssue(db: Db, id: string) {
 
 const isQuality = (actor: Actor) => hasScope(actor.scope, 'quality')
 
+const opensAsOperatorOnly = (actor: Actor) => !isQuality(actor) && !hasScope(actor.scope, 'production')
+
 /** Quality opens issues anywhere; production on a job, work order or product; operators on a job. */
 function assertMayOpen(actor: Actor, context: IssueContextType) {
   if (isQuality(actor)) return
@@ -144,17 +146,21 @@ const contextTypeOf = (input: IssueCreateInput): IssueContextType =>
  * with it must agree) and may be narrowed to one of its batches and one of its steps; a work
  * order brings its product.
  */
-async function resolveContext(db: Db, input: IssueCreateInput): Promise<Context> {
+async function resolveContext(db: Db, actor: Actor, input: IssueCreateInput): Promise<Context> {
   const none = { job_id: null, work_order_id: null, product_id: null, batch_id: null, step_key: null }
   if (!input.job_key && (input.batch_key || input.step_key)) throw mismatch('a batch or a step narrows a job: give its job_key')
   if (input.job_key) {
     const job = await db
       .selectFrom('jobs as j')
       .innerJoin('work_orders as wo', 'wo.id', 'j.work_order_id')
-      .select(['j.id', 'j.work_order_id', 'wo.product_id', 'j.step_sequence'])
+      .select(['j.id', 'j.work_order_id', 'wo.product_id', 'j.step_sequence', 'j.operator_id'])
       .where('j.id', '=', input.job_key)
       .executeTakeFirst()
     if (!job) throw badRequest('UNKNOWN_JOB', 'job not found')
+    // An operator reports on the jobs they may work on: their own and unassigned ones.
+    if (opensAsOperatorOnly(actor) && job.operator_id !== null && job.operator_id !== actor.userId) {
+      throw forbidden('JOB_NOT_YOURS', 'operators open issues on their own jobs')
+    }
     if (input.work_order_key && input.work_order_key !== job.work_order_id) throw mismatch('the job belongs to another work order')
     if (input.product_key && input.product_key !== job.product_id) throw mismatch('the job makes another product')
     if (input.batch_key) {
@@ -192,7 +198,7 @@ export async function createIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Ac
   const now = svc.clock.now()
   const id = await svc.db.transaction().execute(async (trx) => {
     const type = await activeType(trx, input.type_key)
-    const context = await resolveContext(trx, input)
+    const context = await resolveContext(trx, actor, input)
     const { rows } = await sql<{ n: number }>`select nextval('issue_code_seq') as n`.execute(trx)
     const code = formatIssueCode(rows[0]!.n)
     const critical = input.critical ?? type.critical

@@ -151,6 +151,19 @@ describe('message threads', () => {
     expect(await unread(prod, a, b)).toEqual([0, 1])
   })
 
+  test("an operator takes part only in the threads of their own (or unassigned) jobs and those jobs' work orders", async () => {
+    const stranger = actorOf(await quickUser(h, 'giulia', 'operator'), 'operator')
+    const refusal = async (p: Promise<unknown>) => p.then(() => 'accepted', (e) => (e as { appCode?: string }).appCode)
+    expect(await refusal(messageThread(h.svc, stranger, job))).toBe('JOB_NOT_YOURS')
+    expect(await refusal(postMessage(h.svc, stranger, { ...wo, body: 'Posso aiutare?' }))).toBe('JOB_NOT_YOURS')
+    expect(await refusal(markThreadRead(h.svc, stranger, wo))).toBe('JOB_NOT_YOURS')
+    // Once the job is unassigned, any operator may take it, and talk about it.
+    await h.svc.db.updateTable('jobs').set({ operator_id: null }).where('id', '=', job.context_key).execute()
+    expect((await messageThread(h.svc, stranger, job)).rows.length).toBeGreaterThan(0)
+    expect(await refusal(messageThread(h.svc, stranger, wo))).toBe('accepted')
+    await h.svc.db.updateTable('jobs').set({ operator_id: op.userId }).where('id', '=', job.context_key).execute()
+  })
+
   test('tRPC: operators, production and quality read and post; a library user is refused', async () => {
     // Sessions made now: the clock moved on past the idle lock of earlier ones.
     const opToken = await sessionFor(h, op.userId)

@@ -40,6 +40,19 @@ export async function contextExists(db: Db, ctx: MessageContext): Promise<boolea
   return (await db.selectFrom(table).select('id').where('id', '=', ctx.context_key).executeTakeFirst()) !== undefined
 }
 
+/** The job is the operator's or unassigned; for a work order, one of its jobs is (the jobs an operator may see). */
+export async function operatorMayUse(db: Db, userId: string, ctx: MessageContext): Promise<boolean> {
+  const column = ctx.context_type === 'job' ? 'id' : 'work_order_id'
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where(column, '=', ctx.context_key)
+    .where((eb) => eb.or([eb('operator_id', '=', userId), eb('operator_id', 'is', null)]))
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 export async function readMarkOf(db: Db, userId: string, ctx: MessageContext): Promise<Date | null> {
   const row = await db
     .selectFrom('message_reads')

@@ -10,11 +10,12 @@ import {
   type MessageThread,
   type MessageUnreadCount,
 } from '../../../src/domains/messages/schemas'
+import { hasScope } from '../../../src/auth/scopes'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
-import { advanceReadMark, contextExists, newestFirst, readMarkOf, selectMessageRows } from './queries'
+import { advanceReadMark, contextExists, newestFirst, operatorMayUse, readMarkOf, selectMessageRows } from './queries'
 
 type UnreadCount = v.InferOutput<typeof MessageUnreadCount>
 
@@ -26,9 +27,16 @@ function checkedBody(body: string) {
   return trimmed
 }
 
-async function assertContext(db: Db, ctx: MessageContext) {
-  if (await contextExists(db, ctx)) return
-  throw ctx.context_type === 'job' ? notFound('UNKNOWN_JOB', 'job not found') : notFound('UNKNOWN_WORK_ORDER', 'work order not found')
+/**
+ * The thread exists, and the user may take part: production and quality in every thread,
+ * an operator (only) in the threads of their own or unassigned jobs and of those jobs' work orders.
+ */
+async function assertContext(db: Db, actor: Actor, ctx: MessageContext) {
+  if (!(await contextExists(db, ctx))) {
+    throw ctx.context_type === 'job' ? notFound('UNKNOWN_JOB', 'job not found') : notFound('UNKNOWN_WORK_ORDER', 'work order not found')
+  }
+  if (hasScope(actor.scope, 'production') || hasScope(actor.scope, 'quality')) return
+  if (!(await operatorMayUse(db, actor.userId, ctx))) throw forbidden('JOB_NOT_YOURS', 'operators take part in the threads of their own jobs and work orders')
 }
 
 const contextOf = (m: { context_type: MessageContext['context_type']; context_key: string }): MessageContext => ({
@@ -42,7 +50,7 @@ async function rowOf(db: Db, actor: Actor, key: string): Promise<MessageRow> {
 
 /** `messages.thread`: the newest MESSAGE_THREAD_MAX, oldest first. Reading does not mark the thread read. */
 export async function messageThread(svc: Services, actor: Actor, ctx: MessageContext): Promise<MessageThread> {
-  await assertContext(svc.db, ctx)
+  await assertContext(svc.db, actor, ctx)
   const [rows, mark] = await Promise.all([newestFirst(svc.db, actor.userId, ctx, MESSAGE_THREAD_MAX).execute(), readMarkOf(svc.db, actor.userId, ctx)])
   return { rows: rows.reverse(), last_read_at: mark?.getTime() ?? null }
 }
@@ -52,7 +60,7 @@ export async function messageThread(svc: Services, actor: Actor, ctx: MessageCon
  * meanwhile, not yet shown, stays unread), or to now for an empty thread.
  */
 export async function markThreadRead(svc: Services, actor: Actor, ctx: MessageContext): Promise<{ last_read_at: number }> {
-  await assertContext(svc.db, ctx)
+  await assertContext(svc.db, actor, ctx)
   const [newest] = await newestFirst(svc.db, actor.userId, ctx, 1).execute()
   const mark = await advanceReadMark(svc.db, actor.userId, ctx, newest ? new Date(newest.created_at) : svc.clock.now())
   return { last_read_at: mark.getTime() }
@@ -85,7 +93,7 @@ export async function postMessage(svc: Services, actor: Actor, input: MessagePos
   const ctx = contextOf(input)
   const now = svc.clock.now()
   const key = await svc.db.transaction().execute(async (trx) => {
-    await assertContext(trx, ctx)
+    await assertContext(trx, actor, ctx)
     const { id } = await trx
       .insertInto('messages')
       .values({ ...ctx, author_id: actor.userId, body, created_at: now, updated_at: now })
