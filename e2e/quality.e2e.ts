@@ -193,6 +193,15 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     // Leaving the work session pauses the job (nothing left running for the other specs).
     await op.getByRole('navigation').getByRole('link', { name: 'Operator' }).click()
     await expect(op).toHaveURL(/\/app\/operator\/select-job/)
+
+    // Opened by mistake after all: quality deletes it (asked first); the job is no longer critical.
+    await q.getByTestId('issue-delete').click()
+    await q.getByTestId('issue-delete-confirm').click()
+    await expect(q.getByText(`Issue ${opened.code} deleted`)).toBeVisible()
+    await expect(q).toHaveURL(/\/app\/quality\/issues(\?|$)/)
+    await expect(q.getByRole('row', { name: new RegExp(opened.code) })).toHaveCount(0)
+    await expect.poll(() => jobCritical(baseURL!, s.job)).toBe(false)
+    issueKey = undefined
   } finally {
     // Put back: the issue closed (its job no longer critical), the type no longer offered.
     if (issueKey && (await issue(baseURL!, issueKey)).state !== 'closed') {

@@ -11,6 +11,7 @@ import { useIssueAccess } from './issue-access'
 import { IssueActions } from './IssueActions'
 import { IssueAttachments } from './IssueAttachments'
 import { IssueCriticalBadge, IssueStateBadge } from './IssueBadges'
+import { IssueDeleteButton } from './IssueDeleteButton'
 import { IssueContext } from './IssueContext'
 import { IssueEditDialog } from './IssueEditDialog'
 import { IssueHistory } from './IssueHistory'
@@ -23,10 +24,12 @@ type Props = {
   back: ReactNode
   /** The operator's tablet: larger buttons, no links out of the work session. */
   touch?: boolean
+  /** Where to go once quality deleted the issue (no delete button without it). */
+  onDeleted?: () => void
 }
 
 /** One issue: what, where and who; its actions, attachments and history. */
-export function IssueDetailView({ issueKey, back, touch = false }: Props) {
+export function IssueDetailView({ issueKey, back, touch = false, onDeleted }: Props) {
   // Others change issues too (quality, the escalation sweep): opening one always reads it again.
   const query = useQuery({ ...trpc.issues.get.queryOptions({ key: issueKey }), staleTime: 0 })
   const access = useIssueAccess()
@@ -51,7 +54,7 @@ export function IssueDetailView({ issueKey, back, touch = false }: Props) {
   return (
     <Stack gap="md" data-testid="issue-detail" data-issue-key={issue._key}>
       {back}
-      <IssueHeader issue={issue} touch={touch} />
+      <IssueHeader issue={issue} touch={touch} onDeleted={onDeleted} />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="md">
@@ -80,7 +83,7 @@ export function IssueDetailView({ issueKey, back, touch = false }: Props) {
   )
 }
 
-function IssueHeader({ issue, touch }: { issue: IssueDetail; touch: boolean }) {
+function IssueHeader({ issue, touch, onDeleted }: { issue: IssueDetail; touch: boolean; onDeleted?: () => void }) {
   const access = useIssueAccess()
   const [editing, setEditing] = useState(false)
   const size = touch ? 'lg' : 'sm'
@@ -107,6 +110,7 @@ function IssueHeader({ issue, touch }: { issue: IssueDetail; touch: boolean }) {
             </Button>
           )}
           {access.canAct && <IssueActions issue={issue} touch={touch} />}
+          {access.canAct && onDeleted && <IssueDeleteButton issue={issue} onDeleted={onDeleted} />}
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" mt="sm">

@@ -53,6 +53,18 @@ describe('issues: REST, tRPC, attachments', () => {
     expect(listed.status).toBe(200)
     expect(listed.body.detail).toMatchObject({ total: 1, counts: { open: 1, closed: 0, reopened: 0, critical: 1 } })
     expect(listed.body.detail.rows.map((r: { _key: string }) => r._key)).toEqual([key])
+    expect((await h.svc.db.selectFrom('jobs').select('critical').where('id', '=', w.wo.jobs[0]!).executeTakeFirstOrThrow()).critical).toBe(true)
+
+    // DELETE issue/{key}: quality only; the marks follow, the history stays in the events.
+    expect(appCode((await h.request('DELETE', `/api/issue/${key}`, { token: w.production.token })).body)).toBe('NOT_AUTHORISED')
+    const deleted = await h.request('DELETE', `/api/issue/${created.body.detail.code}`, { token })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body.detail).toEqual({ _key: key, code: created.body.detail.code })
+    expect((await h.request('GET', `/api/issue/${key}`, { token })).status).toBe(404)
+    expect((await h.request('DELETE', `/api/issue/${key}`, { token })).status).toBe(404)
+    expect((await h.svc.db.selectFrom('jobs').select('critical').where('id', '=', w.wo.jobs[0]!).executeTakeFirstOrThrow()).critical).toBe(false)
+    const last = await h.svc.db.selectFrom('events').select(['event_type', 'data']).where('subject_key', '=', key).orderBy('id', 'desc').executeTakeFirstOrThrow()
+    expect(last).toMatchObject({ event_type: 'ISSUE_DELETED', data: { code: created.body.detail.code, title: 'Da REST', critical: true } })
   })
 
   test('400 on bad input, 404 on unknown keys, 403 outside the rules; nothing written', async () => {
@@ -161,7 +173,7 @@ describe('issues: REST, tRPC, attachments', () => {
   test('OpenAPI documents every issue path', async () => {
     const doc = (await h.request('GET', '/api/openapi.json', { token: w.quality.token })).body
     expect(Object.keys(doc.paths['/issue'])).toEqual(expect.arrayContaining(['get', 'post']))
-    expect(Object.keys(doc.paths['/issue/{key}'])).toEqual(expect.arrayContaining(['get', 'patch']))
+    expect(Object.keys(doc.paths['/issue/{key}'])).toEqual(expect.arrayContaining(['get', 'patch', 'delete']))
     expect(Object.keys(doc.paths['/issue/{key}/action'])).toEqual(['post'])
     expect(Object.keys(doc.paths['/issue/{key}/attachment'])).toEqual(['post'])
   })

@@ -79,6 +79,16 @@ export const issueRoutes = [
     handler: (ctx, { params, body }) => issues.actOnIssue(ctx, ctx.actor!, params.key, body.action),
   }),
   route({
+    method: 'delete',
+    path: '/issue/{key}',
+    tag,
+    summary: 'Delete an issue opened by mistake (quality). Its history stays in the events (ISSUE_DELETED); the critical marks of its job and work order follow',
+    access: { scope: 'quality' },
+    params: KeyParams,
+    response: v.object({ _key: v.string(), code: v.string() }),
+    handler: (ctx, { params }) => issues.deleteIssue(ctx, ctx.actor!, params.key),
+  }),
+  route({
     method: 'post',
     path: '/issue/{key}/attachment',
     tag,

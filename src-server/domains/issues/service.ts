@@ -334,6 +334,35 @@ export async function actOnIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Act
 }
 
 /**
+ * `issues.remove` / `DELETE issue/{key}` (quality): an issue opened by mistake goes, with its
+ * attachment links; its history stays in the events (ISSUE_DELETED keeps code, title and context)
+ * and the marks of its job and work order follow.
+ */
+export async function deleteIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string): Promise<{ _key: string; code: string }> {
+  const id = await findIssueId(svc.db, key)
+  if (!id) throw issueNotFound()
+  const now = svc.clock.now()
+  return svc.db.transaction().execute(async (trx) => {
+    const issue = await lockIssue(trx, id)
+    if (!issue) throw issueNotFound()
+    await trx.deleteFrom('issues').where('id', '=', id).execute()
+    const data = {
+      code: issue.code,
+      title: issue.title,
+      state: issue.state,
+      critical: issue.critical,
+      context_type: issue.context_type,
+      job_key: issue.job_id,
+      work_order_key: issue.work_order_id,
+      product_key: issue.product_id,
+    }
+    await appendEvent(trx, actor, { event_type: ISSUE_EVENTS.deleted, subject_type: SUBJECT, subject_key: id, data }, now)
+    await refreshCriticalMarks(trx, issue)
+    return { _key: id, code: issue.code }
+  })
+}
+
+/**
  * `POST issue/{key}/attachment`: one image, PDF or video (checked like every media upload) on an
  * issue that is not closed, by quality or the opener; at most ISSUE_ATTACHMENTS_MAX. A refusal
  * writes nothing: no media row, no file, no event.

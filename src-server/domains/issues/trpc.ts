@@ -27,4 +27,7 @@ export const issuesRouter = router({
   act: scoped('quality')
     .input(v.object({ key: Key, ...IssueActionInput.entries }))
     .mutation(({ ctx, input }) => issues.actOnIssue(ctx, ctx.actor, input.key, input.action)),
+  remove: scoped('quality')
+    .input(v.object({ key: Key }))
+    .mutation(({ ctx, input }) => issues.deleteIssue(ctx, ctx.actor, input.key)),
 })

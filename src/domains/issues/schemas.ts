@@ -31,6 +31,8 @@ export const ISSUE_EVENTS = {
   /** The escalation sweep made an open issue critical (no user). */
   escalated: 'ISSUE_ESCALATED',
   attachment_added: 'ISSUE_ATTACHMENT_ADDED',
+  /** Quality removed an issue opened by mistake (its events stay, append-only). */
+  deleted: 'ISSUE_DELETED',
 } as const
 
 export const ISSUE_TITLE_MAX = 200

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { Anchor } from '@mantine/core'
-import { createFileRoute, Link } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { IssueDetailView } from '../../../../components/issues/IssueDetailView'
 import { lastIssuesSearch } from '../../../../components/issues/overview-search'
 
@@ -10,10 +10,12 @@ export const Route = createFileRoute('/app/quality/issues/$issueKey')({
 
 function QualityIssue() {
   const { issueKey } = Route.useParams()
+  const navigate = useNavigate()
   const back = (
     <Anchor renderRoot={(p) => <Link {...p} to="/app/quality/issues" search={lastIssuesSearch()} />} size="sm" w="fit-content">
       ← <Trans>Segnalazioni</Trans>
     </Anchor>
   )
-  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} />
+  const onDeleted = () => void navigate({ to: '/app/quality/issues', search: lastIssuesSearch() })
+  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} onDeleted={onDeleted} />
 }

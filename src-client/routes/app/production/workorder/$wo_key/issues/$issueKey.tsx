@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { Anchor } from '@mantine/core'
-import { createFileRoute, Link } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { IssueDetailView } from '../../../../../../components/issues/IssueDetailView'
 
 export const Route = createFileRoute('/app/production/workorder/$wo_key/issues/$issueKey')({
@@ -9,10 +9,12 @@ export const Route = createFileRoute('/app/production/workorder/$wo_key/issues/$
 
 function WorkOrderIssue() {
   const { wo_key, issueKey } = Route.useParams()
+  const navigate = useNavigate()
   const back = (
     <Anchor renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/issues" params={{ wo_key }} />} size="sm" w="fit-content">
       ← <Trans>Segnalazioni dell'ordine di lavoro</Trans>
     </Anchor>
   )
-  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} />
+  const onDeleted = () => void navigate({ to: '/app/production/workorder/$wo_key/issues', params: { wo_key } })
+  return <IssueDetailView key={issueKey} issueKey={issueKey} back={back} onDeleted={onDeleted} />
 }
