@@ -9,6 +9,12 @@ mkdirSync(SHOTS_DIR, { recursive: true })
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png`, fullPage: true })
 
+/** A 160x120 PNG of a scratched plate: what a tablet's camera would send. */
+export const PHOTO_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAKAAAAB4CAIAAAD6wG44AAACr0lEQVR42u3dx20dQRQEQIbDIBSnvPfeUN7lJgEEiD692YMAYZrV+BkU+vB3Z3pPrkauRa5HbkRuRm5FbkfuRO5G7kXuRx5EHkYeRR5HnkSeRp5FnkdeRF5GXkVeR95E3kbeRd5HPkTOIh8jnyKfI18iXyPfIt8jPyI/I78ivyMngAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwY8L8GvnJ6Crgc+PwHuBw4jQF3Al8wA24GPv8BLge+MAa8/d+kwfjvD3DJ/+AjzIC3f9AxGwNueJI1VxlwyaPKJTPghmfRgzHgkpcNc5UBl7xNmpkBl7wuPGIMeO/3wcsqA2544T8zAy450bE0Brz9kZ25yoBLzmQdYQa8/aG72Rhww6nKucqAS47NLpkBN5yLHowBlxx8n6sMuORmw8wMuOTqyhFjwHvfTVpWGXDD5bOZGXDJ7cKlMeDtr4/OVQZccj/4CDPg7S+Az8aAG274z1UGXDLhsGQG3LDRMRgDLhlhmasMuGRlZ2YGXDKjdMQY8N47WcsqA24YQpuZAZcs3S2NAW8/ZThXGXDJVuURZsDbj5HOxoAb1mbnKgMuWZtdMgNuGCMdjAGXrM3OVQZcsjY7MwMuWZs9Ygx47zHSZZUBN6zNzsyAS9Zml8aAtx8jnasMuGRt9ggz4O3HSGdjwA1rs3OVAZeszS6ZATeMkQ7GgEvWZucqAy5Zm52ZAZeszR4xBrz3GOmyyoAb1mZnZsAla7NLY8Dbj5HOVQZcsjZ7hBnw9mOkszHghrXZucqAS9Zml8yAG8ZIB2PAJWuzgC/FNxsAX4pvNgDu/2YD4EvxzQbAvtkAGDBgwIABAwYMGDBgwIABAwYMGDBgwIAB/0/gP3mQHll19DXHAAAAAElFTkSuQmCC',
+  'base64',
+)
+
 let counter = 0
 /** A username no other test (or earlier run against the same database) uses. */
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}`

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -178,6 +178,12 @@ test('an operator runs a two-phase work order end to end: batches, form, pause/r
   await page.getByTestId('confirm-step').click()
   await expect(page.getByText('Required field')).toBeVisible()
   await page.getByTestId(`field-${s.fields.lotto}`).fill('LV-2231')
+  // A photo for the files field: uploaded at once (bucket 'batch'), listed by its stored name, served back.
+  const photoField = page.getByTestId(`field-${s.fields.foto}`)
+  await photoField.locator('input[type=file]').setInputFiles({ name: 'montaggio.png', mimeType: 'image/png', buffer: PHOTO_PNG })
+  const photo = photoField.getByRole('link', { name: 'montaggio.png' })
+  await expect(photo).toBeVisible()
+  expect((await page.request.get((await photo.getAttribute('href'))!)).status()).toBe(200)
   await page.getByTestId(`field-${s.fields.visivo}`).getByText('Yes').click()
   await shot(page, 'operator-form-step')
   // Edit mode: switching step is refused until the changes are saved or cancelled.

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, PHOTO_PNG, signIn, uniqueName } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -13,11 +13,6 @@ import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, signIn, unique
 
 test.use({ viewport: { width: 1024, height: 768 } })
 
-/** A 160x120 PNG of a scratched plate: what a tablet's camera would send. */
-const PHOTO = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAKAAAAB4CAIAAAD6wG44AAACr0lEQVR42u3dx20dQRQEQIbDIBSnvPfeUN7lJgEEiD692YMAYZrV+BkU+vB3Z3pPrkauRa5HbkRuRm5FbkfuRO5G7kXuRx5EHkYeRR5HnkSeRp5FnkdeRF5GXkVeR95E3kbeRd5HPkTOIh8jnyKfI18iXyPfIt8jPyI/I78ivyMngAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwYMGDAgAEDBgwY8L8GvnJ6Crgc+PwHuBw4jQF3Al8wA24GPv8BLge+MAa8/d+kwfjvD3DJ/+AjzIC3f9AxGwNueJI1VxlwyaPKJTPghmfRgzHgkpcNc5UBl7xNmpkBl7wuPGIMeO/3wcsqA2544T8zAy450bE0Brz9kZ25yoBLzmQdYQa8/aG72Rhww6nKucqAS47NLpkBN5yLHowBlxx8n6sMuORmw8wMuOTqyhFjwHvfTVpWGXDD5bOZGXDJ7cKlMeDtr4/OVQZccj/4CDPg7S+Az8aAG274z1UGXDLhsGQG3LDRMRgDLhlhmasMuGRlZ2YGXDKjdMQY8N47WcsqA24YQpuZAZcs3S2NAW8/ZThXGXDJVuURZsDbj5HOxoAb1mbnKgMuWZtdMgNuGCMdjAGXrM3OVQZcsjY7MwMuWZs9Ygx47zHSZZUBN6zNzsyAS9Zml8aAtx8jnasMuGRt9ggz4O3HSGdjwA1rs3OVAZeszS6ZATeMkQ7GgEvWZucqAy5Zm52ZAZeszR4xBrz3GOmyyoAb1mZnZsAla7NLY8Dbj5HOVQZcsjZ7hBnw9mOkszHghrXZucqAS9Zml8yAG8ZIB2PAJWuzgC/FNxsAX4pvNgDu/2YD4EvxzQbAvtkAGDBgwIABAwYMGDBgwIABAwYMGDBgwIAB/0/gP3mQHll19DXHAAAAAElFTkSuQmCC',
-  'base64',
-)
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/quality-${name}.png` })
 
@@ -122,7 +117,7 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     await op.getByTestId('issue-description').fill('Graffio di 3 cm sul lato destro, visibile dopo la prima mano.')
     await expect(op.getByTestId('issue-camera')).toHaveAttribute('capture', 'environment')
     await expect(op.getByTestId('issue-camera')).toHaveAttribute('accept', 'image/*')
-    await op.getByTestId('issue-camera').setInputFiles({ name: 'graffio.png', mimeType: 'image/png', buffer: PHOTO })
+    await op.getByTestId('issue-camera').setInputFiles({ name: 'graffio.png', mimeType: 'image/png', buffer: PHOTO_PNG })
     await expect(op.getByTestId('pending-file')).toContainText('graffio.png')
     await shot(op, 'create-form')
     await op.getByTestId('issue-submit').click()
