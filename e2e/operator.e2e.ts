@@ -253,7 +253,7 @@ test('an operator runs a two-phase work order end to end: batches, form, pause/r
   expect(wo.completed_qt).toBe(4)
 })
 
-test('work session tabs: documents, bom, notes, process, issues and messages placeholders', async ({ page, baseURL }) => {
+test('work session tabs: documents, bom, notes, process, issues and messages', async ({ page, baseURL }) => {
   const s = await setup(
     baseURL!,
     (f) => [
