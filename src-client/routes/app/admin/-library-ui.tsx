@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Button, Center, Group, Loader, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
-import type { SortingState } from '../../../components/DataTable'
+import { useDebouncedValue } from '@mantine/hooks'
+import { type ReactNode, useState } from 'react'
+import { type DataColumn, DataTable, type SortingState } from '../../../components/DataTable'
 import { toApiError } from '../../../lib/api-error'
 import { errorMessage } from '../../../lib/error-messages'
 
@@ -54,6 +55,51 @@ export function StatusFilter({ value, onChange, inactiveLabel }: { value: Status
         { value: 'all', label: t`Tutti` },
       ]}
     />
+  )
+}
+
+/** The filters of a library list with an archive state (form fields, issue types): search, status, sorting. */
+export function useArchivableList(defaultSort: string) {
+  const [search, setSearch] = useState('')
+  const [debounced] = useDebouncedValue(search.trim(), 250)
+  const [status, setStatus] = useState<StatusFilterValue>('active')
+  const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort, desc: false }])
+  return { search, setSearch, searched: debounced || undefined, status, setStatus, sorting, setSorting }
+}
+
+/** A library list page: header with its "new" action, search and archive filter, the table. */
+export function ArchivableListPage<T extends { _key: string }>(props: {
+  list: ReturnType<typeof useArchivableList>
+  title: ReactNode
+  description: ReactNode
+  action: ReactNode
+  searchPlaceholder: string
+  inactiveLabel: string
+  columns: DataColumn<T>[]
+  rows: T[] | undefined
+  loading: boolean
+  onRowClick: (row: T) => void
+  empty: ReactNode
+}) {
+  const { list } = props
+  return (
+    <Stack gap="sm">
+      <LibraryHeader title={props.title} description={props.description} action={props.action} />
+      <Group gap="sm">
+        <SearchBox value={list.search} onChange={list.setSearch} placeholder={props.searchPlaceholder} />
+        <StatusFilter value={list.status} onChange={list.setStatus} inactiveLabel={props.inactiveLabel} />
+      </Group>
+      <DataTable
+        columns={props.columns}
+        data={props.rows ?? []}
+        getRowId={(r) => r._key}
+        sorting={list.sorting}
+        onSortingChange={list.setSorting}
+        loading={props.loading}
+        onRowClick={props.onRowClick}
+        empty={props.empty}
+      />
+    </Stack>
   )
 }
 

@@ -1,14 +1,13 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Stack, Text } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
+import { Badge, Button, Group, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import type { FIELD_SORTS, FieldRow } from '../../../../../src/domains/form-fields/schemas'
-import { type DataColumn, DataTable, type SortingState } from '../../../../components/DataTable'
+import type { DataColumn } from '../../../../components/DataTable'
 import { FIELD_TYPE_LABELS } from '../../../../lib/library-labels'
 import { trpc } from '../../../../lib/trpc'
-import { LibraryHeader, SearchBox, StatusFilter, type StatusFilterValue, sortInput } from '../-library-ui'
+import { ArchivableListPage, sortInput, useArchivableList } from '../-library-ui'
 
 export const Route = createFileRoute('/app/admin/field/')({
   component: FieldsList,
@@ -17,15 +16,12 @@ export const Route = createFileRoute('/app/admin/field/')({
 function FieldsList() {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
-  const [search, setSearch] = useState('')
-  const [debounced] = useDebouncedValue(search.trim(), 250)
-  const [status, setStatus] = useState<StatusFilterValue>('active')
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }])
+  const list = useArchivableList('name')
   const input = {
-    search: debounced || undefined,
-    active_only: status === 'active' || undefined,
-    archived_only: status === 'inactive' || undefined,
-    ...sortInput<(typeof FIELD_SORTS)[number]>(sorting),
+    search: list.searched,
+    active_only: list.status === 'active' || undefined,
+    archived_only: list.status === 'inactive' || undefined,
+    ...sortInput<(typeof FIELD_SORTS)[number]>(list.sorting),
   }
   const { data, isFetching } = useQuery({ ...trpc.formFields.list.queryOptions(input), placeholderData: keepPreviousData })
 
@@ -83,30 +79,22 @@ function FieldsList() {
   )
 
   return (
-    <Stack gap="sm">
-      <LibraryHeader
-        title={<Trans>Campi personalizzati</Trans>}
-        description={<Trans>I campi con cui si costruiscono i moduli dei passi e i dati aggiuntivi dei prodotti.</Trans>}
-        action={
-          <Button component={Link} to="/app/admin/field/new">
-            <Trans>Nuovo campo</Trans>
-          </Button>
-        }
-      />
-      <Group gap="sm">
-        <SearchBox value={search} onChange={setSearch} placeholder={t`Cerca per nome o aiuto`} />
-        <StatusFilter value={status} onChange={setStatus} inactiveLabel={t`Archiviati`} />
-      </Group>
-      <DataTable
-        columns={columns}
-        data={data ?? []}
-        getRowId={(r) => r._key}
-        sorting={sorting}
-        onSortingChange={setSorting}
-        loading={isFetching && !data}
-        onRowClick={(r) => navigate({ to: '/app/admin/field/$field_key', params: { field_key: r._key } })}
-        empty={<Trans>Nessun campo</Trans>}
-      />
-    </Stack>
+    <ArchivableListPage
+      list={list}
+      title={<Trans>Campi personalizzati</Trans>}
+      description={<Trans>I campi con cui si costruiscono i moduli dei passi e i dati aggiuntivi dei prodotti.</Trans>}
+      action={
+        <Button component={Link} to="/app/admin/field/new">
+          <Trans>Nuovo campo</Trans>
+        </Button>
+      }
+      searchPlaceholder={t`Cerca per nome o aiuto`}
+      inactiveLabel={t`Archiviati`}
+      columns={columns}
+      rows={data}
+      loading={isFetching && !data}
+      onRowClick={(r) => navigate({ to: '/app/admin/field/$field_key', params: { field_key: r._key } })}
+      empty={<Trans>Nessun campo</Trans>}
+    />
   )
 }

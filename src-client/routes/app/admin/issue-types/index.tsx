@@ -1,14 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Stack, Text } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
+import { Badge, Button, Group, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import type { ISSUE_TYPE_SORTS, IssueTypeRow } from '../../../../../src/domains/issue-types/schemas'
-import { type DataColumn, DataTable, type SortingState } from '../../../../components/DataTable'
+import type { DataColumn } from '../../../../components/DataTable'
 import { ISSUE_LINK_LABELS } from '../../../../lib/library-labels'
 import { trpc } from '../../../../lib/trpc'
-import { LibraryHeader, SearchBox, StatusFilter, type StatusFilterValue, sortInput } from '../-library-ui'
+import { ArchivableListPage, sortInput, useArchivableList } from '../-library-ui'
 
 export const Route = createFileRoute('/app/admin/issue-types/')({
   component: IssueTypesList,
@@ -17,15 +16,12 @@ export const Route = createFileRoute('/app/admin/issue-types/')({
 function IssueTypesList() {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
-  const [search, setSearch] = useState('')
-  const [debounced] = useDebouncedValue(search.trim(), 250)
-  const [status, setStatus] = useState<StatusFilterValue>('active')
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'code', desc: false }])
+  const list = useArchivableList('code')
   const input = {
-    search: debounced || undefined,
-    active_only: status === 'active' || undefined,
-    inactive_only: status === 'inactive' || undefined,
-    ...sortInput<(typeof ISSUE_TYPE_SORTS)[number]>(sorting),
+    search: list.searched,
+    active_only: list.status === 'active' || undefined,
+    inactive_only: list.status === 'inactive' || undefined,
+    ...sortInput<(typeof ISSUE_TYPE_SORTS)[number]>(list.sorting),
   }
   const { data, isFetching } = useQuery({ ...trpc.issueTypes.list.queryOptions(input), placeholderData: keepPreviousData })
 
@@ -72,30 +68,22 @@ function IssueTypesList() {
   )
 
   return (
-    <Stack gap="sm">
-      <LibraryHeader
-        title={<Trans>Tipi di segnalazione</Trans>}
-        description={<Trans>Le categorie delle segnalazioni: entro quante ore chiuderle prima che diventino critiche e a cosa si collegano.</Trans>}
-        action={
-          <Button component={Link} to="/app/admin/issue-types/new">
-            <Trans>Nuovo tipo</Trans>
-          </Button>
-        }
-      />
-      <Group gap="sm">
-        <SearchBox value={search} onChange={setSearch} placeholder={t`Cerca per codice o nome`} />
-        <StatusFilter value={status} onChange={setStatus} inactiveLabel={t`Non attivi`} />
-      </Group>
-      <DataTable
-        columns={columns}
-        data={data ?? []}
-        getRowId={(r) => r._key}
-        sorting={sorting}
-        onSortingChange={setSorting}
-        loading={isFetching && !data}
-        onRowClick={(r) => navigate({ to: '/app/admin/issue-types/$issueTypeKey', params: { issueTypeKey: r._key } })}
-        empty={<Trans>Nessun tipo di segnalazione</Trans>}
-      />
-    </Stack>
+    <ArchivableListPage
+      list={list}
+      title={<Trans>Tipi di segnalazione</Trans>}
+      description={<Trans>Le categorie delle segnalazioni: entro quante ore chiuderle prima che diventino critiche e a cosa si collegano.</Trans>}
+      action={
+        <Button component={Link} to="/app/admin/issue-types/new">
+          <Trans>Nuovo tipo</Trans>
+        </Button>
+      }
+      searchPlaceholder={t`Cerca per codice o nome`}
+      inactiveLabel={t`Non attivi`}
+      columns={columns}
+      rows={data}
+      loading={isFetching && !data}
+      onRowClick={(r) => navigate({ to: '/app/admin/issue-types/$issueTypeKey', params: { issueTypeKey: r._key } })}
+      empty={<Trans>Nessun tipo di segnalazione</Trans>}
+    />
   )
 }
