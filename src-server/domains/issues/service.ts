@@ -60,6 +60,21 @@ function lockIssue(db: Db, id: string) {
   return db.selectFrom('issues').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
 }
 
+type LockedIssue = NonNullable<Awaited<ReturnType<typeof lockIssue>>>
+
+/** Runs `change` in one transaction on the issue (key or code) locked FOR UPDATE; 404 when there is none. */
+async function changeIssue<R>(svc: Pick<Services, 'db' | 'clock'>, key: string, change: (trx: Db, issue: LockedIssue, now: Date) => Promise<R>) {
+  const id = await findIssueId(svc.db, key)
+  if (!id) throw issueNotFound()
+  const now = svc.clock.now()
+  const result = await svc.db.transaction().execute(async (trx) => {
+    const issue = await lockIssue(trx, id)
+    if (!issue) throw issueNotFound()
+    return change(trx, issue, now)
+  })
+  return { id, result }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Who may do what (read and the quality-only actions are declared on the routes)
 
@@ -255,12 +270,8 @@ export async function createIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Ac
  * closed (quality or the opener). Criticality stays as it is; an event lists what changed.
  */
 export async function updateIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string, patch: IssuePatchInput): Promise<IssueDetail> {
-  const id = await findIssueId(svc.db, key)
-  if (!id) throw issueNotFound()
-  const now = svc.clock.now()
-  await svc.db.transaction().execute(async (trx) => {
-    const issue = await lockIssue(trx, id)
-    if (!issue) throw issueNotFound()
+  const { id } = await changeIssue(svc, key, async (trx, issue, now) => {
+    const id = issue.id
     assertMayEdit(actor, issue)
     if (issue.state === 'closed') throw closedRefusal()
     const next = {
@@ -318,12 +329,8 @@ function transition(action: IssueAction, issue: { state: string; critical: boole
  * make critical, make non-critical. Reopening restarts the close-within count (opened_at = now).
  */
 export async function actOnIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string, action: IssueAction): Promise<IssueDetail> {
-  const id = await findIssueId(svc.db, key)
-  if (!id) throw issueNotFound()
-  const now = svc.clock.now()
-  await svc.db.transaction().execute(async (trx) => {
-    const issue = await lockIssue(trx, id)
-    if (!issue) throw issueNotFound()
+  const { id } = await changeIssue(svc, key, async (trx, issue, now) => {
+    const id = issue.id
     const { set, event } = transition(action, issue, actor, now)
     await trx.updateTable('issues').set({ ...set, updated_at: now }).where('id', '=', id).execute()
     const data = { code: issue.code, critical: set.critical ?? issue.critical }
@@ -339,12 +346,8 @@ export async function actOnIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Act
  * and the marks of its job and work order follow.
  */
 export async function deleteIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string): Promise<{ _key: string; code: string }> {
-  const id = await findIssueId(svc.db, key)
-  if (!id) throw issueNotFound()
-  const now = svc.clock.now()
-  return svc.db.transaction().execute(async (trx) => {
-    const issue = await lockIssue(trx, id)
-    if (!issue) throw issueNotFound()
+  const { result } = await changeIssue(svc, key, async (trx, issue, now) => {
+    const id = issue.id
     await trx.deleteFrom('issues').where('id', '=', id).execute()
     const data = {
       code: issue.code,
@@ -360,6 +363,7 @@ export async function deleteIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Ac
     await refreshCriticalMarks(trx, issue)
     return { _key: id, code: issue.code }
   })
+  return result
 }
 
 /**
