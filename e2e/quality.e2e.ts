@@ -81,11 +81,13 @@ async function chooseType(page: Page, name: string) {
   await page.getByRole('option', { name }).click()
 }
 
-/** Runs one of quality's actions on the open detail, confirming when asked. */
+/** Actions that change critical marks or close ask for confirmation first (a plain reopen does not). */
+const CONFIRMED = new Set(['close', 'reopen_critical', 'make_critical', 'make_non_critical'])
+
+/** Runs one of quality's actions on the open detail, confirming where the screen asks. */
 async function act(page: Page, action: string, toast: string) {
   await page.getByTestId(`issue-action-${action}`).click()
-  const confirm = page.getByTestId('issue-action-confirm')
-  if (await confirm.isVisible().catch(() => false)) await confirm.click()
+  if (CONFIRMED.has(action)) await page.getByTestId('issue-action-confirm').click()
   await expect(page.locator('.mantine-Notification-root', { hasText: toast }).first()).toBeVisible()
   await expect(page.getByRole('dialog')).toHaveCount(0)
 }
@@ -214,13 +216,15 @@ test('an issue type with close-within 1 h escalates once the server clock passes
   const q = await newPage(browser, baseURL!)
   let issueKey: string | undefined
   const clock = await request.newContext({ baseURL })
+  // Unique: a retry on the same server finds its own issue in the list.
+  const title = `Verifica taratura calibro ${uniqueName('')}`
   try {
     await signIn(q, 'qualita')
     await q.getByTestId('new-issue').click()
     const dialog = q.getByRole('dialog', { name: 'New issue' })
     await chooseType(q, type.name)
     await expect(dialog).toContainText('If it is not closed within 1 h it becomes critical.')
-    await dialog.getByTestId('issue-title').fill('Verifica taratura calibro')
+    await dialog.getByTestId('issue-title').fill(title)
     await q.waitForTimeout(300) // the dialog's opening transition, for the screenshot
     await shot(q, 'create-dialog')
     await dialog.getByTestId('issue-submit').click()
@@ -248,8 +252,8 @@ test('an issue type with close-within 1 h escalates once the server clock passes
   try {
     // Back in real time: the detail shows it critical, escalated by the system.
     await q.getByRole('link', { name: '← Issues' }).click()
-    await q.getByRole('row', { name: /Verifica taratura calibro/ }).click()
-    await expect(q.getByTestId('issue-detail-title')).toHaveText('Verifica taratura calibro')
+    await q.getByRole('row', { name: new RegExp(title) }).click()
+    await expect(q.getByTestId('issue-detail-title')).toHaveText(title)
     await expect(q.getByTestId('issue-detail').getByTestId('issue-critical')).toBeVisible()
     await expect(q.getByTestId('issue-event').last()).toHaveText('Became critical automatically')
     await expect(q.getByTestId('issue-history')).toContainText('system')
