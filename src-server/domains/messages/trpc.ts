@@ -4,8 +4,8 @@ import { procedure, router } from '../../trpc/init'
 import * as messages from './service'
 
 /**
- * Threads on jobs and work orders (SPEC 2, 6): operators and production comment within their
- * contexts, quality manages issues and takes part; all of them read and post in both kinds.
+ * Threads on jobs and work orders (SPEC 2, 6): production and quality in every thread, operators
+ * within their contexts (their own or unassigned jobs and those jobs' work orders: the service checks).
  */
 export const MESSAGE_ACCESS: Access = { scope: ['operator', 'production', 'quality'] }
 
