@@ -36,7 +36,7 @@ export function procedure(access: Access) {
   return t.procedure.meta({ access }).use(async ({ ctx, next, getRawInput }) => {
     const actor = await authorize(ctx, access)
     await assertStorableRawInput(getRawInput)
-    return next({ ctx: { ...ctx, actor: actor as Actor, auth: ctx.auth as Auth } })
+    return next({ ctx: { actor: actor as Actor, auth: ctx.auth as Auth } })
   })
 }
 
