@@ -93,7 +93,8 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
             <Text fw={700} size="md" miw={90} ta="right">
               {job.completed_qt} / {job.quantity}
             </Text>
-            {job.active_qt > 0 && !job.active && !job.ready ? (
+            {/* A job with pieces in an open batch (running or paused) is never "not ready". */}
+            {job.active_qt > 0 && !job.ready ? (
               <Badge color="teal.8" size="lg" miw={150} data-testid="batch-open">
                 <Trans>Lotto aperto · {job.active_qt} pz</Trans>
               </Badge>
