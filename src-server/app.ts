@@ -70,10 +70,10 @@ export function createApp(svc: Services) {
   // Stored files (user images, product media ...) for signed-in users only.
   app.get('/media/*', authenticate(svc), async (c) => {
     await authorize(c.get('ctx'), { scope: 'signed-in' })
-    const key = decodeURIComponent(c.req.path.slice('/media/'.length))
     let file: Blob | null = null
     try {
-      file = await svc.files.get(assertSafeKey(key))
+      // Malformed percent-encoding (URIError) and unsafe keys alike name no file.
+      file = await svc.files.get(assertSafeKey(decodeURIComponent(c.req.path.slice('/media/'.length))))
     } catch {
       file = null
     }

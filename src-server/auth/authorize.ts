@@ -18,8 +18,6 @@ export type Access = {
   notActivity?: true
 }
 
-export const PUBLIC: Access = { scope: 'public' }
-
 export function requiredScopes(access: Access): Scope[] {
   if (access.scope === 'public' || access.scope === 'signed-in') return []
   return typeof access.scope === 'string' ? [access.scope] : [...access.scope]

@@ -25,7 +25,7 @@ const tooLarge = () => {
   throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
 }
 
-async function readJson(text: string): Promise<unknown> {
+function readJson(text: string): unknown {
   if (text.trim() === '') return undefined
   try {
     return JSON.parse(text)

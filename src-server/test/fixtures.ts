@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { newApiTokenCredential } from '../auth/api-tokens'
 import { hashPassword } from '../auth/password'
 import { createSession } from '../auth/sessions'
-import { ADMIN_PASSWORD, type Harness, type RequestOpts, signIn } from './harness'
+import type { Harness, RequestOpts } from './harness'
 
 /** A real 1x1 PNG (decodes with any image library). */
 export const TINY_PNG = Uint8Array.from(
@@ -16,9 +16,7 @@ export const MISSING_UUID = '00000000-0000-4000-8000-000000000000'
 /** A session of the bootstrap admin, made directly (no password hashing: fast). */
 export const adminToken = async (h: Harness) => sessionFor(h, await adminKey(h))
 
-/** A session of the bootstrap admin through POST /login. */
-export const adminSignIn = (h: Harness) => signIn(h, 'admin', ADMIN_PASSWORD)
-
+/** The bootstrap admin's key. */
 export async function adminKey(h: Harness): Promise<string> {
   const row = await h.svc.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()
   return row.id

@@ -1,6 +1,6 @@
 import { initTRPC } from '@trpc/server'
 import type { Scope } from '../../src/auth/scopes'
-import { type Access, authorize, PUBLIC } from '../auth/authorize'
+import { type Access, authorize } from '../auth/authorize'
 import type { Actor, Auth, RequestCtx } from '../context'
 import { AppError } from '../errors'
 import { assertStorableRawInput } from '../input-guard'
@@ -29,7 +29,6 @@ const t = initTRPC
   })
 
 export const router = t.router
-export const createCallerFactory = t.createCallerFactory
 
 /** A procedure guarded by `access`; its context gains the acting user (`actor`, `auth`). */
 export function procedure(access: Access) {
@@ -40,9 +39,5 @@ export function procedure(access: Access) {
   })
 }
 
-export const publicProcedure = t.procedure.meta({ access: PUBLIC }).use(async ({ next, getRawInput }) => {
-  await assertStorableRawInput(getRawInput)
-  return next()
-})
 export const signedIn = procedure({ scope: 'signed-in' })
 export const scoped = (...scopes: [Scope, ...Scope[]]) => procedure({ scope: scopes.length === 1 ? scopes[0] : scopes })

@@ -61,6 +61,11 @@ describe('media uploads', () => {
 
     expect((await h.request('GET', `/media/${media._key}`)).status).toBe(401)
     expect((await h.request('GET', `/media/${crypto.randomUUID()}`, { token: admin })).status).toBe(404)
+    // Stored files by path: broken percent-encoding or an unsafe key names no file (never a 500).
+    for (const p of ['/media/%E0%A4%A', '/media/users/%ZZ/x.png', '/media/users/a%00b.png', '/media/users/..%2Fx']) {
+      const res = await h.request('GET', p, { token: admin })
+      expect({ p, status: res.status, code: res.body.detail.code }).toEqual({ p, status: 404, code: 'NOT_FOUND' })
+    }
 
     const meta = await h.request('GET', `/api/media/${media._key}`, { token: admin })
     expect(meta.body.detail).toEqual(media)

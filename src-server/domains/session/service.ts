@@ -1,11 +1,12 @@
 import type * as v from 'valibot'
+import { hasScope } from '../../../src/auth/scopes'
 import { DEFAULT_PREFERENCES, type LoginInput, type Preferences, type SessionInfo } from '../../../src/domains/session/schemas'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { createSession, endSession, endUserSessions, setSessionLocked } from '../../auth/sessions'
 import { assertNotThrottled, clearFailures, recordFailure } from '../../auth/throttle'
 import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
-import { AppError, badRequest, forbidden, unauthorized } from '../../errors'
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors'
 import { appendEvent } from '../events/service'
 import { pauseJobsOfSession } from '../execution/service'
 
@@ -83,9 +84,8 @@ export async function logout(ctx: RequestCtx, actor: Actor): Promise<void> {
 export async function deleteSession(ctx: RequestCtx, actor: Actor, sessionKey: string): Promise<void> {
   const now = ctx.clock.now()
   const target = await ctx.db.selectFrom('auth_sessions').select(['id', 'user_id']).where('id', '=', sessionKey).executeTakeFirst()
-  const isAdmin = /(^|\s)admin(\s|$)/.test(actor.scope)
-  if (!target || (target.user_id !== actor.userId && !isAdmin)) {
-    throw new AppError(404, 'NOT_FOUND', 'session not found')
+  if (!target || (target.user_id !== actor.userId && !hasScope(actor.scope, 'admin'))) {
+    throw notFound('NOT_FOUND', 'session not found')
   }
   await ctx.db.transaction().execute(async (trx) => {
     // SPEC 4: the client deletes the session when signing out with an active job: pause it (execution hook).

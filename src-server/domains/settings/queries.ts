@@ -17,11 +17,19 @@ export async function readSettings(db: Db): Promise<GeneralSettings> {
   return { ...DEFAULT_SETTINGS, ...stored } as GeneralSettings
 }
 
+/** Stores each key's JSON value, inserting or replacing, in one statement (undefined values are skipped). */
+async function upsertSettings(db: Db, entries: [string, unknown][]): Promise<void> {
+  const rows = entries.flatMap(([key, value]) => (value === undefined ? [] : [{ key, value: JSON.stringify(value) }]))
+  if (rows.length === 0) return
+  await db
+    .insertInto('settings')
+    .values(rows)
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` }))
+    .execute()
+}
+
 export async function writeSettings(db: Db, patch: Partial<GeneralSettings>): Promise<void> {
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue
-    await writeSetting(db, key, value)
-  }
+  await upsertSettings(db, Object.entries(patch))
 }
 
 export async function readSetting(db: Db, key: string): Promise<unknown> {
@@ -30,12 +38,7 @@ export async function readSetting(db: Db, key: string): Promise<unknown> {
 }
 
 export async function writeSetting(db: Db, key: string, value: unknown): Promise<void> {
-  const json = JSON.stringify(value)
-  await db
-    .insertInto('settings')
-    .values({ key, value: json })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
-    .execute()
+  await upsertSettings(db, [[key, value]])
 }
 
 export async function deleteSetting(db: Db, key: string): Promise<void> {

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Scope } from '../../../src/auth/scopes'
 import type { UserRow, UserSort } from '../../../src/domains/users/schemas'
 import type { Db } from '../../db/connect'
+import { containsPattern } from '../../db/like'
 
 /** Which users a list holds; every field left out means "no filter". */
 export type UserFilters = {
@@ -14,9 +15,6 @@ export type UserFilters = {
 
 export type UserOrder = { sort?: UserSort; dir?: 'asc' | 'desc' }
 
-/** `%`, `_` and `\` typed by the user match themselves, not any text. */
-const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
 /** `users as u` with the list filters applied; the rows and the count share it. */
 export function filteredUsers(db: Db, f: UserFilters) {
   let q = db.selectFrom('users as u')
@@ -25,7 +23,7 @@ export function filteredUsers(db: Db, f: UserFilters) {
   // Scope words are separated by single spaces (formatScope); a whole word must match.
   if (f.scope) q = q.where(sql<boolean>`(' ' || u.scope || ' ') like ${`% ${f.scope} %`}`)
   for (const word of (f.search ?? '').split(/\s+/).filter(Boolean)) {
-    const pattern = likePattern(word)
+    const pattern = containsPattern(word)
     q = q.where((eb) =>
       eb.or([
         eb('u.username', 'ilike', pattern),

@@ -8,7 +8,7 @@ import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import type { User } from '../../db/schema'
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../errors'
+import { badRequest, conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../errors'
 import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
 import { preferencesOf } from '../session/service'
@@ -58,8 +58,6 @@ async function checkedDepartment(db: Db, key: string | null | undefined) {
   return key
 }
 const wrongDepartment = () => unprocessable('WRONG_DEPARTMENT_KEY', 'wrong department key')
-/** PostgreSQL foreign_key_violation: the department went away while the user was saved. */
-const isForeignKeyViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23503'
 
 /** Locks the user row for the rest of the transaction. */
 async function lockUser(trx: Db, key: string) {
@@ -299,6 +297,6 @@ export async function setUserImage(svc: Services, actor: Actor, key: string, fil
     await appendEvent(trx, actor, { event_type: 'USER_IMAGE_CHANGED', subject_type: 'user', subject_key: key }, now)
     return old.image_path
   })
-  if (previous) await svc.files.delete(previous)
+  if (previous && previous !== storageKey) await svc.files.delete(previous)
   return getUser(svc, key)
 }

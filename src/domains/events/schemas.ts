@@ -8,14 +8,3 @@ export const EventInput = v.object({
   data: v.optional(v.record(v.string(), v.unknown())),
 })
 export type EventInput = v.InferOutput<typeof EventInput>
-
-export const EventRow = v.object({
-  _key: v.string(),
-  event_type: v.string(),
-  user_key: v.nullable(v.string()),
-  user_session_key: v.nullable(v.string()),
-  timestamp: v.number(),
-  subject_type: v.nullable(v.string()),
-  subject_key: v.nullable(v.string()),
-  data: v.record(v.string(), v.unknown()),
-})

@@ -34,8 +34,7 @@ export const DEFAULT_SETTINGS: GeneralSettings = {
 export const SettingsPatch = v.strictObject(v.partial(GeneralSettings).entries)
 export type SettingsPatch = v.InferOutput<typeof SettingsPatch>
 
-/** The keys of each admin/general tab, so a tab saves only its own fields. */
-export const COMPANY_KEYS = ['company_name', 'operator_hourly_cost'] as const satisfies readonly (keyof GeneralSettings)[]
+/** The keys of the "other" admin/general tab, so the tab saves only its own fields. */
 export const OTHER_KEYS = [
   'allow_unassigned_jobs',
   'independent_queue_reordering',
