@@ -110,6 +110,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
     const keptAfter = input.lines.flatMap((l) => byPair.get(pairKey(l.phase_key, l.item_key))?.id ?? [])
     const reordered = JSON.stringify(keptBefore) !== JSON.stringify(keptAfter)
     if (removed.length) await trx.deleteFrom('bom_lines').where('id', 'in', removed.map((l) => l.id)).execute()
+    const inserts = []
     for (const [position, line] of input.lines.entries()) {
       const values = {
         quantity: storedBomQuantity(line.quantity),
@@ -120,7 +121,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
       const old = byPair.get(pairKey(line.phase_key, line.item_key))
       const summary = { phase_key: line.phase_key, item_key: line.item_key, item_code: code(line.item_key), ...values }
       if (!old) {
-        await trx.insertInto('bom_lines').values({ product_id: product.id, phase_id: line.phase_key, item_id: line.item_key, ...values }).execute()
+        inserts.push({ product_id: product.id, phase_id: line.phase_key, item_id: line.item_key, ...values })
         added.push(summary)
         continue
       }
@@ -129,6 +130,8 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
       await trx.updateTable('bom_lines').set(values).where('id', '=', old.id).execute()
       if (fields.length) changed.push({ ...summary, changed: fields })
     }
+    // One statement for the new lines (up to MAX_BOM_LINES rows of 7 parameters).
+    if (inserts.length) await trx.insertInto('bom_lines').values(inserts).execute()
     if (added.length === 0 && removed.length === 0 && changed.length === 0 && !reordered) return
     await trx.updateTable('products').set({ updated_at: now }).where('id', '=', product.id).execute()
     await appendEvent(

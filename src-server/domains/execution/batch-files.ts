@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect'
 import { badRequest, conflict } from '../../errors'
 import { appendEvent } from '../events/service'
 import { checkedUploads, storeInFolder } from '../products/stored-files'
-import { lockBatch, lockJob, phaseInfo } from './queries'
+import { batchPlace, lockBatch, lockJob, phaseInfo } from './queries'
 import { assertRunningOperator, batchNotFound } from './service'
 
 /**
@@ -22,10 +22,12 @@ const batchFilesFolder = (batchId: string, fieldId: string) => `batches/${batchI
 
 /** The batch is open, its job runs for this operator, and the field is a files field of one of its steps. */
 async function assertUploadAllowed(db: Db, actor: Actor, batchId: string, fieldId: string) {
-  const batch = await lockBatch(db, batchId)
-  if (!batch) throw batchNotFound()
-  const job = (await lockJob(db, batch.job_id))!
+  // Lock order of the execution engine: the job row, then its batch (completeStep does the same).
+  const place = await batchPlace(db, batchId)
+  if (!place) throw batchNotFound()
+  const job = (await lockJob(db, place.job_id))!
   assertRunningOperator(actor, job)
+  const batch = (await lockBatch(db, batchId))!
   if (batch.status !== 'open') throw conflict('BATCH_NOT_OPEN', 'the batch is not open', { batch_key: batch.id })
   const phase = await phaseInfo(db, job.phase_id)
   if (!phase.steps.some((s) => s.fields.includes(fieldId))) throw badRequest('UNKNOWN_FIELD', 'subfolder: no form step of this batch has this field', { field_key: fieldId })

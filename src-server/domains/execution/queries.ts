@@ -18,6 +18,11 @@ export function jobPlace(db: Db, jobId: string) {
   return db.selectFrom('jobs').select(['id', 'work_order_id', 'phase_id']).where('id', '=', jobId).executeTakeFirst()
 }
 
+/** The work order and phase of several jobs, unlocked (one query). */
+export function jobPlaces(db: Db, jobIds: readonly string[]) {
+  return db.selectFrom('jobs').select(['id', 'work_order_id', 'phase_id']).where('id', 'in', [...jobIds]).execute()
+}
+
 /** The job a batch belongs to, unlocked. */
 export function batchPlace(db: Db, batchId: string) {
   return db

@@ -55,6 +55,7 @@ import {
   fieldDefinitions,
   type JobRow,
   jobPlace,
+  jobPlaces,
   lockBatch,
   lockBatchSteps,
   lockJob,
@@ -142,6 +143,10 @@ async function idempotent<T>(svc: Svc, actor: Actor, action: string, key: string
 
 async function jobState(db: Db, job: JobRow, material: Pick<MaterialRow, 'released_in_qt' | 'taken_qt'>): Promise<JobState> {
   const ws = job.active ? await openWorkSession(db, job.id) : undefined
+  return jobStateOf(job, material, ws?.id ?? null)
+}
+
+function jobStateOf(job: JobRow, material: Pick<MaterialRow, 'released_in_qt' | 'taken_qt'>, workSessionKey: string | null): JobState {
   return {
     _key: job.id,
     status: job.status,
@@ -153,7 +158,7 @@ async function jobState(db: Db, job: JobRow, material: Pick<MaterialRow, 'releas
     remaining_qt: remainingQt(job),
     available_qt: job.status === 'closed' ? 0 : availableQt(job, material),
     active_batch_key: job.active_batch_id,
-    work_session_key: ws?.id ?? null,
+    work_session_key: workSessionKey,
     paused_offline: job.paused_offline,
     time_spent_ms: job.time_spent_ms,
     operator_key: job.operator_id,
@@ -376,12 +381,8 @@ export async function startJobs(svc: Svc, actor: Actor, input: StartJobsInput): 
   return idempotent(svc, actor, `start:${keys.join(',')}`, input.idempotency_key, async (trx, now) => {
     // One start at a time per operator, so two devices cannot both pass the parallel rule.
     await sql`select pg_advisory_xact_lock(hashtext(${`mes.operator-start:${actor.userId}`}))`.execute(trx)
-    const places = []
-    for (const key of keys) {
-      const place = isUuid(key) ? await jobPlace(trx, key) : undefined
-      if (!place) throw jobNotFound()
-      places.push(place)
-    }
+    const places = keys.every(isUuid) ? await jobPlaces(trx, keys) : []
+    if (places.length !== keys.length) throw jobNotFound()
     // Work order rows with their material rows (by position) first, then the jobs.
     const materials = new Map<string, MaterialRow>()
     for (const woId of [...new Set(places.map((p) => p.work_order_id))].sort()) {
@@ -499,16 +500,27 @@ export async function newBatch(svc: Svc, actor: Actor, input: JobActionInput): P
 
 type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
 
-/** The step's definition in the phase (the job's step_sequence names it) and its field definitions. */
-async function stepFields(db: Db, phase: PhaseInfo, stepKey: string): Promise<FieldDefinition[]> {
-  const def = phase.steps.find((s) => s._key === stepKey)
-  if (!def || def.fields.length === 0) return []
-  const rows = await fieldDefinitions(db, def.fields)
+/**
+ * The field definitions of steps of the phase (the job's step_sequence names them), in each
+ * step's field order, by step key: one query for all of them.
+ */
+async function stepFieldsOf(db: Db, phase: PhaseInfo, stepKeys: readonly string[]): Promise<Map<string, FieldDefinition[]>> {
+  const defs = stepKeys.map((k) => phase.steps.find((s) => s._key === k)?.fields ?? [])
+  const rows = await fieldDefinitions(db, [...new Set(defs.flat())])
   const byKey = new Map(rows.map((r) => [r._key, r]))
-  return def.fields.flatMap((k) => {
-    const f = byKey.get(k)
-    return f ? [{ ...f, type: f.type as FieldType }] : []
-  })
+  return new Map(
+    stepKeys.map((k, i) => [
+      k,
+      defs[i]!.flatMap((f) => {
+        const row = byKey.get(f)
+        return row ? [{ ...row, type: row.type as FieldType }] : []
+      }),
+    ]),
+  )
+}
+
+async function stepFields(db: Db, phase: PhaseInfo, stepKey: string): Promise<FieldDefinition[]> {
+  return (await stepFieldsOf(db, phase, [stepKey])).get(stepKey)!
 }
 
 /** Checks answers against their fields (type, options); the stored form in the step's field order. */
@@ -655,8 +667,9 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
       throw conflict('STEPS_NOT_DONE', `complete every step first: ${pending.map((s) => s.step_key).join(', ')}`, { pending: pending.map((s) => s.step_key) })
     }
     const missing = []
+    const fieldsOf = await stepFieldsOf(trx, phase, pending.map((s) => s.step_key))
     for (const s of pending) {
-      const m = missingMandatory(await stepFields(trx, phase, s.step_key), s.form_data as FormDataEntry[])
+      const m = missingMandatory(fieldsOf.get(s.step_key)!, s.form_data as FormDataEntry[])
       if (m.length) missing.push({ step_key: s.step_key, fields: m })
     }
     if (missing.length) throw mandatoryMissing(missing)
@@ -779,12 +792,12 @@ export async function pauseJobsOfSession(db: Db, actor: Actor, authSessionId: st
     .where('ended_at', 'is', null)
     .orderBy('job_id')
     .execute()
+  if (open.length === 0) return []
   const paused: string[] = []
-  for (const { job_id } of open) {
-    const job = await lockJob(db, job_id)
-    if (!job?.active) continue
+  for (const job of await lockJobs(db, open.map((r) => r.job_id))) {
+    if (!job.active) continue
     await stopWork(db, actor, job, now, { status: 'paused', endReason: 'sign_out', event: 'JOB_PAUSED', data: { signed_out_session: authSessionId } })
-    paused.push(job_id)
+    paused.push(job.id)
   }
   return paused
 }
@@ -895,9 +908,9 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
   const now = svc.clock.now()
   const parameters = withPhaseDefaults(head.phase_parameters)
   const material = { released_in_qt: head.released_in_qt, taken_qt: head.taken_qt }
-  const job: JobRow = await svc.db.selectFrom('jobs').selectAll().where('id', '=', head.id).executeTakeFirstOrThrow()
-  const state = await jobState(svc.db, job, material)
+  const job: JobRow = head
   const ws = job.active ? await openWorkSession(svc.db, job.id) : undefined
+  const state = jobStateOf(job, material, ws?.id ?? null)
   const batch = job.active_batch_id ? ((await readBatch(svc.db, job.active_batch_id)) ?? null) : null
 
   const phaseSteps = new Map((head.phase_steps as Step[]).map((s) => [s._key, s]))

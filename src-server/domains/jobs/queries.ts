@@ -219,15 +219,18 @@ export function eligibleOperators(db: Db) {
 }
 
 /**
- * Whether anything else refers to a job (quality issues, a message thread): such a job is never
- * deleted when planning takes its whole quantity away; it closes instead and keeps its records.
+ * The jobs among `jobIds` that something else refers to (quality issues, a message thread), in
+ * one query: such a job is never deleted when planning takes its whole quantity away; it closes
+ * instead and keeps its records.
  */
-export async function jobIsReferenced(db: Db, jobId: string): Promise<boolean> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('issues').select('id').where('job_id', '=', jobId)).as('issues'),
-      eb.exists(eb.selectFrom('messages').select('id').where('context_type', '=', 'job').where('context_key', '=', jobId)).as('messages'),
-    ])
-    .executeTakeFirstOrThrow()
-  return Boolean(row.issues) || Boolean(row.messages)
+export async function referencedJobs(db: Db, jobIds: readonly string[]): Promise<Set<string>> {
+  if (jobIds.length === 0) return new Set()
+  const ids = [...new Set(jobIds)]
+  const rows = await db
+    .selectFrom('issues')
+    .select(sql<string>`job_id`.as('id'))
+    .where('job_id', 'in', ids)
+    .union(db.selectFrom('messages').select(sql<string>`context_key`.as('id')).where('context_type', '=', 'job').where('context_key', 'in', ids))
+    .execute()
+  return new Set(rows.map((r) => r.id))
 }

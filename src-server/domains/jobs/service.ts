@@ -32,12 +32,13 @@ import type { JobsTable, WorkOrderPhasesTable } from '../../db/schema'
 import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
+import { phaseInfo } from '../execution/queries'
 import { refreshWorkOrderProgress } from '../work-orders/service'
 import {
   afterCursor,
   applyListFilters,
   eligibleOperators,
-  jobIsReferenced,
+  referencedJobs,
   type JobListFilters,
   jobsJoined,
   phaseHasTraceability,
@@ -224,11 +225,21 @@ export function listOperators(svc: Pick<Services, 'db'>, opts: { department_key?
 // ---------------------------------------------------------------------------------------------
 // Shared checks
 
-/** The operator a job may be given: exists (else WRONG_USER_ID), operator permission, enabled, not archived. */
-async function checkedOperator(db: Db, key: string): Promise<void> {
-  const user = await db.selectFrom('users').select(['id', 'scope', 'enabled', 'archived_at']).where('id', '=', key).forShare().executeTakeFirst()
-  if (!user) throw wrongUser()
-  if (!hasScope(user.scope, 'operator') || !user.enabled || user.archived_at !== null) throw notOperator()
+/**
+ * The operators jobs may be given (one query, rows locked FOR SHARE): each exists (else
+ * WRONG_USER_ID), with the operator permission, enabled, not archived; the first failing key
+ * (in key order) names the refusal.
+ */
+async function checkedOperators(db: Db, keys: readonly string[]): Promise<void> {
+  const wanted = [...new Set(keys)].sort()
+  if (wanted.length === 0) return
+  const users = await db.selectFrom('users').select(['id', 'scope', 'enabled', 'archived_at']).where('id', 'in', wanted).orderBy('id').forShare().execute()
+  const byId = new Map(users.map((u) => [u.id, u]))
+  for (const key of wanted) {
+    const user = byId.get(key)
+    if (!user) throw wrongUser()
+    if (!hasScope(user.scope, 'operator') || !user.enabled || user.archived_at !== null) throw notOperator()
+  }
 }
 
 async function lockedWorkOrder(db: Db, key: string) {
@@ -259,11 +270,6 @@ async function lockedPhases(db: Db, workOrderId: string, phaseId: string): Promi
     .forUpdate()
     .executeTakeFirst()
   return { phase, next: next ?? null }
-}
-
-async function releaseParameters(db: Db, phaseId: string) {
-  const row = await db.selectFrom('product_phases').select('parameters').where('id', '=', phaseId).executeTakeFirstOrThrow()
-  return withPhaseDefaults(row.parameters)
 }
 
 /**
@@ -310,7 +316,7 @@ export async function assignJobs(svc: Services, actor: Actor, input: AssignInput
   await svc.db.transaction().execute(async (trx) => {
     if (input.operator_key === null) {
       if (!(await readSettings(trx)).allow_unassigned_jobs) throw unassignedRefused()
-    } else await checkedOperator(trx, input.operator_key)
+    } else await checkedOperators(trx, [input.operator_key])
     const jobs = await trx
       .selectFrom('jobs as j')
       .innerJoin('work_orders as wo', 'wo.id', 'j.work_order_id')
@@ -412,16 +418,18 @@ export async function rebalancePhase(svc: Services, actor: Actor, input: Rebalan
     const operators = new Set<string>()
     for (const c of changes) if (c.operator && c.operator !== c.job.operator_id) operators.add(c.operator)
     for (const r of newRows) operators.add(r.operator_key!)
-    for (const key of [...operators].sort()) await checkedOperator(trx, key)
+    await checkedOperators(trx, [...operators])
     if (changes.length === 0 && newRows.length === 0) return null
 
     const removed: string[] = []
     const closed: string[] = []
     const created: string[] = []
-    const params = await releaseParameters(trx, input.phase_key)
-    for (const { job, quantity, operator } of changes) {
-      const nothingDone = job.completed_qt === 0 && job.active_qt === 0
-      if (quantity === 0 && nothingDone && job.status === 'queued' && !(await jobIsReferenced(trx, job.id))) {
+    const { parameters: params } = await phaseInfo(trx, input.phase_key)
+    const deletable = (c: Change) => c.quantity === 0 && c.job.completed_qt === 0 && c.job.active_qt === 0 && c.job.status === 'queued'
+    const referenced = await referencedJobs(trx, changes.filter(deletable).map((c) => c.job.id))
+    for (const change of changes) {
+      const { job, quantity, operator } = change
+      if (deletable(change) && !referenced.has(job.id)) {
         await trx.deleteFrom('jobs').where('id', '=', job.id).execute()
         removed.push(job.id)
         continue
@@ -709,7 +717,7 @@ const REFUSALS: Record<CorrectionRefusal, { status: 409 | 422; message: string }
  * Closes the job's open work session and marks it paused (SPEC 4 "pause job", also the
  * operator's pause): time_spent_ms grows by the session's length. The caller holds the job lock.
  */
-export async function pauseLockedJob(
+async function pauseLockedJob(
   db: Db,
   actor: Actor | null,
   job: Pick<Job, 'id' | 'time_spent_ms' | 'work_order_id'>,
@@ -820,7 +828,7 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
         await setPhase({ taken_qt: phase.taken_qt + delta, completed_qt: phase.completed_qt + delta })
         const closes = to === job.quantity
         const released = job.released_qt - back
-        const params = await releaseParameters(trx, job.phase_id)
+        const { parameters: params } = await phaseInfo(trx, job.phase_id)
         const due = releaseDue(params, { completed_qt: to, released_qt: released, closed: closes })
         await moveReleased(trx, phase, next, due)
         const status = closes ? 'closed' : job.status === 'closed' || (job.status === 'queued' && to > 0) ? 'paused' : job.status

@@ -281,28 +281,22 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
     if (chosen.length === 0) throw unprocessable('PROCESS_COPY_EMPTY', `product ${source.code} has no phases to copy`)
     const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).forUpdate().execute()
     if (current.length + chosen.length > MAX_PHASES) throw badRequest('INVALID_INPUT', `at most ${MAX_PHASES} phases`)
-    const copies: { _key: string; from: string; name: string }[] = []
-    for (const [i, p] of chosen.entries()) {
-      const id = crypto.randomUUID()
-      await trx
-        .insertInto('product_phases')
-        .values({
-          id,
-          product_id: product.id,
-          position: current.length + i + 1,
-          name: p.name,
-          operation_id: p.operation_key,
-          department_id: p.department_key,
-          parameters: JSON.stringify(p.parameters),
-          steps: JSON.stringify(withNewKeys(p.steps)),
-          production_notes: p.production_notes,
-          print_templates: JSON.stringify(p.print_templates),
-          created_at: now,
-          updated_at: now,
-        })
-        .execute()
-      copies.push({ _key: id, from: p._key, name: p.name })
-    }
+    const rows = chosen.map((p, i) => ({
+      id: crypto.randomUUID(),
+      product_id: product.id,
+      position: current.length + i + 1,
+      name: p.name,
+      operation_id: p.operation_key,
+      department_id: p.department_key,
+      parameters: JSON.stringify(p.parameters),
+      steps: JSON.stringify(withNewKeys(p.steps)),
+      production_notes: p.production_notes,
+      print_templates: JSON.stringify(p.print_templates),
+      created_at: now,
+      updated_at: now,
+    }))
+    await trx.insertInto('product_phases').values(rows).execute()
+    const copies = rows.map((r, i) => ({ _key: r.id, from: chosen[i]!._key, name: r.name }))
     await trx.updateTable('products').set({ updated_at: now }).where('id', '=', product.id).execute()
     await appendEvent(
       trx,

@@ -43,7 +43,7 @@ export async function listTags(svc: Services, query: TagListQuery): Promise<Tag[
     if ([...search].length < min) return []
     q = q.where('t.name', 'ilike', containsPattern(search))
     // Names starting with the search first, then the others, each by name.
-    q = q.orderBy(sql`lower(t.name) like ${`${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`, 'desc')
+    q = q.orderBy(sql`starts_with(lower(t.name), ${search.toLowerCase()})`, 'desc')
   }
   return q.orderBy(sql`lower(t.name)`).orderBy('t.id').limit(TAG_RESULTS_MAX).execute()
 }

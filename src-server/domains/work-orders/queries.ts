@@ -4,6 +4,7 @@ import { toDbDate } from '../../../src/domains/work-orders/schemas'
 import type { Db } from '../../db/connect'
 import type { Database } from '../../db/schema'
 import { containsPattern } from '../../db/like'
+import { isUuid } from '../../../src/uuid'
 
 export const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 const msOrNull = (column: string) => sql<number | null>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
@@ -106,7 +107,7 @@ export function orderList(q: ReturnType<typeof selectListItems>, sort: WorkOrder
 
 /** A work order key (uuid) or its code ('WO000123') to the row id; undefined when none. */
 export async function findWorkOrderId(db: Db, key: string): Promise<string | undefined> {
-  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)
+  const byId = isUuid(key)
   if (!byId && !/^WO\d{1,18}$/i.test(key)) return undefined
   const row = await db
     .selectFrom('work_orders')

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import { isReady } from '../../../src/domains/jobs/rules'
-import { jobIsReferenced } from '../jobs/queries'
+import { referencedJobs } from '../jobs/queries'
 import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
 import {
   type HistoryEntry,
@@ -625,19 +625,21 @@ export async function changeQuantities(svc: Services, actor: Actor, key: string,
     const removed: string[] = []
     const closed: string[] = []
     const reopened: string[] = []
+    const jobById = new Map(jobs.map((j) => [j.id, j]))
+    // A job left with nothing that never started goes, unless something refers to it.
+    const deletable = (dj: { job_key: string; new_quantity: number }) => {
+      const job = jobById.get(dj.job_key)!
+      return dj.new_quantity === 0 && job.completed_qt === 0 && job.active_qt === 0 && !job.active && !job.started_at && job.status === 'queued'
+    }
+    const referenced = await referencedJobs(
+      trx,
+      distribution.flatMap((p) => p.jobs.filter(deletable).map((dj) => dj.job_key)),
+    )
     for (const phase of distribution) {
       for (const dj of phase.jobs) {
-        const job = jobs.find((j) => j.id === dj.job_key)!
+        const job = jobById.get(dj.job_key)!
         const remaining = dj.new_quantity - job.completed_qt - job.active_qt
-        if (
-          remaining === 0 &&
-          job.active_qt === 0 &&
-          !job.active &&
-          job.completed_qt === 0 &&
-          !job.started_at &&
-          job.status === 'queued' &&
-          !(await jobIsReferenced(trx, job.id))
-        ) {
+        if (deletable(dj) && !referenced.has(job.id)) {
           await trx.deleteFrom('jobs').where('id', '=', job.id).execute()
           removed.push(job.id)
           continue
@@ -685,7 +687,7 @@ export async function changeQuantities(svc: Services, actor: Actor, key: string,
       ...distribution.flatMap((p) =>
         p.jobs
           .filter((j) => !removed.includes(j.job_key))
-          .map((j) => ({ job_key: j.job_key, phase_key: p.phase_key, quantity: j.new_quantity, operator_key: jobs.find((x) => x.id === j.job_key)!.operator_id })),
+          .map((j) => ({ job_key: j.job_key, phase_key: p.phase_key, quantity: j.new_quantity, operator_key: jobById.get(j.job_key)!.operator_id })),
       ),
       ...inserted.map((j) => ({ job_key: j.id, phase_key: j.phase_id, quantity: j.quantity, operator_key: j.operator_id, new: true })),
     ]

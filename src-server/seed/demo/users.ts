@@ -27,10 +27,11 @@ export const DEMO_USERS: DemoUser[] = [
 ]
 
 export async function seedDemoUsers(svc: Services): Promise<string[]> {
-  const hash = await hashPassword(DEMO_PASSWORD)
   const existing = new Set((await svc.db.selectFrom('users').select('username').execute()).map((r) => r.username.toLowerCase()))
   const missing = DEMO_USERS.filter((u) => !existing.has(u.username))
   if (missing.length === 0) return []
+  // Hashing is slow on purpose: only when a demo user is still missing (not on every start).
+  const hash = await hashPassword(DEMO_PASSWORD)
   const departments = new Map(
     (await svc.db.selectFrom('departments').select(['id', 'code']).execute()).map((d) => [d.code.toUpperCase(), d.id]),
   )

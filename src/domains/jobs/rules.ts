@@ -1,3 +1,4 @@
+import { formatDate } from '../../i18n/format'
 /**
  * Job rules both sides agree on (SPEC 4, DOMAIN.md "Work orders and jobs", "Material flow").
  * Pure functions over the stored job state; the services enforce them, the screens use them
@@ -102,10 +103,7 @@ export const isReady = (job: JobState, phase: { released_in_qt: number; taken_qt
   job.status !== 'closed' && availableQt(job, phase) > 0
 
 /** A calendar date 'YYYY-MM-DD' in the server's local time zone (the plant's day). */
-export function calendarDate(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
-}
+export const calendarDate = (d: Date): string => formatDate(d).replaceAll('/', '-')
 
 /** Late = an open job whose work order was due before today ('YYYY-MM-DD' text compares as dates). */
 export const isLate = (job: Pick<JobState, 'status'>, dueBy: string | null, today: string) =>

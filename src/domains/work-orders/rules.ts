@@ -1,3 +1,4 @@
+import { formatDate } from '../../i18n/format'
 import { movableQt } from '../jobs/rules'
 
 /**
@@ -23,10 +24,7 @@ export function isLate(wo: { due_by: string | null; status: string }, today: str
 }
 
 /** The local calendar day as YYYY/MM/DD. */
-export function dayOf(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${date.getFullYear()}/${pad(date.getMonth() + 1)}/${pad(date.getDate())}`
-}
+export const dayOf = (date: Date): string => formatDate(date)
 
 /** Site queue after a save: the listed keys in their order, then the others in their previous relative order. */
 export function mergeQueue(current: readonly string[], listed: readonly string[]): string[] {
