@@ -14,16 +14,21 @@ export type PendingFile = { id: number; file: File; status: 'waiting' | 'uploadi
 
 /**
  * Files chosen for an issue and their upload, one request each (the REST path takes one file),
- * so one refused file does not lose the others and each shows its own outcome.
+ * so one refused file does not lose the others and each shows its own outcome. `max`: the room
+ * left on the issue (the files it already holds aside).
  */
-export function useAttachmentQueue() {
+export function useAttachmentQueue(max = ISSUE_ATTACHMENTS_MAX) {
   const [files, setFiles] = useState<PendingFile[]>([])
   const nextId = useRef(1)
-  const add = useCallback((picked: File[]) => {
-    setFiles((now) => [...now, ...picked.map((file) => ({ id: nextId.current++, file, status: 'waiting' as const }))].slice(0, ISSUE_ATTACHMENTS_MAX))
-  }, [])
+  const add = useCallback(
+    (picked: File[]) => {
+      setFiles((now) => [...now, ...picked.map((file) => ({ id: nextId.current++, file, status: 'waiting' as const }))].slice(0, max))
+    },
+    [max],
+  )
   const remove = useCallback((id: number) => setFiles((now) => now.filter((f) => f.id !== id)), [])
-  const clear = useCallback(() => setFiles([]), [])
+  /** Forget the files that arrived (the issue lists them now), keeping the refused ones. */
+  const clearDone = useCallback(() => setFiles((now) => now.filter((f) => f.status !== 'done')), [])
 
   /** Sends the files not sent yet (or refused before); resolves to true when all arrived. */
   const upload = useCallback(
@@ -44,22 +49,24 @@ export function useAttachmentQueue() {
     },
     [files],
   )
-  return { files, add, remove, clear, upload }
+  return { files, max, add, remove, clearDone, upload }
 }
 
 /**
  * Photos straight from the tablet's camera (`capture`), or any image, PDF or video from the
  * device; each chosen file shows a preview (images), its size and its upload state.
  */
-export function AttachmentPicker({ files, onAdd, onRemove, disabled = false, touch = false }: {
+export function AttachmentPicker({ files, max = ISSUE_ATTACHMENTS_MAX, onAdd, onRemove, disabled = false, touch = false }: {
   files: PendingFile[]
+  /** How many files the issue can still take. */
+  max?: number
   onAdd: (files: File[]) => void
   onRemove: (id: number) => void
   disabled?: boolean
   touch?: boolean
 }) {
   const size = touch ? 'lg' : 'sm'
-  const full = files.length >= ISSUE_ATTACHMENTS_MAX
+  const full = files.length >= max
   return (
     <Stack gap="xs">
       <Group gap="sm">

@@ -19,6 +19,7 @@ export function IssueAttachments({ issue, canAdd, touch = false }: { issue: Issu
   const images = issue.attachments.filter(isImage)
   const others = issue.attachments.filter((a) => !isImage(a))
   const thumb = touch ? 120 : 96
+  const room = ISSUE_ATTACHMENTS_MAX - issue.attachments.length
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={5} mb="sm">
@@ -52,7 +53,7 @@ export function IssueAttachments({ issue, canAdd, touch = false }: { issue: Issu
           ))}
         </Stack>
       )}
-      {canAdd && issue.attachments.length < ISSUE_ATTACHMENTS_MAX && <AddAttachments issueKey={issue._key} touch={touch} />}
+      {canAdd && room > 0 && <AddAttachments issueKey={issue._key} room={room} touch={touch} />}
       <Modal opened={shown !== null} onClose={() => setShown(null)} title={shown?.filename} size="auto" centered>
         {shown && (
           <Stack gap="xs">
@@ -67,9 +68,9 @@ export function IssueAttachments({ issue, canAdd, touch = false }: { issue: Issu
   )
 }
 
-function AddAttachments({ issueKey, touch }: { issueKey: string; touch: boolean }) {
+function AddAttachments({ issueKey, room, touch }: { issueKey: string; room: number; touch: boolean }) {
   const { t } = useLingui()
-  const queue = useAttachmentQueue()
+  const queue = useAttachmentQueue(room)
   const [busy, setBusy] = useState(false)
   const pending = queue.files.filter((f) => f.status !== 'done')
 
@@ -77,16 +78,15 @@ function AddAttachments({ issueKey, touch }: { issueKey: string; touch: boolean 
     setBusy(true)
     const ok = await queue.upload(issueKey)
     setBusy(false)
+    // The issue read again lists the files that arrived: only the refused ones stay here.
     await invalidateIssues()
-    if (ok) {
-      notifySuccess(t`Allegati caricati`)
-      queue.clear()
-    }
+    queue.clearDone()
+    if (ok) notifySuccess(t`Allegati caricati`)
   }
 
   return (
     <Stack gap="xs">
-      <AttachmentPicker files={queue.files} onAdd={queue.add} onRemove={queue.remove} disabled={busy} touch={touch} />
+      <AttachmentPicker files={queue.files} max={queue.max} onAdd={queue.add} onRemove={queue.remove} disabled={busy} touch={touch} />
       {pending.length > 0 && (
         <Group>
           <Button size={touch ? 'lg' : 'sm'} onClick={() => void send()} loading={busy} data-testid="attachments-upload">

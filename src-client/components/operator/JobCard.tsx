@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Box, Group, Progress, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
 import type { JobRow } from '../../../src/domains/jobs/schemas'
 import { formatDay, percent } from './format'
@@ -12,6 +12,7 @@ export type CardMode = 'selectable' | 'selected' | 'open' | 'unavailable'
  * quantity and progress, ready or not, critical and late markers, its state.
  */
 export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: CardMode; parallel: boolean | undefined; onClick: () => void }) {
+  const { t } = useLingui()
   const stripe = job.critical ? 'var(--mantine-color-red-8)' : job.ready || job.active_qt > 0 ? 'var(--mantine-color-green-8)' : 'var(--mantine-color-gray-5)'
   const selected = mode === 'selected'
   return (
@@ -86,7 +87,7 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
             )}
           </Group>
           <Group wrap="nowrap" gap="sm" mt={4}>
-            <Progress.Root size="lg" style={{ flex: 1 }} aria-label="progress">
+            <Progress.Root size="lg" style={{ flex: 1 }} aria-label={t`Avanzamento`}>
               <Progress.Section value={percent(job.completed_qt, job.quantity)} color="green.8" />
               <Progress.Section value={percent(job.active_qt, job.quantity)} color="teal.3" />
             </Progress.Root>

@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import { Group, Progress, Stack, Text } from '@mantine/core'
 import { useEffect, useState } from 'react'
 import type { WorkSessionView } from '../../../src/domains/execution/schemas'
@@ -9,6 +9,7 @@ import { formatDuration, percent } from './format'
  * one, ticking while it runs) against the expected time, std_processing_time x pieces.
  */
 export function JobTimer({ timer, running, receivedAt }: { timer: WorkSessionView['timer']; running: boolean; receivedAt: number }) {
+  const { t } = useLingui()
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
     if (!running) return
@@ -34,7 +35,7 @@ export function JobTimer({ timer, running, receivedAt }: { timer: WorkSessionVie
           )}
         </Text>
       </Group>
-      {expected > 0 && <Progress value={percent(elapsed, expected)} color={over ? 'red' : 'teal'} size="md" aria-label="timer" />}
+      {expected > 0 && <Progress value={percent(elapsed, expected)} color={over ? 'red' : 'teal'} size="md" aria-label={t`Tempo`} />}
     </Stack>
   )
 }

@@ -164,6 +164,20 @@ describe('message threads', () => {
     await h.svc.db.updateTable('jobs').set({ operator_id: op.userId }).where('id', '=', job.context_key).execute()
   })
 
+  test("unread: an operator's counts stay 0 in threads they do not take part in", async () => {
+    const stranger = actorOf(await quickUser(h, 'elena', 'operator'), 'operator')
+    const mine = await freshJob()
+    const { work_order_id } = await h.svc.db.selectFrom('jobs').select('work_order_id').where('id', '=', mine.context_key).executeTakeFirstOrThrow()
+    const mineWo: MessageContext = { context_type: 'work_order', context_key: work_order_id }
+    await post(prod, mine, 'per il job')
+    await post(prod, mineWo, "per l'ordine")
+    expect(await unread(op, mine, mineWo)).toEqual([1, 1])
+    expect(await unread(stranger, mine, mineWo)).toEqual([0, 0])
+    // Unassigned, the job (and so its work order) is everyone's: the counts show.
+    await h.svc.db.updateTable('jobs').set({ operator_id: null }).where('id', '=', mine.context_key).execute()
+    expect(await unread(stranger, mine, mineWo)).toEqual([1, 1])
+  })
+
   test('tRPC: operators, production and quality read and post; a library user is refused', async () => {
     // Sessions made now: the clock moved on past the idle lock of earlier ones.
     const opToken = await sessionFor(h, op.userId)

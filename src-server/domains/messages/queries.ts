@@ -40,18 +40,30 @@ export async function contextExists(db: Db, ctx: MessageContext): Promise<boolea
   return (await db.selectFrom(table).select('id').where('id', '=', ctx.context_key).executeTakeFirst()) !== undefined
 }
 
+/** The jobs an operator may see: their own and unassigned ones. */
+const operatorJobs = (db: Db, userId: string) =>
+  db
+    .selectFrom('jobs as j')
+    .select('j.id')
+    .where((eb) => eb.or([eb('j.operator_id', '=', userId), eb('j.operator_id', 'is', null)]))
+
 /** The job is the operator's or unassigned; for a work order, one of its jobs is (the jobs an operator may see). */
 export async function operatorMayUse(db: Db, userId: string, ctx: MessageContext): Promise<boolean> {
-  const column = ctx.context_type === 'job' ? 'id' : 'work_order_id'
-  const row = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where(column, '=', ctx.context_key)
-    .where((eb) => eb.or([eb('operator_id', '=', userId), eb('operator_id', 'is', null)]))
+  const row = await operatorJobs(db, userId)
+    .where(ctx.context_type === 'job' ? 'j.id' : 'j.work_order_id', '=', ctx.context_key)
     .limit(1)
     .executeTakeFirst()
   return row !== undefined
 }
+
+/**
+ * The same rule as operatorMayUse for the thread of each message `m` of an outer query (many
+ * threads in one statement): use as `where((eb) => eb.exists(operatorJobsOfThread(...)))`.
+ */
+export const operatorJobsOfThread = (db: Db, userId: string) =>
+  operatorJobs(db, userId).where(
+    sql<boolean>`((m.context_type = 'job' and j.id = m.context_key) or (m.context_type = 'work_order' and j.work_order_id = m.context_key))`,
+  )
 
 export async function readMarkOf(db: Db, userId: string, ctx: MessageContext): Promise<Date | null> {
   const row = await db

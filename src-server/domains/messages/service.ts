@@ -15,7 +15,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
-import { advanceReadMark, contextExists, newestFirst, operatorMayUse, readMarkOf, selectMessageRows } from './queries'
+import { advanceReadMark, contextExists, newestFirst, operatorMayUse, operatorJobsOfThread, readMarkOf, selectMessageRows } from './queries'
 
 type UnreadCount = v.InferOutput<typeof MessageUnreadCount>
 
@@ -27,6 +27,8 @@ function checkedBody(body: string) {
   return trimmed
 }
 
+const inEveryThread = (actor: Actor) => hasScope(actor.scope, 'production') || hasScope(actor.scope, 'quality')
+
 /**
  * The thread exists, and the user may take part: production and quality in every thread,
  * an operator (only) in the threads of their own or unassigned jobs and of those jobs' work orders.
@@ -35,7 +37,7 @@ async function assertContext(db: Db, actor: Actor, ctx: MessageContext) {
   if (!(await contextExists(db, ctx))) {
     throw ctx.context_type === 'job' ? notFound('UNKNOWN_JOB', 'job not found') : notFound('UNKNOWN_WORK_ORDER', 'work order not found')
   }
-  if (hasScope(actor.scope, 'production') || hasScope(actor.scope, 'quality')) return
+  if (inEveryThread(actor)) return
   if (!(await operatorMayUse(db, actor.userId, ctx))) throw forbidden('JOB_NOT_YOURS', 'operators take part in the threads of their own jobs and work orders')
 }
 
@@ -68,7 +70,8 @@ export async function markThreadRead(svc: Services, actor: Actor, ctx: MessageCo
 
 /**
  * `messages.unread`: per context, the messages of others (not deleted) after the user's read
- * mark; every message of others when the thread was never read. One row per context asked.
+ * mark; every message of others when the thread was never read. One row per context asked; an
+ * operator's count is 0 in threads they do not take part in (assertContext's rule, in the query).
  */
 export async function unreadCounts(svc: Services, actor: Actor, contexts: MessageContext[]): Promise<UnreadCount[]> {
   const rows = await svc.db
@@ -81,6 +84,7 @@ export async function unreadCounts(svc: Services, actor: Actor, contexts: Messag
     .where(sql<boolean>`m.author_id is distinct from ${actor.userId}`)
     .where('m.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('r.last_read_at', 'is', null), eb('m.created_at', '>', eb.ref('r.last_read_at'))]))
+    .$if(!inEveryThread(actor), (q) => q.where((eb) => eb.exists(operatorJobsOfThread(svc.db, actor.userId))))
     .groupBy(['m.context_type', 'm.context_key'])
     .execute()
   const counts = new Map(rows.map((r) => [`${r.context_type}/${r.context_key}`, Number(r.unread)]))
