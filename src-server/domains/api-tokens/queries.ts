@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import type { ApiTokenRow } from '../../../src/domains/api-tokens/schemas'
 import type { Db } from '../../db/connect'
+import { ms, msOrNull } from '../../db/epoch'
 
 /** A timestamp column as UTC milliseconds (null stays null). */
-const ms = <T extends number | null = number>(column: string) => sql<T>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 
 /** API tokens as the admin list shows them (never the secret); status as of `now`. */
 export function selectApiTokenRows(db: Db, now: Date) {
@@ -18,8 +18,8 @@ export function selectApiTokenRows(db: Db, now: Date) {
       ms('t.created_at').as('created_at'),
       't.created_by',
       'u.username as created_by_username',
-      ms<number | null>('t.revoked_at').as('revoked_at'),
-      ms<number | null>('t.last_used_at').as('last_used'),
+      msOrNull('t.revoked_at').as('revoked_at'),
+      msOrNull('t.last_used_at').as('last_used'),
       sql<ApiTokenRow['status']>`case when t.revoked_at is not null then 'revoked' when t.expires_at <= ${now} then 'expired' else 'active' end`.as(
         'status',
       ),

@@ -4,14 +4,13 @@ import { type PhaseParameters, withPhaseDefaults } from '../../../src/domains/pr
 import type { Step } from '../../../src/domains/process/steps'
 import type { Db } from '../../db/connect'
 import type { JobsTable, WorkOrderPhasesTable } from '../../db/schema'
+import { ms, msOrNull } from '../../db/epoch'
 
 /** Kysely fragments of the execution engine: reads and row locks, no rules. */
 
 export type JobRow = Selectable<JobsTable>
 export type MaterialRow = Selectable<WorkOrderPhasesTable>
 
-const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
-const msOrNull = (column: string) => sql<number | null>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 
 /** The job's work order and phase, unlocked: what to lock next (material rows come before job rows). */
 export function jobPlace(db: Db, jobId: string) {

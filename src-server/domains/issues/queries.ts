@@ -2,11 +2,10 @@ import { type SqlBool, sql } from 'kysely'
 import type { ISSUE_SORTS, IssueAttachment, IssueCounts, IssueHistoryEntry, IssueListInput, IssueRow } from '../../../src/domains/issues/schemas'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
+import { ms, msOrNull } from '../../db/epoch'
 
 /** Kysely fragments of the issues domain: rows, list filters, counts, attachments, history. */
 
-const ms = (col: string) => sql<number>`(extract(epoch from ${sql.ref(col)}) * 1000)::float8`
-const msOrNull = (col: string) => sql<number | null>`(extract(epoch from ${sql.ref(col)}) * 1000)::float8`
 /** A user's display name (name and surname, else the username) by key, null when there is none. */
 const userName = (col: string) =>
   sql<string | null>`(select coalesce(nullif(trim(u.name || ' ' || u.surname), ''), u.username) from users u where u.id = ${sql.ref(col)})`

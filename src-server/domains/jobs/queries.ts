@@ -4,6 +4,7 @@ import type { JobFilter } from '../../../src/domains/jobs/rules'
 import type { JobRow } from '../../../src/domains/jobs/schemas'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
+import { msOrNull } from '../../db/epoch'
 
 /**
  * Kysely fragments of the job domain. A page of job rows is one query (work order and material
@@ -19,7 +20,6 @@ const AVAILABLE = sql<number>`case when j.status = 'closed' then 0 else least(${
 const READY = sql<boolean>`(j.status <> 'closed' and j.quantity - j.completed_qt - j.active_qt > 0 and ${PHASE_POOL} > 0)`
 const CRITICAL = sql<boolean>`(j.critical or wo.critical)`
 const late = (today: string) => sql<boolean>`(j.status <> 'closed' and wo.due_by is not null and wo.due_by < ${today}::date)`
-const ms = (col: string) => sql<number | null>`(extract(epoch from ${sql.ref(col)}) * 1000)::float8`
 
 /**
  * jobs with their work order: what the default scope and the order need. The other columns of a
@@ -66,8 +66,8 @@ export function selectJobRow(q: Joined, today: string) {
       sql<string | null>`(select d.name from product_phases ph join departments d on d.id = ph.department_id where ph.id = j.phase_id)`.as('department_name'),
       'j.queue_position',
       'j.time_spent_ms',
-      ms('j.started_at').as('started_at'),
-      ms('j.closed_at').as('closed_at'),
+      msOrNull('j.started_at').as('started_at'),
+      msOrNull('j.closed_at').as('closed_at'),
     ])
     .$castTo<JobRow>()
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { MessageContext, MessageRow } from '../../../src/domains/messages/schemas'
 import type { Db } from '../../db/connect'
+import { ms } from '../../db/epoch'
 
-const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 
 /** Messages as one user sees them: author's display name, `own`, deleted ones without their text. */
 export function selectMessageRows(db: Db, viewerId: string) {

@@ -3,8 +3,8 @@ import { productDocUrl } from '../../../src/domains/products/files'
 import type { MetadataItem, ProductListInput, ProductRow, ProductState, Tag } from '../../../src/domains/products/schemas'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
+import { ms } from '../../db/epoch'
 
-const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 
 /** The tags of one product, by name: `[{_key, name}]` (one index lookup per product). */
 export function productTags(productId: Expression<string>) {

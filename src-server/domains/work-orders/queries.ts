@@ -5,9 +5,8 @@ import type { Db } from '../../db/connect'
 import type { Database } from '../../db/schema'
 import { containsPattern } from '../../db/like'
 import { isUuid } from '../../../src/uuid'
+import { msOrNull } from '../../db/epoch'
 
-export const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
-const msOrNull = (column: string) => sql<number | null>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
 /** DATE columns leave the API as YYYY/MM/DD (SPEC 5). */
 const edgeDate = (column: string) => sql<string | null>`to_char(${sql.ref(column)}, 'YYYY/MM/DD')`
 

@@ -26,14 +26,13 @@ import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
 import { badRequest, conflict, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
+import { ms, msOrNull } from '../../db/epoch'
 import { readSettings } from '../settings/queries'
 import {
   edgeDate,
   filteredWorkOrders,
   findWorkOrderId,
   lockWorkOrder,
-  ms,
-  msOrNull,
   orderList,
   selectListItems,
   userDisplayName,
