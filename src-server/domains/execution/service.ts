@@ -20,6 +20,7 @@ import type {
   ComponentBatch,
   Consumption,
   ExecutionOutcome,
+  JobActions,
   FieldDefinition,
   FormDataEntry,
   HeartbeatInput,
@@ -38,6 +39,7 @@ import type {
 import type { FieldType } from '../../../src/domains/form-fields/schemas'
 import { availableQt, releaseDue, remainingQt } from '../../../src/domains/jobs/rules'
 import { stepMediaUrl } from '../../../src/domains/process/media'
+import type { PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
 import type { Step } from '../../../src/domains/process/steps'
 import { checkMetadataValue, isEmptyValue } from '../../../src/domains/products/metadata'
@@ -172,11 +174,26 @@ async function outcome(
   next: NextStep,
   completed: CompletedBatch | null = null,
 ): Promise<ExecutionOutcome> {
+  const batch = job.active_batch_id ? ((await readBatch(db, job.active_batch_id)) ?? null) : null
+  const { parameters } = await phaseInfo(db, job.phase_id)
+  // Every write is the job's own operator's (start assigns the job to them).
+  const can = allowedActions(job, batch, parameters, nextBatchQt(parameters.production_batch_qt, job, material), { mine: true, mayTake: true })
+  return { job: await jobState(db, job, material), batch, completed_batch: completed, next, can }
+}
+
+/** The buttons of the work session: one rule for the view and for the answer of every write. */
+function allowedActions(
+  job: JobRow,
+  batch: Batch | null,
+  parameters: PhaseParameters,
+  newBatchQt: number,
+  who: { mine: boolean; mayTake: boolean },
+): JobActions {
   return {
-    job: await jobState(db, job, material),
-    batch: job.active_batch_id ? ((await readBatch(db, job.active_batch_id)) ?? null) : null,
-    completed_batch: completed,
-    next,
+    start: who.mayTake && job.status !== 'closed' && !job.active && (job.active_batch_id !== null || newBatchQt > 0),
+    pause: who.mine && job.active,
+    new_batch: who.mine && job.active && !batch && newBatchQt > 0,
+    complete_batch: who.mine && job.active && batch !== null && (!parameters.step_check || batch.step_data.every((s) => s.done)),
   }
 }
 
@@ -986,12 +1003,7 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
       session_started_at: ws?.started_at.getTime() ?? null,
       server_time: now.getTime(),
     },
-    can: {
-      start: mayTake && job.status !== 'closed' && !job.active && (job.active_batch_id !== null || newBatchQt > 0),
-      pause: mine && job.active,
-      new_batch: mine && job.active && !batch && newBatchQt > 0,
-      complete_batch: mine && job.active && batch !== null && (!parameters.step_check || batch.step_data.every((s) => s.done)),
-    },
+    can: allowedActions(job, batch, parameters, newBatchQt, { mine, mayTake }),
   }
 }
 

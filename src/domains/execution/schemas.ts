@@ -235,6 +235,15 @@ export type CompletedBatch = v.InferOutput<typeof CompletedBatch>
 export const NEXT_STEPS = ['continue', 'batch_opened', 'await_new_batch', 'no_material', 'job_closed', 'paused'] as const
 export type NextStep = (typeof NEXT_STEPS)[number]
 
+/** What the caller may do on the job now (the server checks again when it is done). */
+export const JobActions = v.object({
+  start: v.boolean(),
+  pause: v.boolean(),
+  new_batch: v.boolean(),
+  complete_batch: v.boolean(),
+})
+export type JobActions = v.InferOutput<typeof JobActions>
+
 /** The answer of every operator write on a job or batch. */
 export const ExecutionOutcome = v.object({
   job: JobState,
@@ -243,6 +252,8 @@ export const ExecutionOutcome = v.object({
   /** Set when this action completed a batch. */
   completed_batch: v.nullable(CompletedBatch),
   next: v.picklist(NEXT_STEPS),
+  /** The acting operator's next possible actions, by the same rule as the work session view. */
+  can: JobActions,
 })
 export type ExecutionOutcome = v.InferOutput<typeof ExecutionOutcome>
 
@@ -386,12 +397,6 @@ export const WorkSessionView = v.object({
     session_started_at: v.nullable(v.number()),
     server_time: v.number(),
   }),
-  /** What the caller may do now (the server checks again). */
-  can: v.object({
-    start: v.boolean(),
-    pause: v.boolean(),
-    new_batch: v.boolean(),
-    complete_batch: v.boolean(),
-  }),
+  can: JobActions,
 })
 export type WorkSessionView = v.InferOutput<typeof WorkSessionView>

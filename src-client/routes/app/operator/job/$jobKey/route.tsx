@@ -213,12 +213,10 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
 
 /**
  * The view right after an action, from its outcome (the full view is read again at once): the
- * job and its batch, and what the operator may do next (the same rules as the server's `can`).
+ * job, its batch and what the operator may do next (the server's answer carries it).
  */
 function patchView(old: WorkSessionView, o: ExecutionOutcome, sinceFetch: number): WorkSessionView {
   const job = { ...old.job, ...o.job }
-  const open = job.status !== 'closed'
-  const stepsDone = o.batch?.step_data.every((s) => s.done) ?? false
   const wasRunning = old.job.active && old.timer.session_started_at !== null
   return {
     ...old,
@@ -231,12 +229,7 @@ function patchView(old: WorkSessionView, o: ExecutionOutcome, sinceFetch: number
     },
     batch: o.batch,
     material: { ...old.material, available_qt: o.job.available_qt },
-    can: {
-      start: open && !job.active && (job.active_batch_key !== null || job.available_qt > 0),
-      pause: job.active,
-      new_batch: job.active && !o.batch && job.available_qt > 0,
-      complete_batch: job.active && o.batch !== null && (!old.phase.parameters.step_check || stepsDone),
-    },
+    can: o.can,
   }
 }
 
