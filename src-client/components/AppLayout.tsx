@@ -11,7 +11,7 @@ import { UserMenu } from './UserMenu'
 
 export function AppLayout() {
   const session = useSession()
-  const { i18n } = useLingui()
+  const { t, i18n } = useLingui()
   const [navOpen, { toggle, close }] = useDisclosure(false)
   const matches = useMatches()
   const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title
@@ -24,7 +24,7 @@ export function AppLayout() {
       <AppShell.Header bg="var(--mes-header)">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            <Burger opened={navOpen} onClick={toggle} hiddenFrom="md" size="sm" aria-label="menu" />
+            <Burger opened={navOpen} onClick={toggle} hiddenFrom="md" size="sm" aria-label={t`Menu di navigazione`} />
             <Text fw={700} c="teal">
               progress
             </Text>

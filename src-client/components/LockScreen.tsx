@@ -1,34 +1,22 @@
-import { Alert, Avatar, Box, Button, Center, FocusTrap, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
+import { Avatar, Box, Button, Center, FocusTrap, Group, PasswordInput, Text, Title } from '@mantine/core'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import { toApiError } from '../lib/api-error'
 import { auth } from '../lib/auth-store'
-import { errorMessage } from '../lib/error-messages'
 import { useAuthState } from '../lib/use-auth'
+import { displayNameOf, initialsOf } from '../lib/user-names'
+import { AuthForm, useCredentialsSubmit } from './AuthForm'
 
 /** SPEC 2: shown after the idle timeout or a reload; asks for the password. */
 export function LockScreen() {
   const { t } = useLingui()
   const state = useAuthState()
   const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, submit } = useCredentialsSubmit(async () => {
+    await auth.unlock(password)
+    setPassword('')
+  })
   if (state.status !== 'locked') return null
-  const who = state.session ? `${state.session.name} ${state.session.surname}`.trim() || state.session.username : state.username
-
-  async function submit(e: React.FormEvent) {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await auth.unlock(password)
-      setPassword('')
-    } catch (err) {
-      setError(errorMessage(toApiError(err)))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const who = state.session ? displayNameOf(state.session) : state.username
 
   return (
     <Box
@@ -43,58 +31,47 @@ export function LockScreen() {
     >
       <FocusTrap active>
         <Center mih="100%" p="md">
-          <Paper withBorder shadow="md" p="xl" w={420} maw="100%">
-            <form onSubmit={submit}>
-              <Stack>
-                <Group gap="sm" wrap="nowrap">
-                  <Avatar color="teal" radius="xl" size="lg">
-                    {initials(who)}
-                  </Avatar>
-                  <div>
-                    <Title order={3} id="lock-title">
-                      <Trans>Sessione bloccata</Trans>
-                    </Title>
-                    {who && <Text c="dimmed">{who}</Text>}
-                  </div>
-                </Group>
-                <Text>
-                  <Trans>Inserisci la password per continuare.</Trans>
-                </Text>
-                <PasswordInput
-                  label={t`Password`}
-                  name="unlock-password"
-                  autoComplete="current-password"
-                  data-autofocus
-                  required
-                  size="md"
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                />
-                {error && (
-                  <Alert color="red" role="alert">
-                    {error}
-                  </Alert>
-                )}
+          <AuthForm
+            onSubmit={submit}
+            error={error}
+            actions={
+              <>
                 <Button type="submit" size="md" loading={busy}>
                   <Trans>Sblocca</Trans>
                 </Button>
                 <Button variant="subtle" onClick={() => auth.logout()}>
                   <Trans>Chiudi la sessione e avviane un'altra</Trans>
                 </Button>
-              </Stack>
-            </form>
-          </Paper>
+              </>
+            }
+          >
+            <Group gap="sm" wrap="nowrap">
+              <Avatar color="teal" radius="xl" size="lg">
+                {initialsOf(state.session ?? { name: '', surname: '', username: state.username ?? '' })}
+              </Avatar>
+              <div>
+                <Title order={3} id="lock-title">
+                  <Trans>Sessione bloccata</Trans>
+                </Title>
+                {who && <Text c="dimmed">{who}</Text>}
+              </div>
+            </Group>
+            <Text>
+              <Trans>Inserisci la password per continuare.</Trans>
+            </Text>
+            <PasswordInput
+              label={t`Password`}
+              name="unlock-password"
+              autoComplete="current-password"
+              data-autofocus
+              required
+              size="md"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+          </AuthForm>
         </Center>
       </FocusTrap>
     </Box>
   )
 }
-
-const initials = (name: string | null) =>
-  (name ?? '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]?.toUpperCase())
-    .join('') || '?'
-

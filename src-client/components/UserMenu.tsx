@@ -9,6 +9,7 @@ import { notifyError } from '../lib/notify'
 import { trpcClient } from '../lib/trpc'
 import { useSession } from '../lib/use-auth'
 import { ChangePasswordForm } from './ChangePasswordForm'
+import { initialsOf } from '../lib/user-names'
 
 const AREA_OF_HOME: Record<HomePageName, keyof typeof AREAS> = {
   operatorRoot: 'operator',
@@ -36,7 +37,6 @@ export function UserMenu() {
   const [passwordOpen, setPasswordOpen] = useState(false)
   if (!session) return null
   const { preferences: prefs } = session
-  const initials = `${session.name[0] ?? ''}${session.surname[0] ?? ''}`.toUpperCase() || session.username[0]?.toUpperCase()
   const homes = HOME_PAGES.filter((h) => hasScope(session.scope, h.scope))
   const check = (on: boolean) => (on ? '✓ ' : '')
 
@@ -44,7 +44,7 @@ export function UserMenu() {
     <>
       <Menu shadow="md" width={260} position="bottom-end">
         <Menu.Target>
-          <Button variant="subtle" size="md" leftSection={<Avatar size="sm" color="teal">{initials}</Avatar>} data-testid="user-menu">
+          <Button variant="subtle" size="md" leftSection={<Avatar size="sm" color="teal">{initialsOf(session)}</Avatar>} data-testid="user-menu">
             <Text size="sm" visibleFrom="sm">
               {session.name || session.username}
             </Text>

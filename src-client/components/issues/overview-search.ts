@@ -1,5 +1,6 @@
 import { ISSUE_CONTEXT_TYPES, ISSUE_SORTS, ISSUE_STATES, type IssueContextType, type IssueState } from '../../../src/domains/issues/schemas'
 import { isUuid } from '../../../src/uuid'
+import { pageNumber, pick, searchText } from '../../lib/list-search'
 
 type Sort = (typeof ISSUE_SORTS)[number]
 
@@ -17,13 +18,11 @@ export type IssuesSearch = {
   page?: number
 }
 
-const pick = <T extends string>(values: readonly T[], v: unknown): T | undefined => (values.includes(v as T) ? (v as T) : undefined)
 const day = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined)
 
 export function validateIssuesSearch(raw: Record<string, unknown>): IssuesSearch {
   const parts = typeof raw.state === 'string' ? raw.state.split(',') : []
   const states = ISSUE_STATES.filter((s) => parts.includes(s))
-  const page = Number(raw.page)
   return {
     state: states.length ? states.join(',') : undefined,
     critical: raw.critical === true || raw.critical === 'true' ? true : undefined,
@@ -31,10 +30,10 @@ export function validateIssuesSearch(raw: Record<string, unknown>): IssuesSearch
     ctx: pick(ISSUE_CONTEXT_TYPES, raw.ctx),
     from: day(raw.from),
     to: day(raw.to),
-    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
+    q: searchText(raw.q),
     sort: pick(ISSUE_SORTS, raw.sort),
     dir: pick(['asc', 'desc'] as const, raw.dir),
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
+    page: pageNumber(raw.page),
   }
 }
 

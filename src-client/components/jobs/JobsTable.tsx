@@ -10,7 +10,7 @@ import { trpc, trpcClient } from '../../lib/trpc'
 import { type DataColumn, DataTable } from '../DataTable'
 import { CorrectionDialog } from './CorrectionDialog'
 import { CORRECTION_LABELS, FILTER_LABELS, OPPOSITE_FILTER, REFUSAL_LABELS } from './job-labels'
-import { OperatorSelect, operatorName, useOperators } from './OperatorSelect'
+import { OperatorSelect, useOperatorOptions, useOperators } from './OperatorSelect'
 import { RebalanceDialog, type RebalanceTarget } from './RebalanceDialog'
 
 export type JobsTableFilters = { filters: JobFilter[]; search: string; operator_key: string | null }
@@ -72,6 +72,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   const jobs = useQuery({ ...trpc.jobs.list.queryOptions(input), placeholderData: keepPreviousData })
   const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
   const operators = useOperators()
+  const operatorOptions = useOperatorOptions()
   const allowUnassigned = settings.data?.allow_unassigned_jobs ?? false
   const queryClient = useQueryClient()
 
@@ -284,7 +285,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
           clearable
           searchable
           w={220}
-          data={(operators.data ?? []).map((o) => ({ value: o._key, label: operatorName(o) }))}
+          data={operatorOptions}
           value={state.operator_key}
           onChange={(v) => setState({ ...state, operator_key: v })}
         />

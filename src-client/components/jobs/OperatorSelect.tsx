@@ -4,12 +4,19 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import type { OperatorRow } from '../../../src/domains/jobs/schemas'
 import { trpc } from '../../lib/trpc'
+import { displayNameOf } from '../../lib/user-names'
 
-export const operatorName = (o: Pick<OperatorRow, 'name' | 'surname' | 'username'>) => [o.name, o.surname].filter(Boolean).join(' ') || o.username
+export const operatorName = displayNameOf
 
 /** Eligible operators (enabled, operator permission), cached for every select on the page. */
 export function useOperators() {
   return useQuery({ ...trpc.jobs.operators.queryOptions({}), staleTime: 60_000 })
+}
+
+/** The eligible operators as plain select options, by name. */
+export function useOperatorOptions(): { value: string; label: string }[] {
+  const { data } = useOperators()
+  return useMemo(() => (data ?? []).map((o) => ({ value: o._key, label: operatorName(o) })), [data])
 }
 
 type Props = Omit<SelectProps, 'data' | 'value' | 'onChange'> & {

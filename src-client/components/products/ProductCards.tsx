@@ -8,9 +8,10 @@ import { formatBytes } from '../../lib/media'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { type Product, productChanged, uploadProductDoc, uploadProductImage } from '../../lib/products'
 import { trpcClient } from '../../lib/trpc'
+// The server refuses images over 10 MiB (src-server/storage/images.ts): checked here first.
+import { MAX_MEDIA_IMAGE_BYTES as MAX_IMAGE_BYTES } from '../../../src/domains/process/media'
 
 const IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif'
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024
 
 export function Card({ title, action, children, testId }: { title: ReactNode; action?: ReactNode; children: ReactNode; testId?: string }) {
   return (

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, Center, Group, Loader, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
 import { useDebouncedValue } from '@mantine/hooks'
 import { type ReactNode, useState } from 'react'
@@ -117,14 +117,6 @@ export function BackLink({ to, children }: { to: '/app/admin/operations' | '/app
   )
 }
 
-export function Loading() {
-  return (
-    <Center p="xl">
-      <Loader />
-    </Center>
-  )
-}
-
 /** A detail whose key names nothing (deleted meanwhile, or a wrong link). */
 export function LoadFailed({ error, back }: { error: unknown; back: ReactNode }) {
   return (
@@ -137,8 +129,37 @@ export function LoadFailed({ error, back }: { error: unknown; back: ReactNode })
   )
 }
 
-/** Delete confirmation: the question, the refusal from the server if any, cancel and delete. */
-export function ConfirmDelete(props: {
+/**
+ * The bottom row of a library form: `left` (delete, archive ...), then cancel and save. A new
+ * record can be created at once (cancel leaves the form); an existing one waits for a change.
+ */
+export function FormFooter(props: { isNew: boolean; dirty: boolean; saving: boolean; onCancel: () => void; createLabel: ReactNode; left?: ReactNode }) {
+  const { isNew, dirty, saving } = props
+  return (
+    <Group justify="space-between">
+      <Group gap="xs">{props.left}</Group>
+      <Group gap="sm">
+        {dirty && (
+          <Text size="sm" c="dimmed">
+            <Trans>Modifiche non salvate</Trans>
+          </Text>
+        )}
+        <Button variant="default" onClick={props.onCancel} disabled={isNew ? saving : !dirty || saving}>
+          <Trans>Annulla</Trans>
+        </Button>
+        <Button type="submit" loading={saving} disabled={!isNew && !dirty}>
+          {isNew ? props.createLabel : <Trans>Salva</Trans>}
+        </Button>
+      </Group>
+    </Group>
+  )
+}
+
+/**
+ * A confirmation over a page: the question, the refusal from the server if any, cancel and the
+ * action ("Elimina" unless told otherwise).
+ */
+export function ConfirmModal(props: {
   title: ReactNode
   children: ReactNode
   error?: ReactNode
@@ -146,7 +167,12 @@ export function ConfirmDelete(props: {
   onConfirm: () => void
   onCancel: () => void
   confirmLabel?: ReactNode
+  /** A red action, with the focus on cancel (the default); otherwise the theme's colour, focused. */
+  destructive?: boolean
+  /** The confirm button waits (e.g. for the record it names). */
+  disabled?: boolean
 }) {
+  const destructive = props.destructive ?? true
   return (
     <Modal opened onClose={props.onCancel} title={<Text fw={600}>{props.title}</Text>} centered>
       <Stack>
@@ -157,10 +183,16 @@ export function ConfirmDelete(props: {
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={props.onCancel} data-autofocus={destructive || undefined}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button color="red" onClick={props.onConfirm} loading={props.busy} disabled={Boolean(props.error)}>
+          <Button
+            color={destructive ? 'red' : undefined}
+            onClick={props.onConfirm}
+            loading={props.busy}
+            disabled={Boolean(props.error) || props.disabled}
+            data-autofocus={!destructive || undefined}
+          >
             {props.confirmLabel ?? <Trans>Elimina</Trans>}
           </Button>
         </Group>

@@ -3,7 +3,8 @@ import { Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { trpc } from '../../../../lib/trpc'
-import { BackLink, LoadFailed, Loading } from '../-library-ui'
+import { Loading } from '../../../../components/QueryState'
+import { BackLink, LoadFailed } from '../-library-ui'
 import { FieldForm } from './-field-form'
 
 export const Route = createFileRoute('/app/admin/field/$field_key')({

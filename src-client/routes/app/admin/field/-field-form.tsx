@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Paper, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core'
+import { Alert, Button, Paper, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { FIELD_TYPES, type FieldRow, type FieldType, MAX_FIELD_OPTIONS, SINGLE_VALUE_TYPES } from '../../../../../src/domains/form-fields/schemas'
@@ -9,7 +9,7 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { FIELD_TYPE_LABELS } from '../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
-import { ConfirmDelete } from '../-library-ui'
+import { ConfirmModal, FormFooter } from '../-library-ui'
 
 type Draft = { name: string; type: FieldType; options: string[]; multiple: boolean; mandatory: boolean; help_text: string }
 
@@ -171,9 +171,19 @@ export function FieldForm({ field }: { field?: FieldRow }) {
             value={draft.help_text}
             onChange={(e) => set({ help_text: e.currentTarget.value })}
           />
-          <Group justify="space-between" mt="sm">
-            <Group gap="xs">
-              {field && (
+          <FormFooter
+            isNew={!field}
+            dirty={dirty}
+            saving={saving}
+            onCancel={() => {
+              if (!field) return navigate({ to: '/app/admin/field', ignoreBlocker: true })
+              setDraft(initial)
+              setShowErrors(false)
+              setNameServerError(null)
+            }}
+            createLabel={<Trans>Crea campo</Trans>}
+            left={
+              field && (
                 <>
                   <Button variant="subtle" color="red" onClick={() => setDeleting(true)}>
                     <Trans>Elimina campo</Trans>
@@ -188,30 +198,13 @@ export function FieldForm({ field }: { field?: FieldRow }) {
                     </Button>
                   )}
                 </>
-              )}
-            </Group>
-            <Group gap="sm">
-              <Button
-                variant="default"
-                onClick={() => {
-                  if (!field) return navigate({ to: '/app/admin/field', ignoreBlocker: true })
-                  setDraft(initial)
-                  setShowErrors(false)
-                  setNameServerError(null)
-                }}
-                disabled={field ? !dirty || saving : saving}
-              >
-                <Trans>Annulla</Trans>
-              </Button>
-              <Button type="submit" loading={saving} disabled={Boolean(field) && !dirty}>
-                {field ? <Trans>Salva</Trans> : <Trans>Crea campo</Trans>}
-              </Button>
-            </Group>
-          </Group>
+              )
+            }
+          />
         </Stack>
       </Paper>
       {deleting && field && (
-        <ConfirmDelete title={<Trans>Elimina campo</Trans>} busy={saving} onConfirm={remove} onCancel={() => setDeleting(false)}>
+        <ConfirmModal title={<Trans>Elimina campo</Trans>} busy={saving} onConfirm={remove} onCancel={() => setDeleting(false)}>
           <Text size="sm">
             {field.in_use ? (
               <Trans>Il campo «{field.name}» è usato da operazioni: non verrà eliminato ma archiviato.</Trans>
@@ -219,7 +212,7 @@ export function FieldForm({ field }: { field?: FieldRow }) {
               <Trans>Eliminare il campo «{field.name}»?</Trans>
             )}
           </Text>
-        </ConfirmDelete>
+        </ConfirmModal>
       )}
     </form>
   )

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro'
-import { Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { SettingsRow } from '../../../../../src/domains/settings/schemas'
@@ -49,14 +49,6 @@ export function FormActions({ dirty, saving, onCancel, sticky }: { dirty: boolea
     <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
       {buttons}
     </Paper>
-  )
-}
-
-export function Loading() {
-  return (
-    <Center p="xl">
-      <Loader />
-    </Center>
   )
 }
 

@@ -27,7 +27,8 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
 import { SCOPE_LABELS } from '../../../../lib/scope-labels'
-import { Loading, Section } from './-settings-ui'
+import { Loading } from '../../../../components/QueryState'
+import { Section } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/api-token')({
   component: ApiTokensTab,

@@ -8,7 +8,8 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { rest } from '../../../../lib/rest'
 import { trpcClient } from '../../../../lib/trpc'
-import { FormActions, Loading, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
+import { Loading } from '../../../../components/QueryState'
+import { FormActions, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/company')({
   component: CompanyTab,

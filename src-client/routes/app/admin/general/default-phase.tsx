@@ -12,7 +12,8 @@ import {
 } from '../../../../components/process/PhaseParametersFields'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
-import { FormActions, Loading, sameValues } from './-settings-ui'
+import { Loading } from '../../../../components/QueryState'
+import { FormActions, sameValues } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/default-phase')({
   component: DefaultPhaseTab,

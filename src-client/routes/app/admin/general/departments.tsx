@@ -7,7 +7,8 @@ import { useState } from 'react'
 import { DEPARTMENT_CODE_MAX, DEPARTMENT_NAME_MAX, type DepartmentRow } from '../../../../../src/domains/departments/schemas'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
-import { Loading, Section } from './-settings-ui'
+import { Loading } from '../../../../components/QueryState'
+import { Section } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/departments')({
   component: DepartmentsTab,

@@ -6,7 +6,8 @@ import { OTHER_KEYS, type SettingsPatch, type SettingsRow } from '../../../../..
 import { auth } from '../../../../lib/auth-store'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpcClient } from '../../../../lib/trpc'
-import { FormActions, Loading, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
+import { Loading } from '../../../../components/QueryState'
+import { FormActions, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/other')({
   component: OtherTab,

@@ -9,6 +9,7 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { ISSUE_LINK_LABELS } from '../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { FormFooter } from '../-library-ui'
 
 type Draft = { code: string; name: string; close_within: number | string; critical: boolean; link_type: IssueLinkType; active: boolean }
 
@@ -113,9 +114,19 @@ export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
             checked={draft.active}
             onChange={(e) => set({ active: e.currentTarget.checked })}
           />
-          <Group justify="space-between" mt="sm">
-            <div>
-              {issueType && (
+          <FormFooter
+            isNew={!issueType}
+            dirty={dirty}
+            saving={saving}
+            onCancel={() => {
+              if (!issueType) return navigate({ to: '/app/admin/issue-types', ignoreBlocker: true })
+              setDraft(initial)
+              setShowErrors(false)
+              setServerErrors({})
+            }}
+            createLabel={<Trans>Crea tipo</Trans>}
+            left={
+              issueType && (
                 <Button
                   variant="subtle"
                   color="red"
@@ -123,26 +134,9 @@ export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
                 >
                   <Trans>Elimina tipo</Trans>
                 </Button>
-              )}
-            </div>
-            <Group gap="sm">
-              <Button
-                variant="default"
-                onClick={() => {
-                  if (!issueType) return navigate({ to: '/app/admin/issue-types', ignoreBlocker: true })
-                  setDraft(initial)
-                  setShowErrors(false)
-                  setServerErrors({})
-                }}
-                disabled={issueType ? !dirty || saving : saving}
-              >
-                <Trans>Annulla</Trans>
-              </Button>
-              <Button type="submit" loading={saving} disabled={Boolean(issueType) && !dirty}>
-                {issueType ? <Trans>Salva</Trans> : <Trans>Crea tipo</Trans>}
-              </Button>
-            </Group>
-          </Group>
+              )
+            }
+          />
         </Stack>
       </Paper>
     </form>

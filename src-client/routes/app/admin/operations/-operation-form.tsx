@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -11,6 +11,7 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { FormFooter } from '../-library-ui'
 
 const NAME_CODES = ['OPERATION_NAME_TAKEN', 'OPERATION_NAME_REQUIRED']
 
@@ -91,9 +92,14 @@ export function OperationForm({ operation }: { operation?: OperationRow }) {
         </div>
         <StepsEditor steps={steps} onChange={setSteps} fields={fields} showErrors={showErrors} />
         <Paper withBorder p="sm" radius="md" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
-          <Group justify="space-between">
-            <div>
-              {operation && (
+          <FormFooter
+            isNew={!operation}
+            dirty={dirty}
+            saving={saving}
+            onCancel={cancel}
+            createLabel={<Trans>Crea operazione</Trans>}
+            left={
+              operation && (
                 <Button
                   variant="subtle"
                   color="red"
@@ -101,22 +107,9 @@ export function OperationForm({ operation }: { operation?: OperationRow }) {
                 >
                   <Trans>Elimina operazione</Trans>
                 </Button>
-              )}
-            </div>
-            <Group gap="sm">
-              {dirty && (
-                <Text size="sm" c="dimmed">
-                  <Trans>Modifiche non salvate</Trans>
-                </Text>
-              )}
-              <Button variant="default" onClick={cancel} disabled={operation ? !dirty || saving : saving}>
-                <Trans>Annulla</Trans>
-              </Button>
-              <Button type="submit" loading={saving} disabled={Boolean(operation) && !dirty}>
-                {operation ? <Trans>Salva</Trans> : <Trans>Crea operazione</Trans>}
-              </Button>
-            </Group>
-          </Group>
+              )
+            }
+          />
         </Paper>
       </Stack>
     </form>

@@ -25,10 +25,11 @@ import type { ReactNode } from 'react'
 import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
 import { EMAIL_PATTERN, type UserRow } from '../../../../../src/domains/users/schemas'
 import type { ErrorCode } from '../../../../../src/errors'
-import { type ApiError, toApiError } from '../../../../lib/api-error'
+import type { ApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { queryClient, trpc } from '../../../../lib/trpc'
 import { SCOPE_LABELS } from '../../../../lib/scope-labels'
+import { initialsOf } from '../../../../lib/user-names'
 
 const SCOPE_COLORS: Record<Scope, string> = {
   admin: 'red',
@@ -78,10 +79,9 @@ export function StatusDot({ color, children }: { color: string; children: ReactN
 }
 
 export function UserAvatar({ user, size = 'sm' }: { user: Pick<UserRow, 'name' | 'surname' | 'username' | 'image_url'>; size?: number | 'sm' | 'md' | 'lg' | 'xl' }) {
-  const initials = `${user.name[0] ?? ''}${user.surname[0] ?? ''}`.toUpperCase() || user.username[0]?.toUpperCase()
   return (
     <Avatar src={user.image_url} size={size} color="teal" radius={1000} alt="">
-      {initials}
+      {initialsOf(user)}
     </Avatar>
   )
 }
@@ -156,9 +156,6 @@ export function patchOf(original: UserRow, draft: UserDraft): Partial<UserPayloa
 export function validateDraft(draft: UserDraft, i18n: { _: (m: MessageDescriptor) => string }): FieldErrors {
   const errors: FieldErrors = {}
   if (!draft.username.trim()) errors.username = i18n._(msg`Username obbligatorio`)
-  else if (!/^[\p{L}\p{N}._@-]+$/u.test(draft.username.trim())) {
-    errors.username = i18n._(msg`Lo username può contenere solo lettere, cifre e . _ @ -`)
-  }
   if (draft.scope.length === 0) errors.scope = i18n._(msg`Seleziona almeno un permesso`)
   if (draft.hourly_cost !== '' && draft.hourly_cost < 0) errors.hourly_cost = i18n._(msg`Il costo orario deve essere maggiore o uguale a 0`)
   if (draft.email.trim() && !EMAIL_PATTERN.test(draft.email.trim())) errors.email = i18n._(msg`Indirizzo email non valido`)
@@ -356,5 +353,4 @@ export function Fact({ label, children }: { label: ReactNode; children: ReactNod
   )
 }
 
-export { toApiError }
 

@@ -13,6 +13,7 @@ import { trpc, trpcClient } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
 import { SCOPE_LABELS } from '../../../../lib/scope-labels'
 import { invalidateUsers, PermissionBadges, StatusDot, UserAvatar } from './-user-ui'
+import { pageNumber, pick, searchText } from '../../../../lib/list-search'
 
 const PAGE_SIZE = 20
 const STATUSES = ['active', 'archived', 'all'] as const
@@ -29,15 +30,12 @@ type UsersSearch = {
   perm?: Scope
 }
 
-const pick = <T extends string>(values: readonly T[], v: unknown): T | undefined => (values.includes(v as T) ? (v as T) : undefined)
-
 function validateSearch(raw: Record<string, unknown>): UsersSearch {
-  const page = Number(raw.page)
   return {
-    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
+    q: searchText(raw.q),
     sort: pick(USER_SORTS, raw.sort),
     dir: pick(['asc', 'desc'] as const, raw.dir),
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
+    page: pageNumber(raw.page),
     status: pick(STATUSES, raw.status),
     enabled: pick(['yes', 'no'] as const, raw.enabled),
     perm: typeof raw.perm === 'string' && isScope(raw.perm) ? raw.perm : undefined,

@@ -13,6 +13,7 @@ import { TagFilter } from '../../../../components/products/tags'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { trpc } from '../../../../lib/trpc'
+import { pageNumber, pick, searchText } from '../../../../lib/list-search'
 
 const PAGE_SIZE = 25
 type Sort = (typeof PRODUCT_SORTS)[number]
@@ -20,18 +21,15 @@ type Sort = (typeof PRODUCT_SORTS)[number]
 /** The list's state lives in the URL: back from a product finds the same search, filters and page. */
 type ProductsSearch = { q?: string; state?: ProductState; tags?: string; sort?: Sort; dir?: 'asc' | 'desc'; page?: number }
 
-const pick = <T extends string>(values: readonly T[], v: unknown): T | undefined => (values.includes(v as T) ? (v as T) : undefined)
-
 function validateSearch(raw: Record<string, unknown>): ProductsSearch {
-  const page = Number(raw.page)
   const tags = typeof raw.tags === 'string' ? raw.tags.split(',').filter(isUuid).slice(0, 20) : []
   return {
-    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
+    q: searchText(raw.q),
     state: pick(PRODUCT_STATES, raw.state),
     tags: tags.length ? tags.join(',') : undefined,
     sort: pick(PRODUCT_SORTS, raw.sort),
     dir: pick(['asc', 'desc'] as const, raw.dir),
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
+    page: pageNumber(raw.page),
   }
 }
 

@@ -105,15 +105,6 @@ export function DateField(props: {
   )
 }
 
-/** Active operators (users with the operator permission): `GET user?scope=operator`. */
-export function useOperators() {
-  const query = useQuery({ ...trpc.users.list.queryOptions({ scope: 'operator', activeOnly: true }), staleTime: 60_000 })
-  const options = (query.data ?? [])
-    .filter((u) => u.enabled)
-    .map((u) => ({ value: u._key, label: [u.name, u.surname].filter(Boolean).join(' ') || u.username }))
-  return { ...query, options }
-}
-
 /** The settings flag that decides whether jobs may stay unassigned. */
 export function useAllowUnassigned(): boolean | undefined {
   const { data } = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })

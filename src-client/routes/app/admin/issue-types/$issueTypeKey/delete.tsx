@@ -7,7 +7,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
-import { ConfirmDelete } from '../../-library-ui'
+import { ConfirmModal } from '../../-library-ui'
 
 export const Route = createFileRoute('/app/admin/issue-types/$issueTypeKey/delete')({
   component: DeleteIssueType,
@@ -58,10 +58,10 @@ function DeleteIssueType() {
 
   const label = data ? `${data.code} · ${data.name}` : ''
   return (
-    <ConfirmDelete title={<Trans>Elimina tipo di segnalazione</Trans>} busy={busy} error={error} onConfirm={confirm} onCancel={close}>
+    <ConfirmModal title={<Trans>Elimina tipo di segnalazione</Trans>} busy={busy} error={error} onConfirm={confirm} onCancel={close}>
       <Text size="sm">
         <Trans>Eliminare il tipo «{label}»? Un tipo usato da segnalazioni non può essere eliminato: rendilo non attivo.</Trans>
       </Text>
-    </ConfirmDelete>
+    </ConfirmModal>
   )
 }

@@ -7,7 +7,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
-import { ConfirmDelete } from '../../-library-ui'
+import { ConfirmModal } from '../../-library-ui'
 
 export const Route = createFileRoute('/app/admin/operations/$operation_key/delete')({
   component: DeleteOperation,
@@ -40,10 +40,10 @@ function DeleteOperation() {
 
   const name = data?.name ?? ''
   return (
-    <ConfirmDelete title={<Trans>Elimina operazione</Trans>} busy={busy} error={error} onConfirm={confirm} onCancel={close}>
+    <ConfirmModal title={<Trans>Elimina operazione</Trans>} busy={busy} error={error} onConfirm={confirm} onCancel={close}>
       <Text size="sm">
         <Trans>Eliminare l'operazione «{name}»? Un'operazione usata nei processi dei prodotti non può essere eliminata.</Trans>
       </Text>
-    </ConfirmDelete>
+    </ConfirmModal>
   )
 }

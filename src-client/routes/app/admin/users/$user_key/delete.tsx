@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -7,6 +7,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
+import { ConfirmModal } from '../../-library-ui'
 import { invalidateUsers } from '../-user-ui'
 
 export const Route = createFileRoute('/app/admin/users/$user_key/delete')({
@@ -39,28 +40,13 @@ function DeleteUser() {
   }
 
   return (
-    <Modal opened onClose={close} title={<Trans>Elimina utente</Trans>} centered>
-      <Stack>
-        <Text size="sm">
-          <Trans>
-            Eliminare l'utente <b>{username}</b>? Non comparirà più negli elenchi e non potrà accedere; le sue sessioni verranno chiuse. I suoi
-            dati restano nello storico e potrai ripristinarlo dall'elenco degli utenti eliminati.
-          </Trans>
-        </Text>
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} data-autofocus>
-            <Trans>Annulla</Trans>
-          </Button>
-          <Button color="red" onClick={archive} loading={busy} disabled={!user.data}>
-            <Trans>Elimina</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal title={<Trans>Elimina utente</Trans>} busy={busy} error={failure} onConfirm={archive} onCancel={close} disabled={!user.data}>
+      <Text size="sm">
+        <Trans>
+          Eliminare l'utente <b>{username}</b>? Non comparirà più negli elenchi e non potrà accedere; le sue sessioni verranno chiuse. I suoi
+          dati restano nello storico e potrai ripristinarlo dall'elenco degli utenti eliminati.
+        </Trans>
+      </Text>
+    </ConfirmModal>
   )
 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -7,6 +7,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
+import { ConfirmModal } from '../../-library-ui'
 import { invalidateUsers, TempPasswordModal } from '../-user-ui'
 
 export const Route = createFileRoute('/app/admin/users/$user_key/reset-password')({
@@ -44,28 +45,22 @@ function ResetPassword() {
     return <TempPasswordModal title={<Trans>Password reimpostata</Trans>} username={username} password={password} onClose={close} />
   }
   return (
-    <Modal opened onClose={close} title={<Trans>Reimposta password</Trans>} centered>
-      <Stack>
-        <Text size="sm">
-          <Trans>
-            Reimpostare la password di <b>{username}</b>? Verrà creata una password temporanea, le sessioni aperte dell'utente verranno chiuse
-            e al prossimo accesso dovrà sceglierne una nuova.
-          </Trans>
-        </Text>
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            <Trans>Annulla</Trans>
-          </Button>
-          <Button onClick={reset} loading={busy} disabled={!user.data} data-autofocus>
-            <Trans>Reimposta password</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      title={<Trans>Reimposta password</Trans>}
+      busy={busy}
+      error={failure}
+      onConfirm={reset}
+      onCancel={close}
+      confirmLabel={<Trans>Reimposta password</Trans>}
+      destructive={false}
+      disabled={!user.data}
+    >
+      <Text size="sm">
+        <Trans>
+          Reimpostare la password di <b>{username}</b>? Verrà creata una password temporanea, le sessioni aperte dell'utente verranno chiuse
+          e al prossimo accesso dovrà sceglierne una nuova.
+        </Trans>
+      </Text>
+    </ConfirmModal>
   )
 }

@@ -4,11 +4,9 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   FileButton,
   Grid,
   Group,
-  Loader,
   LoadingOverlay,
   Paper,
   Stack,
@@ -40,24 +38,19 @@ import {
   UserFields,
   validateDraft,
 } from '../-user-ui'
+import { Loading } from '../../../../../components/QueryState'
+// The server refuses images over 10 MiB (src-server/storage/images.ts): checked here first.
+import { MAX_MEDIA_IMAGE_BYTES as MAX_IMAGE_BYTES } from '../../../../../../src/domains/process/media'
 
 export const Route = createFileRoute('/app/admin/users/$user_key')({
   component: UserDetail,
 })
 
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024
-
 function UserDetail() {
   const { user_key } = Route.useParams()
   const user = useQuery(trpc.users.get.queryOptions({ key: user_key }))
 
-  if (user.isLoading) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (user.isLoading) return <Loading />
   if (!user.data) {
     return (
       <Stack maw={600}>
@@ -124,7 +117,6 @@ function UserEditor({ user }: { user: UserRow }) {
       setBase(saved)
       await invalidateUsers()
       if (isSelf) await auth.refreshSession()
-      setSaving(false)
       notifySuccess(t`Utente aggiornato`)
     } catch (err) {
       const apiError = toApiError(err)

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Anchor, Badge, Box, Button, Center, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -17,6 +17,8 @@ import {
 } from '../../../../../../src/domains/products/bom'
 import { type PickedProduct, ProductPicker } from '../../../../../components/process/ProductPicker'
 import { newStepKey } from '../../../../../components/steps/StepsEditor'
+import { EditModeBar } from '../../../../../components/EditModeBar'
+import { LoadError, Loading } from '../../../../../components/QueryState'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { type ApiError, toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -40,20 +42,8 @@ function BomPage() {
   const process = useQuery(trpc.process.get.queryOptions({ key: product_key }))
   useEffect(() => rememberProduct(product_key, { last_page: 'bom' }), [product_key])
   const error = bom.error ?? process.error
-  if (error) {
-    return (
-      <Alert color="red" role="alert" maw={560}>
-        {errorMessage(toApiError(error))}
-      </Alert>
-    )
-  }
-  if (!bom.data || !process.data) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (error) return <LoadError error={error} />
+  if (!bom.data || !process.data) return <Loading />
   return <BomEditor key={product_key} bom={bom.data} phases={process.data.phases} />
 }
 
@@ -179,45 +169,21 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
   return (
     <Stack gap="md">
       <UnsavedChangesGuard dirty={dirty && !saving} />
-      <Box pos="sticky" top={60} pt={8} mt={-8} style={{ zIndex: 3, background: 'var(--mantine-color-body)' }}>
-      <Paper withBorder p="sm" radius="md" shadow={editing ? 'sm' : undefined}>
-        <Group justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Title order={3}>
-              <Trans>Distinta base</Trans>
-            </Title>
-            {editing ? (
-              <Badge color="orange" variant="light">
-                <Trans>In modifica</Trans>
-              </Badge>
-            ) : (
-              <Badge color="gray" variant="light">
-                <Trans>{saved.length} componenti</Trans>
-              </Badge>
-            )}
-          </Group>
-          {editing ? (
-            <Group gap="sm" wrap="nowrap">
-              {dirty && (
-                <Text size="sm" c="dimmed">
-                  <Trans>Modifiche non salvate</Trans>
-                </Text>
-              )}
-              <Button variant="default" onClick={cancel} disabled={saving}>
-                <Trans>Annulla</Trans>
-              </Button>
-              <Button onClick={save} loading={saving} disabled={!dirty}>
-                <Trans>Salva distinta</Trans>
-              </Button>
-            </Group>
-          ) : (
-            <Button onClick={startEditing} disabled={trashed || phases.length === 0}>
-              <Trans>Modifica distinta</Trans>
-            </Button>
-          )}
-        </Group>
-      </Paper>
-      </Box>
+      <EditModeBar
+        title={<Trans>Distinta base</Trans>}
+        summary={<Trans>{saved.length} componenti</Trans>}
+        editing={editing}
+        dirty={dirty}
+        saving={saving}
+        onCancel={cancel}
+        onSave={save}
+        saveLabel={<Trans>Salva distinta</Trans>}
+        actions={
+          <Button onClick={startEditing} disabled={trashed || phases.length === 0}>
+            <Trans>Modifica distinta</Trans>
+          </Button>
+        }
+      />
 
       {trashed && (
         <Alert color="gray">

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Center, Grid, Group, Loader, NumberInput, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core'
+import { Alert, Button, Grid, Group, NumberInput, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -9,6 +9,7 @@ import { TagBadges } from '../../../../../components/products/ProductBadges'
 import { Card, DocumentsCard, ImageCard, StateCard } from '../../../../../components/products/ProductCards'
 import { MetadataEditor, MetadataView, metadataProblems, removedFiles } from '../../../../../components/products/Metadata'
 import { tagChanges, TagsField } from '../../../../../components/products/tags'
+import { LoadError, Loading } from '../../../../../components/QueryState'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -26,20 +27,8 @@ function ProductHome() {
   const { data, error } = useQuery(trpc.products.get.queryOptions({ key: product_key }))
   const { data: fields = [] } = useQuery(trpc.formFields.list.queryOptions({}))
   useEffect(() => rememberProduct(product_key, { last_page: 'home' }), [product_key])
-  if (error) {
-    return (
-      <Alert color="red" role="alert" maw={560}>
-        {errorMessage(toApiError(error))}
-      </Alert>
-    )
-  }
-  if (!data) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (error) return <LoadError error={error} />
+  if (!data) return <Loading />
   return (
     <Stack gap="md">
       {!data.trash && !data.active && <InactiveNotice product={data} />}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Badge, Box, Button, Center, Grid, Group, Loader, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Badge, Button, Grid, Group, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -9,6 +9,8 @@ import { sameSteps } from '../../../../../../src/domains/process/steps'
 import { draftParameters, parametersValid, PhaseParametersFields, PhaseParametersSummary } from '../../../../../components/process/PhaseParametersFields'
 import { StepsView } from '../../../../../components/process/StepsView'
 import { newStepKey, StepsEditor, stepsValid } from '../../../../../components/steps/StepsEditor'
+import { EditModeBar } from '../../../../../components/EditModeBar'
+import { LoadError, Loading } from '../../../../../components/QueryState'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { type ApiError, toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -29,20 +31,8 @@ function ProcessPage() {
   const { product_key } = Route.useParams()
   const { data, error } = useQuery(trpc.process.get.queryOptions({ key: product_key }))
   useEffect(() => rememberProduct(product_key, { last_page: 'process' }), [product_key])
-  if (error) {
-    return (
-      <Alert color="red" role="alert" maw={560}>
-        {errorMessage(toApiError(error))}
-      </Alert>
-    )
-  }
-  if (!data) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (error) return <LoadError error={error} />
+  if (!data) return <Loading />
   return <ProcessEditor key={product_key} process={data} />
 }
 
@@ -222,51 +212,26 @@ function ProcessEditor({ process }: { process: Process }) {
   return (
     <Stack gap="md">
       <UnsavedChangesGuard dirty={dirty && !saving} />
-      {/* Save and cancel stay in view on long procedures (below the 60 px app header). */}
-      <Box pos="sticky" top={60} pt={8} mt={-8} style={{ zIndex: 3, background: 'var(--mantine-color-body)' }}>
-      <Paper withBorder p="sm" radius="md" shadow={editing ? 'sm' : undefined}>
-        <Group justify="space-between" wrap="nowrap">
+      <EditModeBar
+        title={<Trans>Processo di produzione</Trans>}
+        summary={<Trans>{phases.length} fasi</Trans>}
+        editing={editing}
+        dirty={dirty}
+        saving={saving}
+        onCancel={cancel}
+        onSave={save}
+        saveLabel={<Trans>Salva processo</Trans>}
+        actions={
           <Group gap="sm" wrap="nowrap">
-            <Title order={3}>
-              <Trans>Processo di produzione</Trans>
-            </Title>
-            {editing ? (
-              <Badge color="orange" variant="light">
-                <Trans>In modifica</Trans>
-              </Badge>
-            ) : (
-              <Badge color="gray" variant="light">
-                <Trans>{phases.length} fasi</Trans>
-              </Badge>
-            )}
+            <Button variant="default" onClick={() => setCopyOpen(true)} disabled={trashed}>
+              <Trans>Copia da un altro prodotto</Trans>
+            </Button>
+            <Button onClick={startEditing} disabled={trashed}>
+              <Trans>Modifica processo</Trans>
+            </Button>
           </Group>
-          {editing ? (
-            <Group gap="sm" wrap="nowrap">
-              {dirty && (
-                <Text size="sm" c="dimmed">
-                  <Trans>Modifiche non salvate</Trans>
-                </Text>
-              )}
-              <Button variant="default" onClick={cancel} disabled={saving}>
-                <Trans>Annulla</Trans>
-              </Button>
-              <Button onClick={save} loading={saving} disabled={!dirty}>
-                <Trans>Salva processo</Trans>
-              </Button>
-            </Group>
-          ) : (
-            <Group gap="sm" wrap="nowrap">
-              <Button variant="default" onClick={() => setCopyOpen(true)} disabled={trashed}>
-                <Trans>Copia da un altro prodotto</Trans>
-              </Button>
-              <Button onClick={startEditing} disabled={trashed}>
-                <Trans>Modifica processo</Trans>
-              </Button>
-            </Group>
-          )}
-        </Group>
-      </Paper>
-      </Box>
+        }
+      />
 
       {trashed && (
         <Alert color="gray">

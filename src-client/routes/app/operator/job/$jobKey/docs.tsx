@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Grid, Loader, Paper, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
@@ -65,7 +65,8 @@ function DocsTab() {
 }
 
 function DocButton({ item, active, onClick }: { item: Item; active: boolean; onClick: () => void }) {
-  const kind = isPdf(item) ? 'PDF' : isImage(item) ? 'IMG' : isVideo(item) ? 'VIDEO' : 'FILE'
+  const { t } = useLingui()
+  const kind = isPdf(item) ? 'PDF' : isImage(item) ? t`Immagine` : isVideo(item) ? t`Video` : t`Documento`
   return (
     <UnstyledButton
       onClick={onClick}

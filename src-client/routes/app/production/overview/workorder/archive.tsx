@@ -10,19 +10,14 @@ import { type DataColumn, DataTable } from '../../../../../components/DataTable'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { invalidateWorkOrders, ProgressCell, StatusBadge } from '../../workorder/-workorder-ui'
+import { pageNumber, searchText } from '../../../../../lib/list-search'
 
 const PAGE_SIZE = 50
 
 type ArchiveSearch = { q?: string; page?: number }
 
 export const Route = createFileRoute('/app/production/overview/workorder/archive')({
-  validateSearch: (raw: Record<string, unknown>): ArchiveSearch => {
-    const page = Number(raw.page)
-    return {
-      q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
-      page: Number.isInteger(page) && page > 1 ? page : undefined,
-    }
-  },
+  validateSearch: (raw: Record<string, unknown>): ArchiveSearch => ({ q: searchText(raw.q), page: pageNumber(raw.page) }),
   component: WorkOrderArchive,
 })
 

@@ -27,6 +27,7 @@ import {
   TimingBadge,
 } from '../../workorder/-workorder-ui'
 import { SortableTable, type SortableColumn } from './-sortable-table'
+import { pageNumber, pick, searchText } from '../../../../../lib/list-search'
 
 const PAGE_SIZE = 50
 
@@ -44,13 +45,11 @@ type ListSearch = {
   page?: number
 }
 
-const pick = <T extends string>(values: readonly T[], x: unknown): T | undefined => (values.includes(x as T) ? (x as T) : undefined)
 const dateOrUndefined = (x: unknown) => (typeof x === 'string' && v.safeParse(DateInput, x).success ? x : undefined)
 
 function validateSearch(raw: Record<string, unknown>): ListSearch {
-  const page = Number(raw.page)
   return {
-    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
+    q: searchText(raw.q),
     status: pick(WORK_ORDER_STATUSES, raw.status),
     timing: pick(['late', 'on_time'] as const, raw.timing),
     critical: pick(['yes', 'no'] as const, raw.critical),
@@ -59,7 +58,7 @@ function validateSearch(raw: Record<string, unknown>): ListSearch {
     to: dateOrUndefined(raw.to),
     sort: pick(WORK_ORDER_SORTS, raw.sort),
     dir: pick(['asc', 'desc'] as const, raw.dir),
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
+    page: pageNumber(raw.page),
   }
 }
 

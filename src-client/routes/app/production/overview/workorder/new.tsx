@@ -10,7 +10,8 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
-import { DateField, dateValid, invalidateWorkOrders, useAllowUnassigned, useOperators } from '../../workorder/-workorder-ui'
+import { DateField, dateValid, invalidateWorkOrders, useAllowUnassigned } from '../../workorder/-workorder-ui'
+import { useOperatorOptions } from '../../../../../components/jobs/OperatorSelect'
 
 export const Route = createFileRoute('/app/production/overview/workorder/new')({
   component: NewWorkOrder,
@@ -25,7 +26,7 @@ function NewWorkOrder() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const allowUnassigned = useAllowUnassigned()
-  const operators = useOperators()
+  const operatorData = useOperatorOptions()
 
   const [productSearch, setProductSearch] = useState('')
   const [debounced] = useDebouncedValue(productSearch.trim(), 250)
@@ -90,7 +91,6 @@ function NewWorkOrder() {
     }
   }
 
-  const operatorData = operators.options
   return (
     <form onSubmit={submit} noValidate>
       <UnsavedChangesGuard dirty={dirty && !saving} />

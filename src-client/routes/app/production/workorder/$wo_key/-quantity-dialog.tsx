@@ -7,7 +7,8 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { trpcClient } from '../../../../../lib/trpc'
-import { invalidateWorkOrders, useAllowUnassigned, useOperators } from '../-workorder-ui'
+import { invalidateWorkOrders, useAllowUnassigned } from '../-workorder-ui'
+import { useOperatorOptions } from '../../../../../components/jobs/OperatorSelect'
 
 type JobRow = {
   job_key: string
@@ -73,7 +74,7 @@ function follow(phase: PhaseState, quantity: number): PhaseState {
  */
 export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: () => void }) {
   const { t } = useLingui()
-  const operators = useOperators()
+  const operatorOptions = useOperatorOptions()
   const allowUnassigned = useAllowUnassigned() ?? true
   const [quantity, setQuantity] = useState<number | ''>(wo.planned_qt)
   const [phases, setPhases] = useState<PhaseState[]>(() => initialPhases(wo))
@@ -237,7 +238,7 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
                             placeholder={allowUnassigned ? t`Non assegnato` : t`Scegli un operatore`}
                             clearable
                             searchable
-                            data={operators.options}
+                            data={operatorOptions}
                             value={n.operator_key}
                             onChange={(x) =>
                               editPhase(p.phase_key, (ph) => ({ ...ph, new_jobs: ph.new_jobs.map((y) => (y.id === n.id ? { ...y, operator_key: x } : y)) }))

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Badge, Center, Loader, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core'
+import { Alert, Badge, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { type BomLine, componentQuantity, type QuantityPer } from '../../../../../../src/domains/products/bom'
@@ -10,6 +10,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { trpc } from '../../../../../lib/trpc'
 import { useWorkOrder } from '../-workorder-ui'
+import { Loading } from '../../../../../components/QueryState'
 
 export const Route = createFileRoute('/app/production/workorder/$wo_key/bom')({
   component: BomTab,
@@ -33,13 +34,7 @@ function BomTab() {
   const { data: wo } = useWorkOrder(wo_key)
   const bom = useQuery({ ...trpc.bom.get.queryOptions({ key: wo?.product_key ?? '' }), enabled: Boolean(wo) })
   if (!wo) return null
-  if (bom.isLoading) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (bom.isLoading) return <Loading />
   if (bom.isError || !bom.data) {
     return <Alert color="red">{bom.error ? errorMessage(toApiError(bom.error)) : <Trans>Impossibile caricare la distinta base</Trans>}</Alert>
   }

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Timeline } from '@mantine/core'
+import { Alert, Badge, Group, Paper, Stack, Text, Timeline } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import type { HistoryEntry, WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
@@ -10,6 +10,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { trpc } from '../../../../../lib/trpc'
 import { STATUS_LABELS, useWorkOrder } from '../-workorder-ui'
+import { Loading } from '../../../../../components/QueryState'
 
 export const Route = createFileRoute('/app/production/workorder/$wo_key/history')({
   component: HistoryTab,
@@ -77,13 +78,7 @@ function HistoryTab() {
   const { data: wo } = useWorkOrder(wo_key)
   const history = useQuery({ ...trpc.workOrders.history.queryOptions({ key: wo_key }), enabled: Boolean(wo) })
   if (!wo) return null
-  if (history.isLoading) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (history.isLoading) return <Loading />
   if (history.isError) return <Alert color="red">{errorMessage(toApiError(history.error))}</Alert>
   const events = history.data ?? []
   if (events.length === 0) {

@@ -43,7 +43,7 @@ function MessagesTab() {
                 description={
                   job && (
                     <Text span size="xs" c="dimmed">
-                      {job.operator_name ?? <Trans>Non assegnato</Trans>} · {job.quantity} <Trans>pz</Trans>
+                      {job.operator_name ?? <Trans>Non assegnato</Trans>} · <Trans>{job.quantity} pz</Trans>
                     </Text>
                   )
                 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, Center, Group, Loader, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Alert, Anchor, Button, Group, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
@@ -15,6 +15,7 @@ import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { CriticalMarker, invalidateWorkOrders, StatusBadge, TimingBadge, useWorkOrder } from '../-workorder-ui'
 import { QuantityDialog } from './-quantity-dialog'
+import { Loading } from '../../../../../components/QueryState'
 
 export const Route = createFileRoute('/app/production/workorder/$wo_key')({
   component: WorkOrderLayout,
@@ -26,13 +27,7 @@ function WorkOrderLayout() {
   const base = `/app/production/workorder/${wo_key}`
   useFollowJobChanges(wo_key)
 
-  if (wo.isLoading) {
-    return (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    )
-  }
+  if (wo.isLoading) return <Loading />
   if (!wo.data) {
     return (
       <Stack>

@@ -1,0 +1,16 @@
+/**
+ * Reading a list's state back from the URL (`validateSearch` of the list routes): anything
+ * unknown or malformed is dropped, so a hand-edited or stale link still opens the list.
+ */
+
+/** One of `values`, else undefined. */
+export const pick = <T extends string>(values: readonly T[], x: unknown): T | undefined => (values.includes(x as T) ? (x as T) : undefined)
+
+/** The search text: trimmed-empty means none; at most 100 characters. */
+export const searchText = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() ? x.slice(0, 100) : undefined)
+
+/** A page after the first (page 1 is the default and stays out of the URL). */
+export function pageNumber(x: unknown): number | undefined {
+  const page = Number(x)
+  return Number.isInteger(page) && page > 1 ? page : undefined
+}
