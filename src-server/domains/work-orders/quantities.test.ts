@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { adminToken, appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { userWithScope, useHarness } from '../../test/harness'
+import { MAX_JOB_QUANTITY } from '../../../src/domains/jobs/schemas'
 import { makeProduct } from './test-fixtures'
 
 type Detail = {
@@ -256,6 +257,8 @@ describe('work order quantity change (SPEC 5: the whole workload must be distrib
       [{ quantity: 5, phases: [{ phase_key: p1, jobs: [{ job_key: jobOf(wo, 0), quantity: -1 }] }] }, 'INVALID_INPUT'],
       [{ quantity: 5, phases: [{ phase_key: p1, new_jobs: [{ quantity: 0 }] }] }, 'INVALID_INPUT'],
       [{ quantity: 5 }, 'INVALID_INPUT'],
+      // Never more than one job may hold: every work order stays rebalanceable.
+      [{ quantity: MAX_JOB_QUANTITY + 1, phases: [] }, 'INVALID_INPUT'],
     ]
     for (const [body, code] of cases) {
       const res = await change(wo, body)

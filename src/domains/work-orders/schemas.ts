@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
+import { MAX_JOB_QUANTITY } from '../jobs/schemas'
 
 /**
  * The work order contract (SPEC 3 Work order and Queue save payload, 7 "Work orders and queue"),
@@ -11,7 +12,8 @@ import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
 export const WORK_ORDER_STATUSES = ['active', 'completed', 'closed'] as const
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number]
 
-export const MAX_QUANTITY = 1_000_000_000
+/** A work order's quantity: at most what one job may hold, so any work order can be rebalanced. */
+export const MAX_QUANTITY = MAX_JOB_QUANTITY
 export const WORK_ORDER_PAGE_SIZE_MAX = 100
 /** SPEC 5 and 9: autocompletes show the first 100 results. */
 export const OPTIONS_LIMIT = 100
