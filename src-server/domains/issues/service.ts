@@ -102,7 +102,11 @@ function assertMayEdit(actor: Actor, issue: { opened_by: string | null }) {
 /** A 'YYYY-MM-DD' day's first instant on the plant's calendar (the server's time zone, as jobs' `late`). */
 function dayStart(day: string, plusDays = 0): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number]
-  return new Date(y, m - 1, d + plusDays)
+  // setFullYear, not new Date(y, ...): the constructor reads years 0-99 as 1900-1999.
+  const start = new Date(0)
+  start.setFullYear(y, m - 1, d + plusDays)
+  start.setHours(0, 0, 0, 0)
+  return start
 }
 
 /** `issues.list` / `GET issue`: one page (newest first by default), the total and the counts per state. */
