@@ -209,6 +209,36 @@ describe('message threads', () => {
     expect((await h.request('GET', '/api/message?context_type=product&context_key=x', { token: opToken })).status).toBe(400)
   })
 
+  test('REST: PATCH and DELETE message/{key} edit and delete own messages only, as tRPC does', async () => {
+    const opToken = await sessionFor(h, op.userId)
+    const prodToken = await sessionFor(h, prod.userId)
+    const library = await quickUser(h, 'rest-library', 'library')
+    const mine = (await h.request('POST', '/api/message', { token: opToken, body: { ...otherWo, body: 'Prima versione' } })).body.detail
+    const status = (res: { status: number; body: any }) => ({ status: res.status, code: res.body.detail?.code })
+
+    h.clock.advance(MINUTE)
+    const edited = await h.request('PATCH', `/api/message/${mine._key}`, { token: opToken, body: { body: '  Seconda versione ' } })
+    expect(edited.status).toBe(200)
+    expect(edited.body.detail).toMatchObject({ _key: mine._key, body: 'Seconda versione', edited_at: h.clock.now().getTime(), own: true })
+    expect((await eventsOf(mine._key)).map((e) => e.event_type)).toEqual(['MESSAGE_POSTED', 'MESSAGE_UPDATED'])
+
+    // Another author, a user without the thread's permissions, bad input: refused, nothing changes.
+    expect(status(await h.request('PATCH', `/api/message/${mine._key}`, { token: prodToken, body: { body: 'non mio' } }))).toEqual({ status: 403, code: 'MESSAGE_NOT_OWN' })
+    expect(status(await h.request('DELETE', `/api/message/${mine._key}`, { token: prodToken }))).toEqual({ status: 403, code: 'MESSAGE_NOT_OWN' })
+    expect(status(await h.request('PATCH', `/api/message/${mine._key}`, { token: library.token, body: { body: 'x' } }))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    expect(status(await h.request('DELETE', `/api/message/${mine._key}`, { token: library.token }))).toEqual({ status: 403, code: 'NOT_AUTHORISED' })
+    expect(status(await h.request('PATCH', `/api/message/${mine._key}`, { token: opToken, body: { body: '   ' } }))).toEqual({ status: 400, code: 'MESSAGE_BODY_REQUIRED' })
+    expect(status(await h.request('PATCH', '/api/message/not-a-key', { token: opToken, body: { body: 'x' } }))).toEqual({ status: 400, code: 'INVALID_INPUT' })
+    expect(status(await h.request('DELETE', `/api/message/${MISSING_UUID}`, { token: opToken }))).toEqual({ status: 404, code: 'NOT_FOUND' })
+    expect((await messageThread(h.svc, op, otherWo)).rows.find((r) => r._key === mine._key)?.body).toBe('Seconda versione')
+
+    const removed = await h.request('DELETE', `/api/message/${mine._key}`, { token: opToken })
+    expect({ status: removed.status, detail: removed.body.detail }).toEqual({ status: 200, detail: { _key: mine._key } })
+    expect((await messageThread(h.svc, op, otherWo)).rows.find((r) => r._key === mine._key)).toMatchObject({ deleted: true, body: '' })
+    expect(status(await h.request('DELETE', `/api/message/${mine._key}`, { token: opToken }))).toEqual({ status: 409, code: 'MESSAGE_DELETED' })
+    expect(status(await h.request('PATCH', `/api/message/${mine._key}`, { token: opToken, body: { body: 'di nuovo' } }))).toEqual({ status: 409, code: 'MESSAGE_DELETED' })
+  })
+
   let made = 0
   async function freshJob(): Promise<MessageContext> {
     const product = await makeProduct(h.svc.db, { code: `MSG-J${++made}`, phases: ['Collaudo'] })

@@ -29,12 +29,17 @@ export type MessageContext = v.InferOutput<typeof MessageContext>
 export const MessagePostInput = v.object({ ...MessageContext.entries, body: Body })
 export type MessagePostInput = v.InferOutput<typeof MessagePostInput>
 
+const MessageKey = UuidKey('key must be a valid message key')
+
 /** `messages.edit`: own messages only. */
-export const MessageEditInput = v.object({ key: UuidKey('key must be a valid message key'), body: Body })
+export const MessageEditInput = v.object({ key: MessageKey, body: Body })
 export type MessageEditInput = v.InferOutput<typeof MessageEditInput>
 
-/** `messages.remove`: own messages only. */
-export const MessageKeyInput = v.object({ key: UuidKey('key must be a valid message key') })
+/** `PATCH message/{key}`: the new text (the key is in the path). */
+export const MessageEditBody = v.object({ body: Body })
+
+/** `messages.remove`, and the path of `PATCH`/`DELETE message/{key}`: own messages only. */
+export const MessageKeyInput = v.object({ key: MessageKey })
 
 export const MessageRow = v.object({
   _key: v.string(),
