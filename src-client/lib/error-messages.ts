@@ -86,6 +86,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   UNKNOWN_WORK_ORDER: msg`Ordine di lavoro inesistente`,
   WORK_ORDER_ARCHIVED: msg`L'ordine di lavoro è archiviato: ripristinalo prima di modificarlo`,
   WORK_ORDER_NOT_ARCHIVED: msg`L'ordine di lavoro non è archiviato`,
+  QUEUE_POSITION_OUT_OF_RANGE: msg`La posizione è oltre la fine della coda`,
   WORK_ORDER_NOT_FINISHED: msg`Si possono archiviare solo gli ordini di lavoro completati o chiusi`,
   WORK_ORDER_CLOSED: msg`L'ordine di lavoro è chiuso: riaprilo prima di cambiare la quantità`,
   WORK_ORDER_STATUS_CHANGE: msg`Un ordine di lavoro completato non può essere chiuso o riaperto a mano`,

@@ -2,6 +2,8 @@ import * as v from 'valibot'
 import {
   HistoryEntry,
   QuantityChangeInput,
+  QueueMoveInput,
+  QueueMoveResult,
   QueueSaveInput,
   SearchOpts,
   SearchOptsQuery,
@@ -149,5 +151,17 @@ export const workOrderRoutes = [
     body: QueueSaveInput,
     response: SiteQueue,
     handler: (ctx, { body }) => workOrders.saveSiteQueue(ctx, ctx.actor!, body),
+  }),
+  route({
+    method: 'post',
+    path: '/queue/move',
+    tag,
+    summary:
+      "Move one work order to an absolute place of the whole site queue: {work_order_key, position} with position 1 = first or 'last'. " +
+      'Serialised with queue saves. 404 UNKNOWN_WORK_ORDER, 409 WORK_ORDER_ARCHIVED, 422 QUEUE_POSITION_OUT_OF_RANGE (beyond the end).',
+    access: { scope: 'production' },
+    body: QueueMoveInput,
+    response: QueueMoveResult,
+    handler: (ctx, { body }) => workOrders.moveInSiteQueue(ctx, ctx.actor!, body),
   }),
 ]

@@ -7,6 +7,8 @@ import {
   type HistoryEntry,
   type ProductChoice,
   type QuantityChangeInput,
+  type QueueMoveInput,
+  type QueueMoveResult,
   type QueueSaveInput,
   type SearchOpts,
   type SiteQueue,
@@ -753,7 +755,7 @@ export async function restoreWorkOrder(svc: Services, actor: Actor, key: string)
 export async function saveSiteQueue(svc: Services, actor: Actor, input: QueueSaveInput): Promise<SiteQueue> {
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('mes.site_queue'))`.execute(trx)
+    await lockSiteQueue(trx)
     if (input.work_orders.length) {
       const known = await trx
         .selectFrom('work_orders')
@@ -768,27 +770,12 @@ export async function saveSiteQueue(svc: Services, actor: Actor, input: QueueSav
         })
       }
     }
-    const current = await trx
-      .selectFrom('work_orders')
-      .select(['id', 'sequence'])
-      .where(sql<boolean>`(archived_at is null)`, '=', true)
-      .orderBy('sequence')
-      .orderBy('id')
-      .execute()
+    const current = await currentQueue(trx)
     const order = mergeQueue(
       current.map((r) => r.id),
       input.work_orders,
     )
-    const sequences = current.map((r) => r.sequence)
-    const was = new Map(current.map((r) => [r.id, r.sequence]))
-    const moves = order.map((id, i) => ({ id, sequence: sequences[i]! })).filter((m) => was.get(m.id) !== m.sequence)
-    for (let i = 0; i < moves.length; i += 2000) {
-      const chunk = moves.slice(i, i + 2000)
-      await sql`
-        update work_orders as w set sequence = v.sequence, updated_at = ${now}
-        from (values ${sql.join(chunk.map((m) => sql`(${m.id}::uuid, ${m.sequence}::int8)`))}) as v(id, sequence)
-        where w.id = v.id`.execute(trx)
-    }
+    const moves = await writeQueueOrder(trx, current, order, now)
     await appendEvent(
       trx,
       actor,
@@ -802,4 +789,71 @@ export async function saveSiteQueue(svc: Services, actor: Actor, input: QueueSav
     )
   })
   return getSiteQueue(svc)
+}
+
+/**
+ * `POST queue/move` / `workOrders.moveInQueue`: one work order to an absolute place of the whole
+ * site queue (not only of the page a screen shows). Serialised with every other queue save, so
+ * the place is counted on the queue as it is when the move runs (WORK_ORDER_QUEUE_MOVED).
+ */
+export async function moveInSiteQueue(svc: Services, actor: Actor, input: QueueMoveInput): Promise<QueueMoveResult> {
+  const now = svc.clock.now()
+  return svc.db.transaction().execute(async (trx) => {
+    await lockSiteQueue(trx)
+    const wo = await trx.selectFrom('work_orders').select(['id', 'code', 'archived_at']).where('id', '=', input.work_order_key).executeTakeFirst()
+    if (!wo) throw notFound('UNKNOWN_WORK_ORDER', 'work order not found')
+    if (wo.archived_at !== null) throw archivedRefusal()
+    const current = await currentQueue(trx)
+    const ids = current.map((r) => r.id)
+    const from = ids.indexOf(wo.id)
+    const to = input.position === 'last' ? ids.length - 1 : input.position - 1
+    if (to >= ids.length) {
+      throw unprocessable('QUEUE_POSITION_OUT_OF_RANGE', `position ${input.position} is beyond the end of the queue (${ids.length} work orders)`, {
+        total: ids.length,
+      })
+    }
+    if (from !== to) {
+      const order = ids.filter((id) => id !== wo.id)
+      order.splice(to, 0, wo.id)
+      await writeQueueOrder(trx, current, order, now)
+      await appendEvent(
+        trx,
+        actor,
+        { event_type: 'WORK_ORDER_QUEUE_MOVED', subject_type: SUBJECT, subject_key: wo.id, data: { code: wo.code, position: { from: from + 1, to: to + 1 }, total: ids.length } },
+        now,
+      )
+    }
+    return { _key: wo.id, from: from + 1, to: to + 1, total: ids.length }
+  })
+}
+
+/** Every queue change holds this lock for its transaction: saves and moves never interleave. */
+const lockSiteQueue = (trx: Db) => sql`select pg_advisory_xact_lock(hashtext('mes.site_queue'))`.execute(trx)
+
+/** The work orders not archived, in queue order, with their sequence numbers. */
+const currentQueue = (trx: Db) =>
+  trx
+    .selectFrom('work_orders')
+    .select(['id', 'sequence'])
+    .where(sql<boolean>`(archived_at is null)`, '=', true)
+    .orderBy('sequence')
+    .orderBy('id')
+    .execute()
+
+/**
+ * Gives `order` the queue's own sequence numbers (so a work order created meanwhile still lands
+ * at the end) and writes only the rows whose number changes.
+ */
+async function writeQueueOrder(trx: Db, current: { id: string; sequence: number }[], order: string[], now: Date) {
+  const sequences = current.map((r) => r.sequence)
+  const was = new Map(current.map((r) => [r.id, r.sequence]))
+  const moves = order.map((id, i) => ({ id, sequence: sequences[i]! })).filter((m) => was.get(m.id) !== m.sequence)
+  for (let i = 0; i < moves.length; i += 2000) {
+    const chunk = moves.slice(i, i + 2000)
+    await sql`
+      update work_orders as w set sequence = v.sequence, updated_at = ${now}
+      from (values ${sql.join(chunk.map((m) => sql`(${m.id}::uuid, ${m.sequence}::int8)`))}) as v(id, sequence)
+      where w.id = v.id`.execute(trx)
+  }
+  return moves
 }

@@ -3,6 +3,7 @@ import type { Scope } from '../../../src/auth/scopes'
 import {
   ProductChoiceInput,
   QuantityChangeInput,
+  QueueMoveInput,
   QueueSaveInput,
   SearchOptsInput,
   WorkOrderCreateInput,
@@ -42,6 +43,9 @@ export const workOrdersRouter = router({
   saveQueue: scoped('production')
     .input(QueueSaveInput)
     .mutation(({ ctx, input }) => workOrders.saveSiteQueue(ctx, ctx.actor, input)),
+  moveInQueue: scoped('production')
+    .input(QueueMoveInput)
+    .mutation(({ ctx, input }) => workOrders.moveInSiteQueue(ctx, ctx.actor, input)),
   create: scoped('production')
     .input(WorkOrderCreateInput)
     .mutation(({ ctx, input }) => workOrders.createWorkOrder(ctx, ctx.actor, input)),

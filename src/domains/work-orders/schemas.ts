@@ -123,6 +123,27 @@ export const QueueSaveInput = v.object({
 })
 export type QueueSaveInput = v.InferOutput<typeof QueueSaveInput>
 
+/**
+ * Moves one work order to an absolute place of the whole site queue (1 = first), or to its end
+ * with 'last'. A place beyond the end is refused (QUEUE_POSITION_OUT_OF_RANGE), never clamped.
+ */
+export const QueueMoveInput = v.object({
+  work_order_key: Uuid('work order key'),
+  position: v.union(
+    [v.pipe(v.number(), v.integer('position must be a whole number'), v.minValue(1, 'position starts at 1')), v.literal('last')],
+    "position must be a number from 1 or 'last'",
+  ),
+})
+export type QueueMoveInput = v.InferOutput<typeof QueueMoveInput>
+export const QueueMoveResult = v.object({
+  _key: v.string(),
+  /** 1-based places before and after the move, and the queue's length. */
+  from: v.number(),
+  to: v.number(),
+  total: v.number(),
+})
+export type QueueMoveResult = v.InferOutput<typeof QueueMoveResult>
+
 export const WORK_ORDER_SORTS = ['queue', 'code', 'product', 'due_by', 'start_from', 'progress', 'created_at', 'archived_at'] as const
 export type WorkOrderSort = (typeof WORK_ORDER_SORTS)[number]
 export const DATE_FIELDS = ['due_by', 'start_from'] as const
