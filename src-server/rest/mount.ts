@@ -5,20 +5,29 @@ import { authorize } from '../auth/authorize'
 import { AppError, badRequest } from '../errors'
 import type { AppEnv } from '../http-env'
 import { assertStorableInput } from '../input-guard'
+import { inputIssues, invalidInput } from '../input-issues'
+import { unexpectedInputIssues, unknownKeyIssues } from '../unknown-keys'
 import { type AnyRoute, JSON_BODY_LIMIT } from './route'
 
 export const honoPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1')
 
-/** Validates with valibot; the first issue becomes the message, all of them go in `issues`. */
+/**
+ * Validates with valibot; refusals are 400 INVALID_INPUT with structured `issues` (src-server/input-issues.ts).
+ * Keys the schema does not declare are refused too, listed first: a typo is the likely cause of the rest.
+ */
 export function parseInput<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
   assertStorableInput(value)
+  const unknown = unknownKeyIssues(schema, value)
   const result = v.safeParse(schema, value)
-  if (result.success) return result.output
-  const issues = result.issues.map((i) => ({ path: v.getDotPath(i), message: i.message }))
-  const first = issues[0]
-  throw badRequest('INVALID_INPUT', first?.path ? `${first.path}: ${first.message}` : (first?.message ?? 'invalid input'), {
-    issues,
-  })
+  if (result.success && unknown.length === 0) return result.output
+  throw invalidInput([...unknown, ...(result.success ? [] : inputIssues(result.issues))])
+}
+
+/** A query string or body sent to a path that declares none is refused like an unknown key. */
+function refuseUnexpected(value: unknown, what: string): undefined {
+  const issues = unexpectedInputIssues(value, what)
+  if (issues.length) throw invalidInput(issues)
+  return undefined
 }
 
 const tooLarge = () => {
@@ -61,8 +70,8 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
       // Authorisation comes first: a caller without the scope learns nothing about the input.
       const actor = await authorize(ctx, r.access)
       const params = r.params ? parseInput(r.params, c.req.param()) : undefined
-      const query = r.query ? parseInput(r.query, c.req.query()) : undefined
-      const body = r.body ? parseInput(r.body, await readBody(r, c.req.raw)) : undefined
+      const query = r.query ? parseInput(r.query, c.req.query()) : refuseUnexpected(c.req.query(), 'query parameters')
+      const body = r.body ? parseInput(r.body, await readBody(r, c.req.raw)) : refuseUnexpected(readJson(await c.req.text()), 'request body')
       const result = await r.handler({ ...ctx, actor, hono: c }, { params, query, body })
       return c.json({ detail: result ?? null }, r.status ?? 200)
     })

@@ -1,9 +1,11 @@
-import { initTRPC } from '@trpc/server'
+import { initTRPC, StandardSchemaV1Error } from '@trpc/server'
+import type * as v from 'valibot'
 import type { Scope } from '../../src/auth/scopes'
 import { type Access, authorize } from '../auth/authorize'
 import type { Actor, Auth, RequestCtx } from '../context'
 import { AppError } from '../errors'
 import { assertStorableRawInput } from '../input-guard'
+import { inputIssues, invalidInput } from '../input-issues'
 
 export type TrpcMeta = { access: Access }
 
@@ -13,7 +15,9 @@ const t = initTRPC
   .create({
     isDev: false,
     errorFormatter({ shape, error }) {
-      const cause = error instanceof AppError ? error : null
+      // An input schema's refusal is answered like REST's (400 INVALID_INPUT with `issues`).
+      const schemaIssues = error.cause instanceof StandardSchemaV1Error ? invalidInput(inputIssues(error.cause.issues as v.BaseIssue<unknown>[])) : null
+      const cause = error instanceof AppError ? error : schemaIssues
       const validation = error.code === 'BAD_REQUEST' && !cause
       return {
         ...shape,
@@ -23,7 +27,7 @@ const t = initTRPC
           extra: cause?.extra ?? null,
         },
         // Unexpected failures never show their internals.
-        message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : shape.message,
+        message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (schemaIssues?.message ?? shape.message),
       }
     },
   })
