@@ -97,6 +97,18 @@ export async function phaseInfos(db: Db, phaseIds: readonly string[]): Promise<M
   return new Map(rows.map((r) => [r.id, { ...r, parameters: withPhaseDefaults(r.parameters) }]))
 }
 
+/** The phase parameters of the jobs an operator runs now, but one. */
+export function otherRunningPhases(db: Db, operatorId: string, exceptJobId: string) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('product_phases as ph', 'ph.id', 'j.phase_id')
+    .select('ph.parameters')
+    .where('j.operator_id', '=', operatorId)
+    .where('j.active', '=', true)
+    .where('j.id', '<>', exceptJobId)
+    .execute()
+}
+
 export function openWorkSession(db: Db, jobId: string) {
   return db.selectFrom('work_sessions').selectAll().where('job_id', '=', jobId).where('ended_at', 'is', null).executeTakeFirst()
 }

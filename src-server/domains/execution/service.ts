@@ -7,6 +7,7 @@ import {
   expectedMs,
   nextBatchQt,
   parallelAllowed,
+  startBlocker,
   workedMs,
 } from '../../../src/domains/execution/rules'
 import type {
@@ -68,6 +69,7 @@ import {
   materialOf,
   mediaRows,
   openWorkSession,
+  otherRunningPhases,
   type PhaseInfo,
   phaseBomLines,
   phaseInfo,
@@ -177,8 +179,19 @@ async function outcome(
   const batch = job.active_batch_id ? ((await readBatch(db, job.active_batch_id)) ?? null) : null
   const { parameters } = await phaseInfo(db, job.phase_id)
   // Every write is the job's own operator's (start assigns the job to them).
-  const can = allowedActions(job, batch, parameters, nextBatchQt(parameters.production_batch_qt, job, material), { mine: true, mayTake: true })
+  const who = { mine: true, mayTake: true, runningElsewhere: await runningElsewhere(db, job) }
+  const can = allowedActions(job, batch, parameters, nextBatchQt(parameters.production_batch_qt, job, material), who)
   return { job: await jobState(db, job, material), batch, completed_batch: completed, next, can }
+}
+
+/**
+ * The phases of the other jobs the job's operator runs, for the parallel rule of `start`; read
+ * only when the job could otherwise start (not closed, not running, has an operator).
+ */
+async function runningElsewhere(db: Db, job: Pick<JobRow, 'id' | 'operator_id' | 'status' | 'active'>): Promise<PhaseParameters[]> {
+  if (job.status === 'closed' || job.active || job.operator_id === null) return []
+  const rows = await otherRunningPhases(db, job.operator_id, job.id)
+  return rows.map((r) => withPhaseDefaults(r.parameters))
 }
 
 /** The buttons of the work session: one rule for the view and for the answer of every write. */
@@ -187,10 +200,15 @@ function allowedActions(
   batch: Batch | null,
   parameters: PhaseParameters,
   newBatchQt: number,
-  who: { mine: boolean; mayTake: boolean },
+  who: { mine: boolean; mayTake: boolean; runningElsewhere: readonly PhaseParameters[] },
 ): JobActions {
+  const blocked = startBlocker(
+    { status: job.status, active: job.active, has_open_batch: job.active_batch_id !== null, new_batch_qt: newBatchQt, parallel_job_allowed: parameters.parallel_job_allowed },
+    { may_take: who.mayTake, running_elsewhere: who.runningElsewhere },
+  )
   return {
-    start: who.mayTake && job.status !== 'closed' && !job.active && (job.active_batch_id !== null || newBatchQt > 0),
+    start: blocked === null,
+    start_blocked: blocked,
     pause: who.mine && job.active,
     new_batch: who.mine && job.active && !batch && newBatchQt > 0,
     complete_batch: who.mine && job.active && batch !== null && (!parameters.step_check || batch.step_data.every((s) => s.done)),
@@ -1003,7 +1021,8 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
       session_started_at: ws?.started_at.getTime() ?? null,
       server_time: now.getTime(),
     },
-    can: allowedActions(job, batch, parameters, newBatchQt, { mine, mayTake }),
+    // An unassigned job someone may take counts the viewer's own running jobs.
+    can: allowedActions(job, batch, parameters, newBatchQt, { mine, mayTake, runningElsewhere: mayTake ? await runningElsewhere(svc.db, { ...job, operator_id: actor.userId }) : [] }),
   }
 }
 

@@ -54,8 +54,8 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(paused.job).toMatchObject({ status: 'paused', active: false, active_qt: 3, time_spent_ms: 10 * MINUTE, active_batch_key: batch, work_session_key: null })
     expect(paused.batch).toMatchObject({ _key: batch, status: 'open' })
     // The answer says what the operator may do next, by the same rule as the work session view.
-    expect(started.can).toEqual({ start: false, pause: true, new_batch: false, complete_batch: false })
-    expect(paused.can).toEqual({ start: true, pause: false, new_batch: false, complete_batch: false })
+    expect(started.can).toEqual({ start: false, start_blocked: 'running', pause: true, new_batch: false, complete_batch: false })
+    expect(paused.can).toEqual({ start: true, start_blocked: null, pause: false, new_batch: false, complete_batch: false })
     const ws1 = await h.svc.db.selectFrom('work_sessions').selectAll().where('job_id', '=', job).executeTakeFirstOrThrow()
     expect(ws1.end_reason).toBe('user')
     expect(ws1.ended_at!.getTime() - ws1.started_at.getTime()).toBe(10 * MINUTE)
@@ -80,7 +80,7 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     })
     expect(view.timer.session_started_at).toBe(h.clock.now().getTime() - 3 * MINUTE)
     expect(view.work_session).toMatchObject({ _key: resumed.job.work_session_key, user_key: op.key })
-    expect(view.can).toEqual({ start: false, pause: true, new_batch: false, complete_batch: false })
+    expect(view.can).toEqual({ start: false, start_blocked: 'running', pause: true, new_batch: false, complete_batch: false })
     await pause(job)
   })
 

@@ -37,6 +37,28 @@ export function batchConsumption(line: BomLineForBatch, pieces: number, firstBat
 export const parallelAllowed = (phases: readonly { parallel_job_allowed: boolean }[]) =>
   phases.length <= 1 || phases.every((p) => p.parallel_job_allowed)
 
+/** Why a job cannot be started or resumed now (SPEC 4 start/resume; DOMAIN.md "Running a job"). */
+export const START_BLOCKERS = ['closed', 'running', 'not_yours', 'no_material', 'parallel_not_allowed'] as const
+export type StartBlocker = (typeof START_BLOCKERS)[number]
+
+/**
+ * The one start rule, for the work session's buttons, every write's answer and the operator's
+ * job list: null when the job can start (or resume) now, else why not. A job starts when it is
+ * not closed, not running, the operator may take it, it has an open batch or material for a new
+ * one, and every job they already run allows parallel work together with it.
+ */
+export function startBlocker(
+  job: { status: string; active: boolean; has_open_batch: boolean; new_batch_qt: number; parallel_job_allowed: boolean },
+  who: { may_take: boolean; running_elsewhere: readonly { parallel_job_allowed: boolean }[] },
+): StartBlocker | null {
+  if (job.status === 'closed') return 'closed'
+  if (job.active) return 'running'
+  if (!who.may_take) return 'not_yours'
+  if (!job.has_open_batch && job.new_batch_qt <= 0) return 'no_material'
+  if (who.running_elsewhere.length > 0 && !parallelAllowed([...who.running_elsewhere, job])) return 'parallel_not_allowed'
+  return null
+}
+
 /** Worked time of a job: the closed work sessions plus the open one so far. */
 export const workedMs = (timeSpentMs: number, openSessionStartedAt: number | null, now: number) =>
   timeSpentMs + (openSessionStartedAt === null ? 0 : Math.max(0, now - openSessionStartedAt))

@@ -3,6 +3,7 @@ import { FIELD_TYPES } from '../form-fields/schemas'
 import { PhaseParameters } from '../process/phase-parameters'
 import { STEP_TYPES } from '../process/steps'
 import { QUANTITY_PER, TRACEABILITY_LEVELS } from '../products/bom'
+import { START_BLOCKERS } from './rules'
 
 /**
  * Operator execution (issue 6): the contract between the operator screens, scripts (REST) and
@@ -238,6 +239,8 @@ export type NextStep = (typeof NEXT_STEPS)[number]
 /** What the caller may do on the job now (the server checks again when it is done). */
 export const JobActions = v.object({
   start: v.boolean(),
+  /** Why `start` is false (null when it is true): the operator's screens say it in words. */
+  start_blocked: v.nullable(v.picklist(START_BLOCKERS)),
   pause: v.boolean(),
   new_batch: v.boolean(),
   complete_batch: v.boolean(),
