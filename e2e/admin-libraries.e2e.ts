@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { pngBytes } from '../src-server/test/png'
-import { ADMIN_PASSWORD, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, openArea, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -11,7 +11,7 @@ const notice = (page: Page, text: string) => page.locator('.mantine-Notification
 
 /** Into the admin area and one of its tabs, the way a person gets there (no reload, which would lock). */
 async function openAdminTab(page: Page, area: string, tab: string) {
-  await page.getByRole('navigation').getByRole('link', { name: area }).click()
+  await openArea(page, area)
   await page.getByRole('tab', { name: tab }).click()
 }
 

@@ -39,6 +39,23 @@ export async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/login/)
 }
 
+/**
+ * Into an area the way a person gets there: the side navigation (behind the burger button below
+ * desktop widths) or, for a user of one area (no navigation), the area's title in the header.
+ */
+export async function openArea(page: Page, label: string) {
+  const toggle = page.getByTestId('nav-toggle')
+  const areaHome = page.getByTestId('area-home')
+  await expect(toggle.or(areaHome).first()).toBeVisible()
+  if (await toggle.isVisible()) {
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click()
+    await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click()
+  } else {
+    await expect(areaHome).toHaveText(label)
+    await areaHome.click()
+  }
+}
+
 /** Opens the user menu and clicks an entry (the current choice carries a check mark before its label). */
 export async function chooseInUserMenu(page: Page, label: string) {
   await page.getByTestId('user-menu').click()

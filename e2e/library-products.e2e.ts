@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { pngBytes } from '../src-server/test/png'
-import { SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { openArea, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -13,7 +13,7 @@ const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type
 
 /** The list, through the navigation (a reload would lock the session). */
 async function openLibrary(page: Page, label: string) {
-  await page.getByRole('navigation').getByRole('link', { name: label }).click()
+  await openArea(page, label)
   await expect(page).toHaveURL(/\/app\/library\/product/)
 }
 

@@ -16,14 +16,21 @@ test.describe('homepage by scope priority (operator > production > library > adm
       await signIn(page, c.user)
       await expect(page).toHaveURL(inArea(c.path))
       await expect(page.getByTestId('screen-title')).toHaveText(c.title)
-      // The navigation offers exactly the areas the scope allows.
-      await expect(page.getByRole('navigation').getByRole('link')).toHaveText(c.nav)
+      // The navigation offers exactly the areas the scope allows; a user of one area has none (the work gets the width).
+      if (c.nav.length > 1) {
+        await page.getByTestId('nav-toggle').click()
+        await expect(page.getByRole('navigation').getByRole('link')).toHaveText(c.nav)
+      } else {
+        await expect(page.getByTestId('nav-toggle')).toHaveCount(0)
+        await expect(page.getByRole('navigation')).toHaveCount(0)
+      }
     })
   }
 
   test('admin (every permission) lands on the operator area and sees every area', async ({ page }) => {
     await signIn(page, 'admin', 'e2e-admin-password')
     await expect(page).toHaveURL(inArea('/app/operator'))
+    await page.getByTestId('nav-toggle').click()
     await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
   })
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { ADMIN_PASSWORD, DEMO_PASSWORD, shot, signIn } from './helpers'
+import { ADMIN_PASSWORD, DEMO_PASSWORD, openArea, shot, signIn } from './helpers'
 
 const notice = (page: import('@playwright/test').Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text })
 
@@ -30,7 +30,7 @@ test('refused area (typed URL, a reload): "Not authorised", homepage behind the 
   await expect(page.getByRole('dialog', { name: 'Session locked' })).toHaveCount(0)
   await expect(page).toHaveURL(/\/app\/quality\/issues$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
-  await expect(page.getByRole('navigation').getByRole('link')).toHaveText(['Quality'])
+  await expect(page.getByTestId('area-home')).toHaveText('Quality')
 })
 
 test('a signed-in user opening / or /login goes to their homepage (locked, as after any reload)', async ({ page }) => {
@@ -71,10 +71,10 @@ test('document title: the area title, else "progress"', async ({ page }) => {
   await expect(page).toHaveTitle('progress')
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await expect(page).toHaveTitle('Operator')
-  await page.getByRole('navigation').getByRole('link', { name: 'Quality' }).click()
+  await openArea(page, 'Quality')
   await expect(page).toHaveTitle('Quality')
   await expect(page.getByTestId('screen-title')).toHaveText('Quality')
-  await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click()
+  await openArea(page, 'Settings')
   await expect(page).toHaveURL(/\/app\/admin(\/|$)/)
   await expect(page).toHaveTitle('Settings')
 })
@@ -84,11 +84,11 @@ test.describe('Italian browser', () => {
   test('document title in Italian', async ({ page }) => {
     await signIn(page, 'admin', ADMIN_PASSWORD)
     await expect(page).toHaveTitle('Operatore')
-    await page.getByRole('navigation').getByRole('link', { name: 'Rapporti' }).click()
+    await openArea(page, 'Rapporti')
     await expect(page).toHaveTitle('Rapporti')
     await expect(page.getByTestId('screen-title')).toHaveText('Rapporti')
     await shot(page, 'area-it')
-    await page.getByRole('navigation').getByRole('link', { name: 'Impostazioni' }).click()
+    await openArea(page, 'Impostazioni')
     await expect(page).toHaveURL(/\/app\/admin(\/|$)/)
     await expect(page).toHaveTitle('Impostazioni')
   })

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -214,7 +214,7 @@ test('an operator runs a two-phase work order end to end: batches, form, pause/r
   await confirmStep(page, 1)
 
   // Leaving the work session pauses the job.
-  await page.getByRole('navigation').getByRole('link', { name: 'Operator' }).click()
+  await openArea(page, 'Operator')
   await expect(page).toHaveURL(/\/app\/operator\/select-job/)
   await expect.poll(async () => (await jobState(baseURL!, job1)).active).toBe(false)
   await expect(card(page, job2).getByTestId('ready')).toHaveText('Ready · 2 pcs')

@@ -44,7 +44,7 @@ test('language and theme: switched in the user menu, kept across sign-out/sign-i
   await fillLogin(page2, user.username, user.password)
   await expect(page2.getByTestId('screen-title')).toHaveText('Rapporti')
   await expect(page2.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
-  await expect(page2.getByRole('navigation').getByRole('link')).toHaveText(['Rapporti'])
+  await expect(page2.getByTestId('area-home')).toHaveText('Rapporti')
   await other.close()
 
   // Back to English and light.

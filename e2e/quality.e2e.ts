@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, PHOTO_PNG, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, signIn, uniqueName } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -164,7 +164,7 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     await expect.poll(() => jobCritical(baseURL!, s.job)).toBe(true)
 
     // The job is critical for the operator: in the queue and in the work session's header.
-    await op.getByRole('navigation').getByRole('link', { name: 'Operator' }).click()
+    await openArea(op, 'Operator')
     await expect(card(op, s.job).getByTestId('critical')).toBeVisible()
     await op.getByTestId('to-confirm').click()
     await op.getByTestId('start-jobs').click()
@@ -188,7 +188,7 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     await expect(op.getByTestId('issue-card').getByTestId('issue-critical')).toBeVisible()
     await expect(op.getByTestId('issue-card').getByTestId('issue-state')).toHaveText('Reopened')
     // Leaving the work session pauses the job (nothing left running for the other specs).
-    await op.getByRole('navigation').getByRole('link', { name: 'Operator' }).click()
+    await openArea(op, 'Operator')
     await expect(op).toHaveURL(/\/app\/operator\/select-job/)
 
     // Opened by mistake after all: quality deletes it (asked first); the job is no longer critical.
