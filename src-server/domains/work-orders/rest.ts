@@ -14,6 +14,7 @@ import {
   WorkOrderPage,
   WorkOrderPatchInput,
 } from '../../../src/domains/work-orders/schemas'
+import { HistoryQuery } from '../../../src/domains/work-orders/history'
 import { Key } from '../../../src/valibot-helpers'
 import { route } from '../../rest/route'
 import * as workOrders from './service'
@@ -112,11 +113,15 @@ export const workOrderRoutes = [
     method: 'get',
     path: '/work-order/{id}/history',
     tag,
-    summary: 'The events of a work order and of its jobs, newest first (at most 500)',
+    summary:
+      'The events of a work order, of its jobs and of the issues and message threads of either, newest first; one page of `limit` ' +
+      '(default 100, at most 500). The next page: `cursor` = the last row\'s `_key`. Filters: `phase_key` (what concerns that phase), ' +
+      '`category` (work_order, execution, corrections, assignment, issues, messages).',
     access: { scope: WORK_ORDER_READERS },
     params: IdParams,
+    query: HistoryQuery,
     response: v.array(HistoryEntry),
-    handler: (ctx, { params }) => workOrders.workOrderHistory(ctx, params.id),
+    handler: (ctx, { params, query }) => workOrders.workOrderHistory(ctx, params.id, query),
   }),
   route({
     method: 'get',

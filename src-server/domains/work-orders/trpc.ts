@@ -10,6 +10,7 @@ import {
   WorkOrderListInput,
   WorkOrderPatchInput,
 } from '../../../src/domains/work-orders/schemas'
+import { HistoryFilter } from '../../../src/domains/work-orders/history'
 import { Key } from '../../../src/valibot-helpers'
 import { procedure, router, scoped } from '../../trpc/init'
 import * as workOrders from './service'
@@ -29,8 +30,11 @@ export const workOrdersRouter = router({
     .input(ByKey)
     .query(({ ctx, input }) => workOrders.getWorkOrder(ctx, input.key)),
   history: procedure({ scope: WORK_ORDER_READERS })
-    .input(ByKey)
-    .query(({ ctx, input }) => workOrders.workOrderHistory(ctx, input.key)),
+    .input(v.object({ key: Key, ...HistoryFilter.entries }))
+    .query(({ ctx, input }) => {
+      const { key, ...filter } = input
+      return workOrders.workOrderHistory(ctx, key, filter)
+    }),
   searchOpts: procedure({ scope: WORK_ORDER_READERS })
     .input(SearchOptsInput)
     .query(({ ctx, input }) => workOrders.searchOpts(ctx, input)),

@@ -296,6 +296,15 @@ export const HistoryEntry = v.object({
   subject_type: v.nullable(v.string()),
   subject_key: v.nullable(v.string()),
   data: v.record(v.string(), v.unknown()),
+  /** The job the event concerns (its own, or the job of the issue or message thread), and its phase. */
+  job_key: v.nullable(v.string()),
+  phase_key: v.nullable(v.string()),
+  /** Display names of the users and steps the data refers to by key (operator_key, step_key ...). */
+  names: v.record(v.string(), v.string()),
+  /** For issue events: the issue as it is now (null once deleted; the event data keeps code and title). */
+  issue: v.nullable(v.object({ code: v.string(), title: v.string(), state: v.string() })),
+  /** For message events: the thread it belongs to. */
+  thread: v.nullable(v.picklist(['work_order', 'job'])),
 })
 export type HistoryEntry = v.InferOutput<typeof HistoryEntry>
 
