@@ -1,8 +1,6 @@
-import path from 'node:path'
 import { trpcServer } from '@hono/trpc-server'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { serveStatic } from 'hono/bun'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/authenticate'
 import { authorize } from './auth/authorize'
@@ -18,6 +16,7 @@ import { mountRoutes } from './rest/mount'
 import { buildOpenApi } from './rest/openapi'
 import { JSON_BODY_LIMIT } from './rest/route'
 import { restRoutes } from './rest/routes'
+import { mountClient } from './static-client'
 import { assertSafeKey } from './storage/file-store'
 import { appRouter } from './trpc/app-router'
 
@@ -83,14 +82,9 @@ export function createApp(svc: Services) {
     })
   })
 
-  // The built client: hashed assets cached for good, every other path falls back to the SPA.
-  const dist = path.relative(process.cwd(), svc.config.clientDist)
-  app.use(
-    '/assets/*',
-    serveStatic({ root: dist, onFound: (_p, c) => c.header('cache-control', 'public, max-age=31536000, immutable') }),
-  )
-  app.use('*', serveStatic({ root: dist }))
-  app.get('*', serveStatic({ path: path.join(dist, 'index.html') }))
-  app.all('*', (c) => c.json(errorBody('not found', 'NOT_FOUND'), 404))
+  // The built client (precompressed, cached by kind), every other path falls back to the SPA.
+  const notFound = (c: Context<AppEnv>) => c.json(errorBody('not found', 'NOT_FOUND'), 404)
+  mountClient(app, svc.config.clientDist, notFound)
+  app.all('*', notFound)
   return app
 }
