@@ -127,6 +127,9 @@ export const ERROR_CODES = [
   'MANDATORY_FIELDS_MISSING',
   'FORM_VALUE_INVALID',
   'IDEMPOTENCY_KEY_REUSED',
+  'OFFLINE_SINCE_IN_FUTURE',
+  // events reported by clients
+  'EVENT_TYPE_NOT_REPORTABLE',
   // quality: issues and message threads
   'UNKNOWN_ISSUE_TYPE',
   'ISSUE_TYPE_INACTIVE',

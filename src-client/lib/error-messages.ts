@@ -122,6 +122,8 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MANDATORY_FIELDS_MISSING: msg`Compila tutti i campi obbligatori`,
   FORM_VALUE_INVALID: msg`Valore non valido in un campo del modulo`,
   IDEMPOTENCY_KEY_REUSED: msg`Richiesta duplicata non valida: riprova`,
+  OFFLINE_SINCE_IN_FUTURE: msg`L'inizio del periodo offline è nel futuro: controlla l'orologio del dispositivo`,
+  EVENT_TYPE_NOT_REPORTABLE: msg`Questo tipo di evento è registrato solo dal server`,
   UNKNOWN_ISSUE_TYPE: msg`Tipo di segnalazione non trovato`,
   ISSUE_TYPE_INACTIVE: msg`Questo tipo di segnalazione non è più attivo`,
   ISSUE_TITLE_REQUIRED: msg`Il titolo è obbligatorio`,

@@ -21,8 +21,11 @@ import { queryClient, trpc, trpcClient } from './trpc'
  *   client OFFLINE; a probe of `/api/health` notices the way back. A job offline for longer than
  *   its phase's `max_offline` (seconds; 0 = never) has its work session closed here too (the
  *   server force-pauses it on its side: JOB_PAUSE_FORCED, paused offline). Back online, such a
- *   job records "back online" (`execution.backOnline`) and its state is read again; a job still
- *   within max_offline simply beats again (the server records the gap itself).
+ *   job records "back online" (`execution.backOnline`, once per reconnection: a job already being
+ *   reported is not reported again, and the server records one BACK_ONLINE per offline period
+ *   anyway) and its state is read again; a job still within max_offline simply beats again (the
+ *   server records the gap itself). `offline_since` is the server's time of the last answered
+ *   heartbeat, so a tablet's wrong clock does not matter.
  * - Leaving the work session pauses its jobs (`pauseAll`); closing or reloading the page does it
  *   with `fetch(..., { keepalive: true })` on `pagehide` (REST `POST job/{id}/pause`).
  */
@@ -42,12 +45,17 @@ export type RuntimeState = {
   stopped: ReadonlyMap<string, JobStop>
 }
 
-type Tracked = { maxOfflineS: number; lastOkAt: number }
+/** lastOkAt: this client's clock; lastOkServerAt: the server's clock at that answer (null: none yet). */
+type Tracked = { maxOfflineS: number; lastOkAt: number; lastOkServerAt: number | null }
 
 const PROBE_MS = 3_000
 const OFFLINE_CHECK_MS = 1_000
 
 const tracked = new Map<string, Tracked>()
+/** Jobs closed here after max_offline: the server time of their last answered heartbeat (offline_since). */
+const closedServerAt = new Map<string, number | null>()
+/** Jobs whose "back online" is being reported right now (one report per reconnection). */
+const reporting = new Set<string>()
 let state: RuntimeState = {
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
   offlineSince: null,
@@ -81,7 +89,7 @@ export const jobRuntime = {
       known.maxOfflineS = maxOfflineS
       return
     }
-    tracked.set(jobKey, { maxOfflineS, lastOkAt: Date.now() })
+    tracked.set(jobKey, { maxOfflineS, lastOkAt: Date.now(), lastOkServerAt: null })
     const stopped = new Map(state.stopped)
     stopped.delete(jobKey)
     const closed = new Map(state.closedOffline)
@@ -169,7 +177,10 @@ async function beat(jobKey: string) {
     const result = await rest<HeartbeatResult>('POST', `/job/${encodeURIComponent(jobKey)}/heartbeat`)
     lastContactAt = Date.now()
     const t = tracked.get(jobKey)
-    if (t) t.lastOkAt = lastContactAt
+    if (t) {
+      t.lastOkAt = lastContactAt
+      t.lastOkServerAt = result.server_time
+    }
     if (!result.running) {
       jobRuntime.untrack(jobKey, { reason: result.reason ?? 'paused', message: null })
       void invalidateJob(jobKey)
@@ -206,6 +217,7 @@ function checkOfflineTooLong() {
   for (const [jobKey, t] of tracked) {
     if (t.maxOfflineS > 0 && now - t.lastOkAt > t.maxOfflineS * 1000) {
       tracked.delete(jobKey)
+      closedServerAt.set(jobKey, t.lastOkServerAt)
       closed ??= new Map(state.closedOffline)
       closed.set(jobKey, t.lastOkAt)
     }
@@ -238,21 +250,27 @@ async function goOnline() {
   emit({ online: true, offlineSince: null })
   // Jobs still within max_offline beat again at once (the server records the gap as back online).
   if (tracked.size) schedule(0)
-  // Jobs whose session closed here: record "back online", then read their state again.
-  for (const [job_key, offline_since] of closed) {
+  // Jobs whose session closed here: record "back online" once, then read their state again.
+  for (const [job_key, closedAt] of closed) {
+    if (reporting.has(job_key)) continue
+    reporting.add(job_key)
+    const since = closedServerAt.get(job_key) ?? null
     try {
-      const res = await withIdempotency(`back-online:${job_key}:${offline_since}`, (idempotency_key) =>
-        trpcClient.execution.backOnline.mutate({ job_key, idempotency_key, offline_since }),
+      const res = await withIdempotency(`back-online:${job_key}:${closedAt}`, (idempotency_key) =>
+        trpcClient.execution.backOnline.mutate({ job_key, idempotency_key, ...(since === null ? {} : { offline_since: since }) }),
       )
-      // The server did not force-pause it yet: the session is closed here, so pause it there too.
+      // The server still counts it running (clocks apart): the session is closed here, so pause it there too.
       if (res.job.active) {
-        await withIdempotency(`pause-offline:${job_key}:${offline_since}`, (idempotency_key) =>
+        await withIdempotency(`pause-offline:${job_key}:${closedAt}`, (idempotency_key) =>
           trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason: 'end_session' }),
         ).catch(() => {})
       }
     } catch {
       // Refused (signed out, job not ours any more): the screen reads the state again below.
+    } finally {
+      reporting.delete(job_key)
     }
+    closedServerAt.delete(job_key)
     const still = new Map(state.closedOffline)
     still.delete(job_key)
     const stopped = new Map(state.stopped)
@@ -294,6 +312,7 @@ if (typeof window !== 'undefined') {
   auth.subscribe(() => {
     if (auth.getState().status !== 'anonymous') return
     tracked.clear()
+    closedServerAt.clear()
     clearBeat()
     clearPendingIntents()
     if (state.running.size || state.closedOffline.size || state.stopped.size) {

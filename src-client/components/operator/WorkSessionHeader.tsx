@@ -81,7 +81,7 @@ export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onSt
             <Progress.Section value={percent(job.active_qt, job.quantity)} color="teal.3" />
           </Progress.Root>
         </Stack>
-        {view.timer.display_job_timer && <JobTimer timer={view.timer} running={running && job.active} receivedAt={receivedAt} />}
+        {view.timer.display_job_timer && <JobTimer jobKey={job._key} timer={view.timer} maxOfflineS={phase.parameters.max_offline} running={running && job.active} receivedAt={receivedAt} />}
         {running ? (
           <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || offline} data-testid="pause-job">
             <Trans>Pausa</Trans>

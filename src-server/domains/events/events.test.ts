@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
-import { adminKey, adminToken, countOf, MINUTE, trpcCall } from '../../test/fixtures'
+import { CLIENT_EVENT_TYPES } from '../../../src/domains/events/schemas'
+import { adminKey, adminToken, appCode, countOf, MINUTE, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, type Harness, useHarness } from '../../test/harness'
 
 const lastEvent = (h: Harness, type: string) =>
@@ -82,11 +83,37 @@ describe('events: who, which session and when (server time)', () => {
 
   test('tRPC events.record does the same', async () => {
     const token = await adminToken(h)
-    const res = await trpcCall(h, 'events.record', 'mutation', { event_type: 'BACK_ONLINE' }, { token })
+    h.clock.advance(MINUTE)
+    const res = await trpcCall(h, 'events.record', 'mutation', { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: 'J-43' }, { token })
     expect(res.status).toBe(200)
-    const ev = await lastEvent(h, 'BACK_ONLINE')
+    const ev = await lastEvent(h, 'PAUSED_OFFLINE')
+    expect(ev.subject_key).toBe('J-43')
     expect(ev.session_id).toBe(token.split('.')[0]!)
     expect(ev.created_at.getTime()).toBe(h.clock.now().getTime())
+  })
+
+  test('a type the server records itself (JOB_STARTED, BACK_ONLINE ...) is refused with 400 EVENT_TYPE_NOT_REPORTABLE; nothing is written', async () => {
+    const token = await adminToken(h)
+    const before = await countOf(h, 'events')
+    for (const event_type of ['JOB_STARTED', 'JOB_PAUSE_FORCED', 'BACK_ONLINE', 'ISSUE_OPENED', 'LOGIN', 'paused_offline']) {
+      const res = await h.request('POST', '/api/event', { token, body: { event_type, subject_type: 'job', subject_key: 'J-44' } })
+      expect(res.status).toBe(400)
+      expect(res.body.detail.code).toBe('EVENT_TYPE_NOT_REPORTABLE')
+      expect(res.body.detail.message).toContain(event_type)
+      expect(res.body.detail.message).toContain('PAUSED_OFFLINE')
+      const viaTrpc = await trpcCall(h, 'events.record', 'mutation', { event_type }, { token })
+      expect(viaTrpc.status).toBe(400)
+      expect(appCode(viaTrpc.body)).toBe('EVENT_TYPE_NOT_REPORTABLE')
+    }
+    expect(await countOf(h, 'events')).toBe(before)
+    expect(await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'J-44').execute()).toHaveLength(0)
+  })
+
+  test('OpenAPI lists the event types a client may report', async () => {
+    const res = await h.request('GET', '/api/openapi.json')
+    expect(res.status).toBe(200)
+    const body = res.body.paths['/event'].post.requestBody.content['application/json'].schema
+    expect(body.properties.event_type.enum).toEqual([...CLIENT_EVENT_TYPES])
   })
 
   test('a bad event is 400 naming the field, and nothing is written; without sign-in 401', async () => {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
+import { CLIENT_EVENT_TYPES, isClientEventType } from '../../../src/domains/events/schemas'
 import type { Actor } from '../../context'
 import type { Database } from '../../db/schema'
+import { badRequest } from '../../errors'
 
 export type NewEvent = {
   event_type: string
@@ -28,12 +30,22 @@ export async function appendEvent(db: Kysely<Database>, actor: Actor | null, eve
     .execute()
 }
 
-/** `POST event`: an event the client reports (paused offline, back online ...); server time and identity. */
+/**
+ * `POST event`: an event only the client saw (CLIENT_EVENT_TYPES); server time and identity.
+ * A type the server records itself is refused: nothing is written.
+ */
 export async function recordClientEvent(
   db: Kysely<Database>,
   actor: Actor,
   input: { event_type: string; subject_type?: string; subject_key?: string; data?: Record<string, unknown> },
   at: Date,
 ): Promise<void> {
+  if (!isClientEventType(input.event_type)) {
+    throw badRequest(
+      'EVENT_TYPE_NOT_REPORTABLE',
+      `event_type ${input.event_type} is recorded by the server itself; a client may report only: ${CLIENT_EVENT_TYPES.join(', ')}`,
+      { allowed: [...CLIENT_EVENT_TYPES] },
+    )
+  }
   await appendEvent(db, actor, { ...input, data: { ...input.data, reported_by_client: true } }, at)
 }

@@ -73,6 +73,15 @@ export const expectedMs = (stdProcessingTimeS: number, pieces: number) => stdPro
 export const offlineTooLong = (maxOfflineS: number, lastHeartbeatAt: number, now: number) =>
   maxOfflineS > 0 && now - lastHeartbeatAt > maxOfflineS * 1000
 
+/**
+ * Where a work session closed for silence ends (server force-pause and the client's own close
+ * alike): max_offline after the last sign of life, never later than now. The operator's client
+ * keeps the session open (and its timer running) for max_offline without a connection, so that
+ * time is work time; a job paused before its first heartbeat counts its max_offline too (start
+ * is its first sign of life), not 0 s.
+ */
+export const offlineSessionEnd = (lastSignAt: number, maxOfflineS: number, now: number) => Math.min(now, lastSignAt + maxOfflineS * 1000)
+
 /** The steps an operator may not skip yet: with forced order, every earlier step not done. */
 export function earlierStepsPending(steps: readonly { _key: string; position: number; done: boolean }[], stepKey: string): string[] {
   const target = steps.find((s) => s._key === stepKey)
@@ -83,3 +92,11 @@ export function earlierStepsPending(steps: readonly { _key: string; position: nu
 /** Heartbeat interval of the client (SPEC 9) and the silence after which a heartbeat counts as "back online". */
 export const HEARTBEAT_INTERVAL_MS = 10_000
 export const BACK_ONLINE_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS
+
+/**
+ * How far ahead of the server's clock a client's offline_since (back online) may be: the client
+ * sends the server time of its last answered heartbeat, so only a little slack is needed.
+ * Further ahead is refused (400 OFFLINE_SINCE_IN_FUTURE): an offline period cannot start later
+ * than it ends.
+ */
+export const OFFLINE_SINCE_SKEW_MS = 60_000
