@@ -57,6 +57,7 @@ import { Route as AppOperatorJobJobKeyRouteRouteImport } from './routes/app/oper
 import { Route as AppOperatorSelectJobIndexRouteImport } from './routes/app/operator/select-job/index'
 import { Route as AppOperatorSelectJobAllRouteImport } from './routes/app/operator/select-job/all'
 import { Route as AppOperatorSelectJobConfirmRouteImport } from './routes/app/operator/select-job/confirm'
+import { Route as AppProductionOverviewQueuesRouteImport } from './routes/app/production/overview/queues'
 import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/app/production/workorder/$wo_key/route'
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
@@ -343,6 +344,12 @@ const AppOperatorSelectJobConfirmRoute =
     path: '/confirm',
     getParentRoute: () => AppOperatorSelectJobRouteRoute,
   } as any)
+const AppProductionOverviewQueuesRoute =
+  AppProductionOverviewQueuesRouteImport.update({
+    id: '/queues',
+    path: '/queues',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
 const AppProductionWorkorderWo_keyRouteRoute =
   AppProductionWorkorderWo_keyRouteRouteImport.update({
     id: '/workorder/$wo_key',
@@ -589,6 +596,7 @@ export interface FileRoutesByFullPath {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -659,6 +667,7 @@ export interface FileRoutesByTo {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
@@ -744,6 +753,7 @@ export interface FileRoutesById {
   '/app/library/product/new': typeof AppLibraryProductNewRoute
   '/app/operator/select-job/all': typeof AppOperatorSelectJobAllRoute
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
+  '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -830,6 +840,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -900,6 +911,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/admin/field'
     | '/app/admin/general'
@@ -984,6 +996,7 @@ export interface FileRouteTypes {
     | '/app/library/product/new'
     | '/app/operator/select-job/all'
     | '/app/operator/select-job/confirm'
+    | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -1369,6 +1382,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/operator/select-job/confirm'
       preLoaderRoute: typeof AppOperatorSelectJobConfirmRouteImport
       parentRoute: typeof AppOperatorSelectJobRouteRoute
+    }
+    '/app/production/overview/queues': {
+      id: '/app/production/overview/queues'
+      path: '/queues'
+      fullPath: '/app/production/overview/queues'
+      preLoaderRoute: typeof AppProductionOverviewQueuesRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
     }
     '/app/production/workorder/$wo_key': {
       id: '/app/production/workorder/$wo_key'
@@ -1826,6 +1846,7 @@ const AppOperatorRouteRouteWithChildren =
   AppOperatorRouteRoute._addFileChildren(AppOperatorRouteRouteChildren)
 
 interface AppProductionOverviewRouteRouteChildren {
+  AppProductionOverviewQueuesRoute: typeof AppProductionOverviewQueuesRoute
   AppProductionOverviewJobDepartmentRoute: typeof AppProductionOverviewJobDepartmentRoute
   AppProductionOverviewWorkorderArchiveRoute: typeof AppProductionOverviewWorkorderArchiveRoute
   AppProductionOverviewWorkorderNewRoute: typeof AppProductionOverviewWorkorderNewRoute
@@ -1835,6 +1856,7 @@ interface AppProductionOverviewRouteRouteChildren {
 
 const AppProductionOverviewRouteRouteChildren: AppProductionOverviewRouteRouteChildren =
   {
+    AppProductionOverviewQueuesRoute: AppProductionOverviewQueuesRoute,
     AppProductionOverviewJobDepartmentRoute:
       AppProductionOverviewJobDepartmentRoute,
     AppProductionOverviewWorkorderArchiveRoute:

@@ -13,6 +13,7 @@ function ProductionOverview() {
         tabs={[
           { to: '/app/production/overview/workorder', label: <Trans>Ordini di lavoro</Trans> },
           { to: '/app/production/overview/job', label: <Trans>Job</Trans> },
+          { to: '/app/production/overview/queues', label: <Trans>Code operatori</Trans> },
           { to: '/app/production/overview/workorder/archive', label: <Trans>Archivio</Trans> },
         ]}
       />

@@ -27,7 +27,7 @@ export const TOUCH_DELAY_MS = 500
  * Mouse and pen drags start after a small move; touch is left to the TouchSensor so that the
  * 500 ms press applies on tablets (and a swipe still scrolls the page).
  */
-class MouseOrPenSensor extends PointerSensor {
+export class MouseOrPenSensor extends PointerSensor {
   static activators = [
     {
       eventName: 'onPointerDown' as const,

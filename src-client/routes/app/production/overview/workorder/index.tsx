@@ -26,6 +26,7 @@ import {
   StatusBadge,
   TimingBadge,
 } from '../../workorder/-workorder-ui'
+import { QueuePositionMenu } from './-queue-position'
 import { SortableTable, type SortableColumn } from './-sortable-table'
 import { pageNumber, pick, searchText } from '../../../../../lib/list-search'
 
@@ -248,6 +249,46 @@ function WorkOrderList() {
     [i18n.locale],
   )
 
+  // In the unfiltered queue order each row shows its place in the whole queue and can move to any place.
+  const queueColumns = useMemo<SortableColumn<WorkOrderListItem>[]>(() => {
+    if (!reorderable) return columns
+    const place = (index: number) => (page - 1) * PAGE_SIZE + index + 1
+    return [
+      {
+        id: 'queue_position',
+        header: () => t`Pos.`,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Text size="sm" c="dimmed" data-testid="queue-place">
+            {place(row.index)}
+          </Text>
+        ),
+      },
+      ...columns,
+      {
+        id: 'queue_actions',
+        header: () => '',
+        enableSorting: false,
+        // Clicks inside the menu and its dialog (portals bubble through React) must not open the work order.
+        cell: ({ row }) => (
+          // biome-ignore lint/a11y/noStaticElementInteractions: keeps the row click from firing
+          <div onClick={(e) => e.stopPropagation()}>
+            <QueuePositionMenu
+            wo={row.original}
+            position={place(row.index)}
+            total={total}
+            onMoved={(to) => {
+              const target = Math.ceil(to / PAGE_SIZE)
+              if (target !== page) setSearch({ page: target > 1 ? target : undefined }, false)
+            }}
+            />
+          </div>
+        ),
+      },
+    ]
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [columns, reorderable, page, total, i18n.locale])
+
   const productOptions = (opts.data?.products ?? []).map((p) => ({ value: p._key, label: `${p.code} — ${p.description}` }))
   if (search.product && !productOptions.some((o) => o.value === search.product)) productOptions.unshift({ value: search.product, label: productLabel ?? t`Prodotto selezionato` })
 
@@ -341,7 +382,10 @@ function WorkOrderList() {
       </Group>
       <Text size="xs" c="dimmed" data-testid="reorder-hint">
         {reorderable ? (
-          <Trans>Ordine della coda di stabilimento: trascina le righe dalla maniglia ⠿ per riordinarla.</Trans>
+          <Trans>
+            Ordine della coda di stabilimento: trascina le righe dalla maniglia ⠿ per riordinarla, o usa il menu ⋯ di una riga per spostarla in
+            cima, in fondo o a una posizione qualsiasi.
+          </Trans>
         ) : sort !== 'queue' && !filtered ? (
           <Trans>
             Ordinato per colonna.{' '}
@@ -355,7 +399,7 @@ function WorkOrderList() {
         )}
       </Text>
       <SortableTable
-        columns={columns}
+        columns={queueColumns}
         data={rows}
         getRowId={(w) => w._key}
         reorderable={reorderable}
