@@ -110,18 +110,20 @@ test('company: name and hourly cost saved; a 2:1 logo is refused, a square one a
   const fileInput = page.locator('input[type="file"]')
   await fileInput.setInputFiles(png('wide.png', 200, 100))
   await expect(page.getByText('Preview of wide.png')).toBeVisible()
-  await page.getByRole('button', { name: 'Upload logo' }).click()
-  const refusal = page.getByRole('alert').filter({ hasText: 'Logo not accepted' })
-  await expect(refusal).toContainText('The logo must be square (1:1 aspect ratio)')
+  // Said before any upload: the browser reads the image's size, and the upload button stays off.
+  const notSquare = page.getByTestId('logo-not-square')
+  await expect(notSquare).toContainText('Image not square')
+  await expect(notSquare).toContainText('200×100 pixels')
+  await expect(page.getByRole('button', { name: 'Upload logo' })).toBeDisabled()
   await snap(page, 'settings-company-logo-refused')
   const settingsAfterRefusal = await page.request.get('/api/settings')
   expect((await settingsAfterRefusal.json()).detail.logo_url).toBeNull()
 
   await page.getByRole('button', { name: 'Cancel' }).last().click()
   await page.locator('input[type="file"]').setInputFiles(png('square.png', 120, 120, [0, 150, 136]))
+  await expect(notSquare).toHaveCount(0)
   await page.getByRole('button', { name: 'Upload logo' }).click()
   await expect(page.getByText('Logo updated')).toBeVisible()
-  await expect(refusal).toHaveCount(0)
   await expect(page.getByTestId('logo-preview')).toHaveAttribute('src', /^\/media\/settings\/logo-/)
   const natural = await page.getByTestId('logo-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)
   expect(natural).toBe(120)
@@ -258,10 +260,8 @@ test.describe('in Italian', () => {
     await expect(page.getByRole('textbox', { name: 'Ragione sociale' })).toBeVisible()
     await expect(page.getByText("Un'immagine quadrata (proporzioni 1:1)")).toBeVisible()
     await page.locator('input[type="file"]').setInputFiles(png('largo.png', 300, 150))
-    await page.getByRole('button', { name: 'Carica logo' }).click()
-    await expect(page.getByRole('alert').filter({ hasText: 'Logo non accettato' })).toContainText(
-      'Il logo deve essere quadrato (proporzioni 1:1)',
-    )
+    await expect(page.getByTestId('logo-not-square')).toContainText("L'immagine misura 300×150 pixel: il logo deve essere quadrato")
+    await expect(page.getByRole('button', { name: 'Carica logo' })).toBeDisabled()
     await snap(page, 'settings-company-it')
 
     await page.getByRole('tab', { name: 'Fase predefinita' }).click()

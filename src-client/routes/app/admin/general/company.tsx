@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { rest } from '../../../../lib/rest'
 import { trpcClient } from '../../../../lib/trpc'
 import { Loading } from '../../../../components/QueryState'
+import { isNotSquare, NotSquareNotice, useImageShape } from './-logo-shape'
 import { FormActions, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/company')({
@@ -139,6 +140,8 @@ function LogoSection({ logoUrl }: { logoUrl: string | null }) {
     }
   }
 
+  const shape = useImageShape(preview)
+  const refused = isNotSquare(shape)
   const shown = preview ?? logoUrl
   return (
     <Section
@@ -171,8 +174,9 @@ function LogoSection({ logoUrl }: { logoUrl: string | null }) {
           {chosen ? (
             <>
               <PreviewText filename={chosen.name} />
+              {shape?.state === 'read' && refused && <NotSquareNotice width={shape.width} height={shape.height} />}
               <Group gap="sm">
-                <Button onClick={upload} loading={busy}>
+                <Button onClick={upload} loading={busy} disabled={refused || shape?.state === 'reading'}>
                   <Trans>Carica logo</Trans>
                 </Button>
                 <Button variant="default" onClick={discard} disabled={busy}>

@@ -6,6 +6,7 @@ import { createFileRoute, useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { ISSUE_CONTEXT_TYPES, type IssueContextType } from '../../../../../src/domains/issues/schemas'
 import type { SortingState } from '../../../../components/DataTable'
+import { DateField } from '../../../../components/DateField'
 import { useIssueAccess } from '../../../../components/issues/issue-access'
 import { CONTEXT_LABELS } from '../../../../components/issues/issue-labels'
 import { IssueCountChips, IssuesTable } from '../../../../components/issues/IssuesTable'
@@ -164,8 +165,8 @@ function Filters({ search, setSearch }: { search: IssuesSearch; setSearch: (patc
         value={search.ctx ?? null}
         onChange={(v) => setSearch({ ctx: (v as IssueContextType | null) ?? undefined })}
       />
-      <TextInput type="date" label={t`Aperte dal`} value={search.from ?? ''} max={search.to} onChange={(e) => setSearch({ from: e.currentTarget.value || undefined })} w={150} />
-      <TextInput type="date" label={t`al`} value={search.to ?? ''} min={search.from} onChange={(e) => setSearch({ to: e.currentTarget.value || undefined })} w={150} />
+      <DateField label={t`Aperte dal`} value={search.from ?? null} maxDate={search.to} onChange={(v) => setSearch({ from: v ?? undefined })} w={150} data-testid="issues-from" />
+      <DateField label={t`al`} value={search.to ?? null} minDate={search.from} onChange={(v) => setSearch({ to: v ?? undefined })} w={150} data-testid="issues-to" />
     </Group>
   )
 }
