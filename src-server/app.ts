@@ -29,7 +29,11 @@ export function createApp(svc: Services) {
   const app = new Hono<AppEnv>()
 
   app.onError((err, c) => {
-    if (err instanceof AppError) return c.json(errorBody(err.message, err.appCode, err.extra), err.status)
+    if (err instanceof AppError) {
+      // A throttled sign-in says when to come back, for scripts as well as in `detail.retry_after`.
+      if (err.status === 429 && typeof err.extra?.retry_after === 'number') c.header('Retry-After', String(err.extra.retry_after))
+      return c.json(errorBody(err.message, err.appCode, err.extra), err.status)
+    }
     if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(err.message, 'INVALID_INPUT'), err.status)
     console.error(`[http] ${c.req.method} ${c.req.path}:`, err)
     return c.json(errorBody('internal error', 'INTERNAL'), 500)

@@ -64,6 +64,18 @@ describe('readConfig: the environment parsed in one place', () => {
     expect(fails({ MES_DEMO: 'yes' })).toContain('MES_DEMO must be 1 or 0')
   })
 
+  test('trusted proxies: none by default; addresses and CIDR ranges of both families; the client header', () => {
+    expect(readConfig({})).toMatchObject({ trustedProxies: [], proxyClientHeader: 'x-forwarded-for' })
+    expect(readConfig({ MES_TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,::1 , fd00::/8', MES_TRUSTED_PROXY_HEADER: 'X-Real-IP' })).toMatchObject({
+      trustedProxies: ['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8'],
+      proxyClientHeader: 'x-real-ip',
+    })
+    for (const bad of ['localhost', '10.0.0.0/33', '10.0.0.1/8/2', 'fd00::/129', '300.1.1.1', '10.0.0.0/x']) {
+      expect(fails({ MES_TRUST_PROXY: bad })).toContain('MES_TRUST_PROXY must be addresses or CIDR ranges')
+    }
+    expect(fails({ MES_TRUSTED_PROXY_HEADER: 'X Forwarded For' })).toContain('MES_TRUSTED_PROXY_HEADER must be a header name')
+  })
+
   test('all problems are reported at once', () => {
     const message = fails({ PORT: 'x', DATABASE_URL: 'http://nope', MES_DEMO: 'true' })
     expect(message).toStartWith('Invalid environment:')

@@ -1,5 +1,17 @@
+import net from 'node:net'
 import path from 'node:path'
 import * as v from 'valibot'
+
+/** `10.0.0.5`, `10.0.0.0/8`, `::1`, `fd00::/8`: an address or a CIDR range of either family. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/')
+  const family = net.isIP(address)
+  if (!family || rest.length) return false
+  if (bits === undefined) return true
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
+}
+
+const list = (s: string) => s.split(',').map((e) => e.trim()).filter(Boolean)
 
 /** Every environment variable the server reads, parsed in one place. */
 const EnvSchema = v.object({
@@ -18,6 +30,17 @@ const EnvSchema = v.object({
   ),
   MES_DEMO: v.optional(v.picklist(['0', '1', ''], 'MES_DEMO must be 1 or 0'), ''),
   MES_CLIENT_DIST: v.optional(v.pipe(v.string(), v.minLength(1))),
+  MES_TRUST_PROXY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => list(s).every(isAddressOrRange), 'MES_TRUST_PROXY must be addresses or CIDR ranges separated by commas, like 127.0.0.1,10.0.0.0/8'),
+    ),
+    '',
+  ),
+  MES_TRUSTED_PROXY_HEADER: v.optional(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]+$/, 'MES_TRUSTED_PROXY_HEADER must be a header name like X-Forwarded-For')),
+    'X-Forwarded-For',
+  ),
 })
 
 const DEFAULT_CLIENT_DIST = path.join(import.meta.dir, '..', 'dist')
@@ -31,6 +54,12 @@ export type Config = {
   demo: boolean
   /** The built client (Vite output); tests may point at another build. */
   clientDist: string
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose forwarded headers are believed: the client
+   * address from `proxyClientHeader`, HTTPS from X-Forwarded-Proto. Empty: the socket decides.
+   */
+  trustedProxies: string[]
+  proxyClientHeader: string
 }
 
 export class ConfigError extends Error {}
@@ -53,5 +82,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     apiPrefix: o.API_PREFIX,
     demo: o.MES_DEMO === '1',
     clientDist: o.MES_CLIENT_DIST ? path.resolve(o.MES_CLIENT_DIST) : DEFAULT_CLIENT_DIST,
+    trustedProxies: list(o.MES_TRUST_PROXY),
+    proxyClientHeader: o.MES_TRUSTED_PROXY_HEADER.toLowerCase(),
   }
 }

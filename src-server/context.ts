@@ -23,7 +23,8 @@ export type Actor = {
 
 export type RequestCtx = Services & {
   auth: Auth | null
-  client: { ip: string | null; userAgent: string | null }
+  /** The source address and scheme (src-server/auth/client-address.ts: proxies only when trusted). */
+  client: { ip: string | null; https: boolean; userAgent: string | null }
   /** Set by polls (header `x-mes-background: 1`): such calls are not user activity. */
   background: boolean
   method: string

@@ -1,15 +1,22 @@
+import { forgetOldFailures } from './auth/throttle'
 import type { Services } from './context'
 import { expireIdempotencyKeys, sweepOffline } from './domains/execution/sweep'
 import { escalateOverdue } from './domains/issues/escalation'
 
 /**
  * The periodic work of every domain, each part safe with several app instances on one database:
- * offline jobs are force-paused, overdue issues escalate, old idempotency keys expire.
+ * offline jobs are force-paused, overdue issues escalate, old idempotency keys expire, failed
+ * sign-in counters every throttling rule has forgotten are deleted.
  */
-export type SweepReport = { paused: string[]; escalated: string[]; expiredKeys: number }
+export type SweepReport = { paused: string[]; escalated: string[]; expiredKeys: number; forgottenSignInCounters: number }
 
 export async function runSweeps(svc: Pick<Services, 'db' | 'clock'>): Promise<SweepReport> {
-  return { paused: await sweepOffline(svc), escalated: await escalateOverdue(svc), expiredKeys: await expireIdempotencyKeys(svc) }
+  return {
+    paused: await sweepOffline(svc),
+    escalated: await escalateOverdue(svc),
+    expiredKeys: await expireIdempotencyKeys(svc),
+    forgottenSignInCounters: await forgetOldFailures(svc),
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
-import { getConnInfo } from 'hono/bun'
 import type { Auth, RequestCtx, Services } from '../context'
 import type { AppEnv } from '../http-env'
 import { isApiToken, validateApiToken } from './api-tokens'
+import { requestSourceReader } from './client-address'
 import { readAuthCookie } from './cookie'
 import { validateSessionToken } from './sessions'
 
@@ -13,19 +13,12 @@ function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null
 }
 
-function clientIp(c: Parameters<MiddlewareHandler>[0]): string | null {
-  try {
-    return getConnInfo(c).remote.address ?? null
-  } catch {
-    return null // app.request() in tests has no socket
-  }
-}
-
 /**
  * Resolves who is calling (session cookie, session bearer token or API token) into the
  * request's context. It refuses nothing itself: `authorize` decides per procedure or route.
  */
 export function authenticate(svc: Services): MiddlewareHandler<AppEnv> {
+  const sourceOf = requestSourceReader(svc.config)
   return async (c, next) => {
     const now = svc.clock.now()
     const bearer = bearerToken(c.req.header('authorization'))
@@ -39,13 +32,16 @@ export function authenticate(svc: Services): MiddlewareHandler<AppEnv> {
       const valid = await validateSessionToken(svc.db, token, now)
       if (valid) auth = { via: 'session', ...valid, cookie: Boolean(cookie) }
     }
-    // CSRF: a cookie-authenticated unsafe request must come from the app's own origin.
+    const source = sourceOf(c)
+    // CSRF: a cookie-authenticated unsafe request must come from the app's own origin (https
+    // when a trusted proxy says the browser came over https, though the proxy spoke http to us).
     const origin = c.req.header('origin')
-    const crossOrigin = Boolean(cookie) && !SAFE_METHODS.has(c.req.method) && origin !== new URL(c.req.url).origin
+    const appOrigin = `${source.https ? 'https' : 'http'}://${new URL(c.req.url).host}`
+    const crossOrigin = Boolean(cookie) && !SAFE_METHODS.has(c.req.method) && origin !== appOrigin
     const ctx: RequestCtx = {
       ...svc,
       auth,
-      client: { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null },
+      client: { ...source, userAgent: c.req.header('user-agent') ?? null },
       background: c.req.header('x-mes-background') === '1',
       method: c.req.method,
       crossOrigin,

@@ -50,11 +50,12 @@ export interface ApiTokensTable {
   last_used_at: Timestamp | null
 }
 
+/** Failed sign-in counters (src-server/auth/throttle.ts): `pair:<source> <account>`, `account:<account>`, `source:<source>`. */
 export interface LoginThrottleTable {
   key: string
   failures: number
+  window_started_at: Timestamp
   last_failure_at: Timestamp
-  blocked_until: Timestamp | null
 }
 
 export interface EventsTable {

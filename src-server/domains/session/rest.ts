@@ -30,7 +30,7 @@ export const sessionRoutes = [
     response: LoginResult,
     handler: async (ctx, { body }) => {
       const result = await session.login(ctx, body, ctx.client)
-      setAuthCookie(ctx.hono, result.token)
+      setAuthCookie(ctx.hono, result.token, ctx.client.https)
       return result
     },
   }),
@@ -42,7 +42,7 @@ export const sessionRoutes = [
     access: { ...SELF, whileLocked: true },
     handler: async (ctx) => {
       await session.logout(ctx, ctx.actor!)
-      clearAuthCookie(ctx.hono)
+      clearAuthCookie(ctx.hono, ctx.client.https)
     },
   }),
   route({

@@ -3,7 +3,7 @@ import { hasScope } from '../../../src/auth/scopes'
 import { DEFAULT_PREFERENCES, type LoginInput, type Preferences, type SessionInfo } from '../../../src/domains/session/schemas'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { createSession, endSession, endUserSessions, setSessionLocked } from '../../auth/sessions'
-import { assertNotThrottled, clearFailures, recordFailure } from '../../auth/throttle'
+import { throttledCheck } from '../../auth/throttle'
 import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors'
@@ -18,19 +18,19 @@ export async function login(
   client: RequestCtx['client'],
 ): Promise<{ token: string; user_key: string; must_change_password: boolean }> {
   const now = svc.clock.now()
-  await assertNotThrottled(svc.db, input.username, client.ip, now)
   const user = await svc.db
     .selectFrom('users')
     .selectAll()
     .where((eb) => eb(eb.fn('lower', ['username']), '=', input.username.toLowerCase()))
     .executeTakeFirst()
-  // The password is checked even for unknown users (against a dummy hash) so timing tells nothing.
-  const passwordOk = await verifyPassword(input.password, user?.password_hash)
-  if (!user || !passwordOk || !user.enabled || user.archived_at) {
-    await recordFailure(svc.db, input.username, client.ip, now)
+  const signsIn = async () => {
+    // The password is checked even for unknown users (against a dummy hash) so timing tells nothing.
+    const passwordOk = await verifyPassword(input.password, user?.password_hash)
+    return passwordOk && user !== undefined && user.enabled && !user.archived_at
+  }
+  if (!(await throttledCheck(svc.db, input.username, client.ip, now, signsIn)) || !user) {
     throw unauthorized('LOGIN_FAILED', LOGIN_FAILED)
   }
-  await clearFailures(svc.db, input.username)
   return svc.db.transaction().execute(async (trx) => {
     const { token, session } = await createSession(trx, user.id, now, client)
     await trx.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute()
@@ -103,13 +103,10 @@ export async function lock(ctx: RequestCtx, auth: Auth): Promise<void> {
 export async function unlock(ctx: RequestCtx, auth: Auth, password: string): Promise<void> {
   if (auth.via !== 'session') return
   const now = ctx.clock.now()
-  await assertNotThrottled(ctx.db, auth.user.username, ctx.client.ip, now)
-  if (!(await verifyPassword(password, auth.user.password_hash))) {
-    await recordFailure(ctx.db, auth.user.username, ctx.client.ip, now)
+  if (!(await throttledCheck(ctx.db, auth.user.username, ctx.client.ip, now, () => verifyPassword(password, auth.user.password_hash)))) {
     // Not 401: a wrong unlock password must not sign the user out.
     throw badRequest('WRONG_PASSWORD', 'wrong password')
   }
-  await clearFailures(ctx.db, auth.user.username)
   await setSessionLocked(ctx.db, auth.session.id, false, now)
 }
 
@@ -122,9 +119,8 @@ export async function changePassword(
 ): Promise<void> {
   if (auth.via !== 'session') throw forbidden('NOT_AUTHORISED', 'API tokens cannot change passwords')
   // Guessing the current password here is throttled like a sign-in.
-  await assertNotThrottled(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now())
-  if (!(await verifyPassword(input.current_password, auth.user.password_hash))) {
-    await recordFailure(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now())
+  const currentOk = () => verifyPassword(input.current_password, auth.user.password_hash)
+  if (!(await throttledCheck(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now(), currentOk))) {
     throw badRequest('WRONG_PASSWORD', 'wrong password')
   }
   if (input.current_password === input.new_password) {
