@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { parseDateText } from './date-text'
+import { dateTextToIso, isoToDateText, parseDateText } from './date-text'
 
 describe('parseDateText', () => {
   test('the SPEC format YYYY/MM/DD', () => {
@@ -30,5 +30,14 @@ describe('parseDateText', () => {
     expect(parseDateText('11/25/2026')).toBeNull()
     expect(parseDateText('2026/11')).toBeNull()
     expect(parseDateText('')).toBeNull()
+  })
+})
+
+describe('isoToDateText / dateTextToIso', () => {
+  test('a stored date reads YYYY/MM/DD and comes back as stored; other text is kept as typed', () => {
+    expect(isoToDateText('2026-11-25')).toBe('2026/11/25')
+    expect(dateTextToIso('2026/11/25')).toBe('2026-11-25')
+    expect(dateTextToIso('2026/11/31')).toBe('2026/11/31')
+    expect(isoToDateText('domani')).toBe('domani')
   })
 })

@@ -21,3 +21,9 @@ export function parseDateText(text: string): string | null {
   if (d > last.getUTCDate()) return null
   return `${m[1]}-${pad(mo)}-${pad(d)}`
 }
+
+/** A stored 'YYYY-MM-DD' as read (YYYY/MM/DD); anything else as it is. */
+export const isoToDateText = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? value.replaceAll('-', '/') : value)
+
+/** Typed text as stored ('YYYY-MM-DD') when it is a date; otherwise kept as typed, for the check to name it. */
+export const dateTextToIso = (text: string) => parseDateText(text) ?? text

@@ -21,9 +21,11 @@ import {
 import { useState } from 'react'
 import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
+import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
 import { toApiError } from '../../lib/api-error'
 import { notifyError } from '../../lib/notify'
 import { rest } from '../../lib/rest'
+import { DateField } from '../DateField'
 
 type Props = {
   field: FieldDefinition
@@ -160,16 +162,20 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
         <Select {...common} data={field.options} value={str || null} onChange={(v) => onChange(v)} clearable={!field.mandatory} searchable maw={420} />
       )
     case 'date':
+      // SPEC 5: read and typed YYYY/MM/DD whatever the browser's language; stored 'YYYY-MM-DD'.
+      return field.multiple ? (
+        <TagsInput
+          {...common}
+          value={list.map(isoToDateText)}
+          onChange={(texts) => onChange(texts.map(dateTextToIso))}
+          placeholder={t`AAAA/MM/GG, Invio dopo ciascuna`}
+        />
+      ) : (
+        <DateField {...common} value={str || null} onChange={(v) => onChange(v)} maw={260} />
+      )
     case 'time':
       if (field.multiple) {
-        return (
-          <TagsInput
-            {...common}
-            value={list}
-            onChange={onChange}
-            placeholder={field.type === 'date' ? t`AAAA-MM-GG, Invio dopo ciascuna` : t`HH:MM, Invio dopo ciascuna`}
-          />
-        )
+        return <TagsInput {...common} value={list} onChange={onChange} placeholder={t`HH:MM, Invio dopo ciascuna`} />
       }
       return <TextInput {...common} type={field.type} value={str} onChange={(e) => onChange(e.currentTarget.value || null)} maw={260} />
     case 'files':
