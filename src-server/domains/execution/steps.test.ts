@@ -61,7 +61,7 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
       ['choice', ['A']],
       ['multi', 'A'],
       ['multi', ['A', 'Z']],
-      ['date', '2026/01/05'],
+      ['date', '05/01/2026'],
       ['date', '2026-02-30'],
       ['num', 'seven'],
       ['text', 5],

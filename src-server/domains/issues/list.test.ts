@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { IssueListInput } from '../../../src/domains/issues/schemas'
+import { sessionFor } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
 import { actOnIssue, listIssues } from './service'
 import { type IssueWorld, makeIssueWorld, openIssue } from './test-fixtures'
@@ -83,6 +84,20 @@ describe('issues: list filters, counts, order', () => {
     expect(await names({ from: '2026-01-08', to: '2026-01-07' })).toEqual([])
     const ranged = await list({ from: '2026-01-05', to: '2026-01-06', state: ['open'] })
     expect(ranged.counts).toEqual({ open: 1, closed: 1, reopened: 0, critical: 1 })
+  })
+
+  test('date range over REST: YYYY/MM/DD (SPEC 5) and YYYY-MM-DD alike; a wrong day says what is wrong', async () => {
+    // A session made now: the clock moved on days since the world's sessions were made.
+    const token = await sessionFor(h, w.quality.actor.userId)
+    const rest = async (query: string) => {
+      const res = await h.request('GET', `/api/issue?${query}`, { token })
+      return { status: res.status, message: res.body.detail.message as string | undefined, total: res.body.detail.total as number | undefined }
+    }
+    expect((await rest('from=2026/01/06&to=2026-01-07')).total).toBe(2)
+    expect((await rest('from=2026-01-06&to=2026/01/07')).total).toBe(2)
+    expect((await rest('to=1999/12/01')).total).toBe(0)
+    expect(await rest('from=2026/02/30')).toEqual({ status: 400, message: 'from: 2026/02/30 is not a calendar date: February 2026 has 28 days', total: undefined })
+    expect(await rest('to=07/01/2026')).toEqual({ status: 400, message: 'to: "07/01/2026" is not a date: dates are written YYYY/MM/DD or YYYY-MM-DD', total: undefined })
   })
 
   test('search: every word must match code, title, description, type, work order or product code; LIKE characters are literal', async () => {

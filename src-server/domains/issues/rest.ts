@@ -26,7 +26,7 @@ export const issueRoutes = [
     summary:
       'Issues, newest first, one page with the total and the counts per state (state filter aside). Filters: `state` (comma list of open, closed, reopened), ' +
       '`critical`, `type_key`, `context_type` (job, work_order, product, generic), `job_key`, `work_order_key` (also its jobs\' issues), `product_key` ' +
-      "(also its work orders' and jobs' issues), `from`/`to` (creation days YYYY-MM-DD, plant calendar), `search` (words: code, title, description, type, " +
+      "(also its work orders' and jobs' issues), `from`/`to` (creation days YYYY/MM/DD or YYYY-MM-DD, plant calendar), `search` (words: code, title, description, type, " +
       'work order and product codes); `sort`, `dir`, `page`, `page_size`',
     access: { scope: ISSUE_USERS },
     query: IssueListQuery,

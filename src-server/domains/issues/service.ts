@@ -99,9 +99,9 @@ function assertMayEdit(actor: Actor, issue: { opened_by: string | null }) {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** A 'YYYY-MM-DD' day's first instant on the plant's calendar (the server's time zone, as jobs' `late`). */
+/** A day's (YYYY/MM/DD, or YYYY-MM-DD from service callers) first instant on the plant's calendar (the server's time zone, as jobs' `late`). */
 function dayStart(day: string, plusDays = 0): Date {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  const [y, m, d] = day.split(/[/-]/).map(Number) as [number, number, number]
   // setFullYear, not new Date(y, ...): the constructor reads years 0-99 as 1900-1999.
   const start = new Date(0)
   start.setFullYear(y, m - 1, d + plusDays)

@@ -24,7 +24,7 @@ describe('metadata values by field type (shared rule)', () => {
       [field('ternary'), ['true', 'false', 'na'], [true, 'NA', 'maybe']],
       [field('choice', { options: ['Rosso', 'Blu'] }), ['Rosso', 'Blu'], ['rosso', 'Verde', ['Rosso']]],
       [field('choice', { options: ['Rosso', 'Blu'], multiple: true }), [['Rosso', 'Blu'], ['Blu']], ['Rosso', ['Rosso', 'Rosso'], ['Verde']]],
-      [field('date'), ['2026-11-21', '2024-02-29'], ['2026/11/21', '2026-02-30', '2023-02-29', '21-11-2026', '2026-13-01']],
+      [field('date'), ['2026-11-21', '2024-02-29', '2026/11/21', '0099/01/01'], ['2026/11-21', '2026-02-30', '0000-01-01', '2023-02-29', '21-11-2026', '2026-13-01']],
       [field('time'), ['00:00', '23:59', '08:30'], ['24:00', '8:30', '12:60', '12:30:00']],
       [field('files'), [['disegno.pdf'], []], ['disegno.pdf', ['a.pdf', 'b.pdf'], ['../x.pdf'], ['a/b.pdf']]],
       [field('files', { multiple: true }), [['a.pdf', 'b.png']], [['a.pdf', 'a.pdf'], ['.hidden']]],
@@ -98,6 +98,12 @@ describe('product metadata through the API', () => {
     expect(event.data).toMatchObject({ changed: ['metadata'] })
   })
 
+  test('a day written YYYY/MM/DD (SPEC 5) is taken as well, and stored in the one form', async () => {
+    const res = await put([{ custom_field_key: fields.Omologazione, value: '1999/12/01' }])
+    expect(res.status).toBe(200)
+    expect(res.body.detail.metadata).toEqual([{ custom_field_key: fields.Omologazione, value: '1999-12-01' }])
+  })
+
   test('a wrong value is refused with METADATA_VALUE_INVALID naming the field; nothing written', async () => {
     const before = await tableCounts(h)
     const cases: [string, unknown, string][] = [
@@ -108,7 +114,9 @@ describe('product metadata through the API', () => {
       ['Colore', 'Verde', 'metadata "Colore": expected one of: Rosso, Blu'],
       ['Colore', ['Rosso'], 'metadata "Colore": expected a single value'],
       ['Finiture', 'Opaca', 'metadata "Finiture": expected a list of values'],
-      ['Omologazione', '2026-02-30', `metadata "Omologazione": expected a date 'YYYY-MM-DD'`],
+      ['Omologazione', '2026-02-30', 'metadata "Omologazione": 2026-02-30 is not a calendar date: February 2026 has 28 days'],
+      ['Omologazione', '15/03/2026', 'metadata "Omologazione": "15/03/2026" is not a date: dates are written YYYY/MM/DD or YYYY-MM-DD'],
+      ['Omologazione', 20260315, 'metadata "Omologazione": expected a date YYYY/MM/DD or YYYY-MM-DD'],
       ['Turno', '25:00', `metadata "Turno": expected a time 'HH:MM'`],
       ['Disegni', ['../../etc/passwd'], 'metadata "Disegni": expected a stored file name'],
     ]

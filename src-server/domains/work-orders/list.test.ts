@@ -60,7 +60,9 @@ describe('work order list: search, filters, paging (server side)', () => {
     expect(await codes('date_field=start_from&date_from=2026/01/05')).toEqual([wo.today!.code, wo.future!.code])
     expect(await codes('date_to=2025/12/31')).toEqual([wo.lateClosed!.code])
     expect(await codes('status=active&late=false&product_key=' + pump)).toEqual([wo.today!.code])
-    const bad = await h.request('GET', '/api/work-order?date_from=2026-01-01', { token: prod.token })
+    // ISO 8601 days are taken as well; a day that is not one is refused.
+    expect(await codes('date_from=2026-01-01&date_to=2026-01-31')).toEqual([wo.late!.code, wo.today!.code])
+    const bad = await h.request('GET', '/api/work-order?date_from=01/01/2026', { token: prod.token })
     expect(bad.status).toBe(400)
     expect((await h.request('GET', '/api/work-order?status=late', { token: prod.token })).status).toBe(400)
     expect((await h.request('GET', '/api/work-order?page_size=101', { token: prod.token })).status).toBe(400)

@@ -29,7 +29,7 @@ export const workOrderRoutes = [
     path: '/work-order',
     tag,
     summary:
-      'Create a work order for an active product with a process: quantity > 0, start_from/due_by as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), ' +
+      'Create a work order for an active product with a process: quantity > 0, start_from/due_by as YYYY/MM/DD or YYYY-MM-DD, answered as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), ' +
       'line, notes. It gets a code (WO000123), goes to the end of the site queue and gets one job per phase with the whole quantity. ' +
       'Operators: phase_operators[] per phase, else operator_key for every phase, else unassigned - only where the settings allow unassigned jobs ' +
       '(otherwise 422 OPERATOR_REQUIRED naming the phase).',
@@ -45,7 +45,7 @@ export const workOrderRoutes = [
     tag,
     summary:
       'One page of the work order list: the active ones in site queue order (or `archived=true`: the archive, latest first); ' +
-      '`search` (code, product, line), `status`, `late`, `critical`, `product_key`, `date_from`/`date_to` on `date_field` (due_by or start_from), ' +
+      '`search` (code, product, line), `status`, `late`, `critical`, `product_key`, `date_from`/`date_to` (YYYY/MM/DD or YYYY-MM-DD) on `date_field` (due_by or start_from), ' +
       `sort/dir, page from 1 and page_size up to 100 (default ${workOrders.DEFAULT_PAGE_SIZE}); total counts every match.`,
     access: { scope: WORK_ORDER_READERS },
     query: WorkOrderListQuery,

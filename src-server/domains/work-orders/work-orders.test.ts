@@ -118,8 +118,12 @@ describe('work orders', () => {
       [{ product_key: product.key, quantity: -3 }, 400, 'INVALID_INPUT'],
       [{ product_key: product.key, quantity: 2.5 }, 400, 'INVALID_INPUT', 'quantity: quantity must be a whole number'],
       [{ product_key: product.key }, 400, 'INVALID_INPUT'],
-      [{ product_key: product.key, quantity: 1, due_by: '2026-01-20' }, 400, 'INVALID_INPUT', 'due_by: dates are written YYYY/MM/DD'],
-      [{ product_key: product.key, quantity: 1, due_by: '2026/02/30' }, 400, 'INVALID_INPUT', 'due_by: not a calendar date'],
+      [{ product_key: product.key, quantity: 1, due_by: '20/01/2026' }, 400, 'INVALID_INPUT', 'due_by: "20/01/2026" is not a date: dates are written YYYY/MM/DD or YYYY-MM-DD'],
+      [{ product_key: product.key, quantity: 1, due_by: '2026/02/30' }, 400, 'INVALID_INPUT', 'due_by: 2026/02/30 is not a calendar date: February 2026 has 28 days'],
+      [{ product_key: product.key, quantity: 1, start_from: '2026-13-01' }, 400, 'INVALID_INPUT', 'start_from: 2026-13-01 is not a calendar date: there is no month 13'],
+      [{ product_key: product.key, quantity: 1, due_by: 20260120 }, 400, 'INVALID_INPUT', 'due_by: dates are written YYYY/MM/DD or YYYY-MM-DD'],
+      [{ product_key: product.key, quantity: 1, start_from: '2026-02-10', due_by: '2026/02/09' }, 400, 'DUE_BEFORE_START', 'due_by must not be before start_from'],
+      [{ product_key: product.key, quantity: 1, qunatity: 2 }, 400, 'INVALID_INPUT', 'qunatity: unknown key (known keys here: product_key, quantity, start_from, due_by, line, notes, operator_key, phase_operators)'],
       [{ product_key: product.key, quantity: 1, start_from: '2026/02/10', due_by: '2026/02/09' }, 400, 'DUE_BEFORE_START', 'due_by must not be before start_from'],
       [{ product_key: product.key, quantity: 1, operator_key: prod.key }, 400, 'WRONG_OPERATOR'],
       [{ product_key: product.key, quantity: 1, phase_operators: [{ phase_key: single.phases[0]!.key, operator_key: op1.key }] }, 400, 'UNKNOWN_PHASE'],
@@ -133,6 +137,22 @@ describe('work orders', () => {
     expect(await tableCounts(h)).toEqual(before)
     // The same day is fine.
     await createOk({ product_key: single.key, quantity: 1, start_from: '2026/02/10', due_by: '2026/02/10' })
+  })
+
+  test('dates: YYYY/MM/DD (SPEC 5) and ISO YYYY-MM-DD are taken, any year 0001-9999; answers and filters use YYYY/MM/DD', async () => {
+    const made = await create({ product_key: single.key, quantity: 1, start_from: '1999-12-01', due_by: '2024/02/29' })
+    expect(made.status).toBe(201)
+    expect(made.body.detail).toMatchObject({ start_from: '1999/12/01', due_by: '2024/02/29' })
+    const patched = await h.request('PATCH', `/api/work-order/${made.body.detail._key}`, { token: prod.token, body: { due_by: '2025-01-31' } })
+    expect({ status: patched.status, due_by: patched.body.detail?.due_by }).toEqual({ status: 200, due_by: '2025/01/31' })
+    const codes = async (query: string) => {
+      const res = await h.request('GET', `/api/work-order?${query}`, { token: prod.token })
+      expect(res.status).toBe(200)
+      return res.body.detail.rows.map((r: { _key: string }) => r._key)
+    }
+    expect(await codes('date_field=start_from&date_from=1999-12-01&date_to=1999/12/01')).toEqual([made.body.detail._key])
+    const bad = await h.request('GET', '/api/work-order?date_field=due_by&date_from=2026/02/30', { token: prod.token })
+    expect({ status: bad.status, message: bad.body.detail.message }).toEqual({ status: 400, message: 'date_from: 2026/02/30 is not a calendar date: February 2026 has 28 days' })
   })
 
   test('unassigned jobs per settings: allowed -> unassigned; not allowed -> an operator per phase or one for all (422 naming the phase)', async () => {

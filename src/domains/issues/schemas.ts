@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { DayInput } from '../../dates'
 import { QueryBool, QueryInt, StorableText, UuidKey } from '../../valibot-helpers'
 
 /**
@@ -90,9 +91,9 @@ const listFilters = {
   /** Issues on the work order and on its jobs. */
   work_order_key: v.optional(UuidKey('work_order_key must be a valid work order key')),
   product_key: v.optional(UuidKey('product_key must be a valid product key')),
-  /** Created on or after this day / on or before this day ('YYYY-MM-DD', plant time zone). */
-  from: v.optional(v.pipe(v.string(), v.isoDate('from must be a date YYYY-MM-DD'))),
-  to: v.optional(v.pipe(v.string(), v.isoDate('to must be a date YYYY-MM-DD'))),
+  /** Created on or after this day / on or before this day (YYYY/MM/DD or YYYY-MM-DD, plant time zone). */
+  from: v.optional(DayInput),
+  to: v.optional(DayInput),
   /** Words matched against code, title, description, type, work order and product codes. */
   search: v.optional(v.pipe(v.string(), StorableText, v.trim(), v.maxLength(100))),
   sort: v.optional(v.picklist(ISSUE_SORTS)),

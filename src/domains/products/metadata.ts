@@ -1,3 +1,4 @@
+import { DAY_FORMATS, dayProblem } from '../../dates'
 import { type FieldType, SINGLE_VALUE_TYPES, TERNARY_VALUES } from '../form-fields/schemas'
 
 /**
@@ -11,7 +12,7 @@ import { type FieldType, SINGLE_VALUE_TYPES, TERNARY_VALUES } from '../form-fiel
  * - boolean: true or false
  * - ternary: 'true', 'false' or 'na'
  * - choice: one of the field's options (multiple: distinct options)
- * - date: 'YYYY-MM-DD' (a real calendar day)
+ * - date: a real calendar day, YYYY/MM/DD or YYYY-MM-DD (src/dates.ts), stored 'YYYY-MM-DD'
  * - time: 'HH:MM' (24 hours)
  * - files: always an array of stored file names (uploaded with `POST files`); at most one unless multiple
  * `null` (or an empty array / empty text) means "not filled", refused only for mandatory fields.
@@ -53,7 +54,7 @@ function singleProblem(field: MetadataField, value: unknown): string | null {
     case 'choice':
       return typeof value === 'string' && field.options.includes(value) ? null : `expected one of: ${field.options.join(', ')}`
     case 'date':
-      return typeof value === 'string' && isIsoDate(value) ? null : "expected a date 'YYYY-MM-DD'"
+      return typeof value === 'string' ? dayProblem(value) : `expected a date ${DAY_FORMATS}`
     case 'time':
       return typeof value === 'string' && isTime(value) ? null : "expected a time 'HH:MM'"
     case 'files':
@@ -85,10 +86,13 @@ function typeProblem(field: MetadataField, value: unknown): string | null {
   return null
 }
 
-/** The stored form of a value that fits: empty values become null ([] for lists), text is trimmed at the ends. */
+/** The stored form of a value that fits: empty values become null ([] for lists), text is trimmed at the ends, days are 'YYYY-MM-DD'. */
 function normalised(field: MetadataField, value: unknown): unknown {
   if (field.type === 'text' && typeof value === 'string') value = value.trim()
   if (field.type === 'text' && Array.isArray(value)) value = value.map((s: string) => s.trim()).filter(Boolean)
+  // Days are accepted in either form (src/dates.ts) and stored in one.
+  if (field.type === 'date' && typeof value === 'string') value = value.replaceAll('/', '-')
+  if (field.type === 'date' && Array.isArray(value)) value = value.map((s: string) => s.replaceAll('/', '-'))
   if (isEmptyValue(value)) return takesArray(field) ? [] : null
   return value
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { DayInput } from '../../dates'
 import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
 import { MAX_JOB_QUANTITY } from '../jobs/schemas'
 
@@ -22,18 +23,8 @@ export const AUTOCOMPLETE_MIN_CHARS = 3
 
 const Uuid = (what: string) => v.pipe(v.string(), v.uuid(`${what} must be a valid key`))
 
-function isCalendarDate(s: string): boolean {
-  const [y, m, d] = s.split(/[/-]/).map(Number) as [number, number, number]
-  const date = new Date(Date.UTC(y, m - 1, d))
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
-}
-
-/** SPEC 5 "Date format is YYYY/MM/DD": a real calendar day between the years 2000 and 2999. */
-export const DateInput = v.pipe(
-  v.string(),
-  v.regex(/^2\d{3}\/\d{2}\/\d{2}$/, 'dates are written YYYY/MM/DD'),
-  v.check(isCalendarDate, 'not a calendar date'),
-)
+/** SPEC 5 dates: the one day rule of every input (src/dates.ts). The screens validate with it too. */
+export const DateInput = DayInput
 
 /** Whole pieces, more than zero. */
 export const Quantity = v.pipe(
@@ -166,6 +157,7 @@ export const WorkOrderListInput = v.object({
   ...listFilters,
   /** true: late only; false: on time only. */
   late: v.optional(v.boolean()),
+  /** true: marked critical or with a critical job; false: neither. */
   critical: v.optional(v.boolean()),
   archived: v.optional(v.boolean()),
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))),
@@ -200,7 +192,10 @@ export const WorkOrderListItem = v.object({
   status: v.picklist(WORK_ORDER_STATUSES),
   /** due_by before today and not completed nor closed. */
   late: v.boolean(),
+  /** An open critical issue is raised on the work order itself. */
   critical: v.boolean(),
+  /** One of its open jobs has an open critical issue (the job shows it, not the work order). */
+  has_critical_job: v.boolean(),
   sequence: v.number(),
   archived_at: v.nullable(v.number()),
 })
@@ -219,6 +214,7 @@ export const WorkOrderJob = v.object({
   status: v.picklist(['queued', 'started', 'paused', 'closed']),
   active: v.boolean(),
   ready: v.boolean(),
+  /** Open, with an open critical issue on the job itself. */
   critical: v.boolean(),
 })
 export type WorkOrderJob = v.InferOutput<typeof WorkOrderJob>
