@@ -11,10 +11,13 @@ export function notifyError(error: unknown) {
     color: 'red',
     autoClose: false,
     withCloseButton: false,
+    // The text wraps in its own column and CLOSE keeps its width: never pushed out of the toast.
     message: (
-      <Group justify="space-between" wrap="nowrap">
-        <Text size="sm">{message}</Text>
-        <Button size="compact-sm" variant="subtle" color="red" onClick={() => notifications.hide(id)}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs" data-testid="error-toast">
+        <Text size="sm" style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+          {message}
+        </Text>
+        <Button size="compact-sm" variant="subtle" color="red" style={{ flexShrink: 0 }} onClick={() => notifications.hide(id)} data-testid="error-toast-close">
           <Trans>CHIUDI</Trans>
         </Button>
       </Group>

@@ -4,7 +4,7 @@ import type { JobRow } from '../../../src/domains/jobs/schemas'
 import { formatDay, percent } from './format'
 import { JobStateBadge } from './job-state'
 
-/** What a tap on the card does. */
+/** What a tap on the card does: select it, open its work session, or open it read-only (`unavailable`: it cannot start now). */
 export type CardMode = 'selectable' | 'selected' | 'open' | 'unavailable'
 
 /**
@@ -18,8 +18,8 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
   return (
     <UnstyledButton
       onClick={onClick}
-      disabled={mode === 'unavailable'}
       data-testid="job-card"
+      data-mode={mode}
       data-job-key={job._key}
       data-selected={selected || undefined}
       data-ready={job.ready || undefined}
@@ -32,7 +32,7 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
         outline: selected ? '3px solid var(--mantine-color-teal-6)' : '1px solid var(--mantine-color-default-border)',
         outlineOffset: -1,
         background: selected ? 'var(--mantine-color-teal-light)' : 'var(--mes-surface-1)',
-        opacity: mode === 'unavailable' ? 0.65 : 1,
+        opacity: mode === 'unavailable' ? 0.8 : 1,
       }}
     >
       <Group wrap="nowrap" gap="sm" align="center">

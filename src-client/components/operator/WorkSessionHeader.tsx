@@ -11,6 +11,8 @@ type Props = {
   /** The client is offline: nothing can be sent. */
   offline: boolean
   busy: boolean
+  /** Read-only view: no timer; Start/Resume only where the server says the job can start. */
+  readOnly: boolean
   receivedAt: number
   onStart: () => void
   onPause: () => void
@@ -20,7 +22,7 @@ type Props = {
  * The top of the work session: what is being made (product, work order, phase), the state at a
  * glance, the batch progress, the timer and the big start / pause / resume button.
  */
-export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onStart, onPause }: Props) {
+export function WorkSessionHeader({ view, state, offline, busy, readOnly, receivedAt, onStart, onPause }: Props) {
   const { t } = useLingui()
   const { job, batch, phase, product, work_order } = view
   const stepsDone = batch?.step_data.filter((s) => s.done).length ?? 0
@@ -28,7 +30,7 @@ export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onSt
   // The button follows what the operator sees: a job offline (still running on the server, or
   // closed here after max_offline) cannot be paused or resumed until the connection is back.
   const running = state === 'running' || state === 'offline'
-  const mayResume = !running && job.status !== 'closed'
+  const mayResume = !running && job.status !== 'closed' && view.can.start
   return (
     <Paper withBorder p="sm" data-testid="work-session-header" style={{ borderLeft: `8px solid ${STRIPE[state]}` }}>
       <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
@@ -81,13 +83,13 @@ export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onSt
             <Progress.Section value={percent(job.active_qt, job.quantity)} color="teal.3" />
           </Progress.Root>
         </Stack>
-        {view.timer.display_job_timer && <JobTimer jobKey={job._key} timer={view.timer} maxOfflineS={phase.parameters.max_offline} running={running && job.active} receivedAt={receivedAt} />}
+        {view.timer.display_job_timer && !readOnly && <JobTimer jobKey={job._key} timer={view.timer} maxOfflineS={phase.parameters.max_offline} running={running && job.active} receivedAt={receivedAt} />}
         {running ? (
           <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || offline} data-testid="pause-job">
             <Trans>Pausa</Trans>
           </Button>
         ) : mayResume ? (
-          <Tooltip label={offline ? t`Offline` : t`Nessun materiale disponibile`} disabled={view.can.start && !offline}>
+          <Tooltip label={t`Offline`} disabled={!offline}>
             <Button
               size="xl"
               h={56}
@@ -95,7 +97,7 @@ export function WorkSessionHeader({ view, state, offline, busy, receivedAt, onSt
               color="green.8"
               onClick={onStart}
               loading={busy}
-              disabled={!view.can.start || offline || (state === 'paused_offline' && view.job.active)}
+              disabled={offline || (state === 'paused_offline' && view.job.active)}
               data-testid="start-job"
             >
               {job.status === 'queued' ? <Trans>Avvia</Trans> : <Trans>Riprendi</Trans>}

@@ -9,6 +9,8 @@ export type WorkSession = {
   state: DisplayState
   /** The job runs here, online, with its work session open: steps can be worked. */
   canWork: boolean
+  /** The job does not run here for this operator: its pages are read, nothing starts by itself. */
+  readOnly: boolean
   /** A write is on its way (buttons show it and do not send twice). */
   busy: boolean
   /**

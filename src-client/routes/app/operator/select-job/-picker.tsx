@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Affix, Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import { Affix, Alert, Box, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { JobRow } from '../../../../../src/domains/jobs/schemas'
@@ -7,26 +7,31 @@ import { type CardMode, JobCard } from '../../../../components/operator/JobCard'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyAlert } from '../../../../lib/notify'
-import { isStartable, mayRunTogether, type SelectSearch, selectedKeys, toSearch, useOperatorJobs } from './-queue'
+import type { StartBlocker } from '../../../../../src/domains/execution/rules'
+import { StartBlockedReason } from '../../../../components/operator/ReadOnlyBanner'
+import { firstStartable, isStartable, mayRunTogether, type SelectSearch, selectedKeys, toSearch, useOperatorJobs } from './-queue'
 
 export type Section = { title?: ReactNode; jobs: JobRow[]; empty?: ReactNode }
 
 /**
  * Job lists with selection: a tap selects a startable job (one at a time, or several where
  * parallel_job_allowed holds for every one of them and for the jobs already running); a running
- * job opens its work session. "Next" shows the selection before starting (`confirm`).
+ * job opens its work session; a job that cannot start opens it read-only ("Consulta" does that
+ * for a startable one). "Next" shows the selection before starting (`confirm`).
  */
 export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnType<typeof useOperatorJobs>) => Section[]; search: SelectSearch; from: 'queue' | 'all' }) {
   const { t } = useLingui()
   const navigate = useNavigate()
   const jobs = useOperatorJobs()
-  // job=first: the first ready job of the queue is preselected (shown as chosen; written into
-  // the URL with the next tap). No navigation of its own, so it never fights the user's.
-  const first = search.job === 'first' ? jobs.queue.find(isStartable) : undefined
-  const selected = search.job === 'first' ? (first ? [first._key] : []) : selectedKeys(search)
   const listed = sections(jobs)
   const all = listed.flatMap((s) => s.jobs)
-  const running = all.filter((j) => j.active && j.operator_key === jobs.me)
+  const running = [...jobs.queue, ...jobs.unassigned].filter((j) => j.active && j.operator_key === jobs.me)
+  // job=first: the first job of the queue that can start now (beside the running ones) is
+  // preselected (shown as chosen; written into the URL with the next tap), or a notice says why
+  // none can. No navigation of its own, so it never fights the user's.
+  const first = search.job === 'first' ? firstStartable(jobs.queue, running) : null
+  const preselected = first && 'job' in first ? first.job : undefined
+  const selected = search.job === 'first' ? (preselected ? [preselected._key] : []) : selectedKeys(search)
   const here = from === 'queue' ? '/app/operator/select-job' : '/app/operator/select-job/all'
 
   // Jobs no longer startable (closed, taken elsewhere) leave the selection.
@@ -37,15 +42,11 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
 
   const setSelection = (keys: string[]) => void navigate({ to: here, search: toSearch(keys), replace: true })
 
+  /** The job's work session: running here, or read-only (nothing starts) for a job that is not running. */
+  const open = (job: JobRow) => void navigate({ to: '/app/operator/job/$jobKey/steps', params: { jobKey: job._key } })
+
   function tap(job: JobRow) {
-    if (job.active) {
-      void navigate({ to: '/app/operator/job/$jobKey/steps', params: { jobKey: job._key } })
-      return
-    }
-    if (!isStartable(job)) {
-      notifyAlert(t`Job non pronto: manca il materiale dalla fase precedente`)
-      return
-    }
+    if (job.active || !isStartable(job)) return open(job)
     if (stillSelected.includes(job._key)) return setSelection(stillSelected.filter((k) => k !== job._key))
     const together = mayRunTogether([...stillSelected, job._key], running, all)
     // Not parallel with the current choice: the tap replaces it (one job at a time).
@@ -74,6 +75,7 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
   return (
     <>
       <Stack gap="lg" pb={96} data-testid={`job-list-${from}`}>
+        {first && 'blocked' in first && <NoneCanStart reason={first.blocked} running={running} />}
         {listed.map((s, i) => (
           <Stack key={i} gap="xs">
             {s.title && <Title order={4}>{s.title}</Title>}
@@ -84,7 +86,20 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
                 </Text>
               </Paper>
             ) : (
-              s.jobs.map((j) => <JobCard key={j._key} job={j} mode={mode(j)} parallel={j.parallel_job_allowed} onClick={() => tap(j)} />)
+              s.jobs.map((j) => {
+                const m = mode(j)
+                const card = <JobCard key={j._key} job={j} mode={m} parallel={j.parallel_job_allowed} onClick={() => tap(j)} />
+                if (m !== 'selectable' && m !== 'selected') return card
+                // A tap selects a startable job: this opens it to read without starting it.
+                return (
+                  <Group key={j._key} wrap="nowrap" gap="xs" align="stretch">
+                    <Box style={{ flex: 1, minWidth: 0 }}>{card}</Box>
+                    <Button variant="default" size="lg" h="auto" miw={120} onClick={() => open(j)} data-testid="view-job" data-job-key={j._key}>
+                      <Trans>Consulta</Trans>
+                    </Button>
+                  </Group>
+                )
+              })
             )}
           </Stack>
         ))}
@@ -116,5 +131,25 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
         </Paper>
       </Affix>
     </>
+  )
+}
+
+/** job=first found no job to preselect: why none of the queue can start now. */
+function NoneCanStart({ reason, running }: { reason: StartBlocker; running: JobRow[] }) {
+  const other = running[0]
+  return (
+    <Alert color="yellow" variant="light" data-testid="none-can-start" data-reason={reason} title={<Trans>Nessun job può partire ora</Trans>}>
+      <Text size="md">
+        {reason === 'parallel_not_allowed' && other ? (
+          <Trans>
+            È in corso il job {other.work_order_code} · {other.phase_name} e le fasi non consentono il lavoro in parallelo: aprilo e mettilo in pausa per avviarne un altro.
+          </Trans>
+        ) : reason === 'no_material' ? (
+          <Trans>Nessun job della tua coda è pronto: manca il materiale dalla fase precedente. Tocca un job per consultarlo.</Trans>
+        ) : (
+          <StartBlockedReason reason={reason} />
+        )}
+      </Text>
+    </Alert>
   )
 }

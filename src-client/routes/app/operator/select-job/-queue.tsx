@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { JobRow } from '../../../../../src/domains/jobs/schemas'
-import { parallelAllowed } from '../../../../../src/domains/execution/rules'
+import { parallelAllowed, type StartBlocker, startBlocker } from '../../../../../src/domains/execution/rules'
 import { BACKGROUND, trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
 
@@ -13,8 +13,32 @@ export type SelectSearch = { job?: string }
 export const selectedKeys = (search: SelectSearch) => (search.job && search.job !== 'first' ? search.job.split(',').filter(Boolean) : [])
 export const toSearch = (keys: string[]): SelectSearch => (keys.length ? { job: keys.join(',') } : {})
 
-/** A job the operator can start or resume now (an open batch, or material for a new one). */
-export const isStartable = (j: JobRow) => j.status !== 'closed' && !j.active && (j.ready || j.active_qt > 0)
+/**
+ * Why a job of the list cannot start now (null: it can), by the server's start rule
+ * (`startBlocker`) on the row's state: an open batch (pieces in work) or material for a new one,
+ * and the parallel rule against the operator's running jobs. The list holds only jobs they may take.
+ */
+export const startBlockerOf = (j: JobRow, running: readonly JobRow[] = []): StartBlocker | null =>
+  startBlocker(
+    { status: j.status, active: j.active, has_open_batch: j.active_qt > 0, new_batch_qt: j.available_qt, parallel_job_allowed: j.parallel_job_allowed },
+    { may_take: true, running_elsewhere: running.filter((r) => r._key !== j._key) },
+  )
+
+/** A job the operator can start or resume now, leaving the parallel rule to the selection. */
+export const isStartable = (j: JobRow) => startBlockerOf(j) === null
+
+/**
+ * `job=first`: the first job of the queue that can start beside the jobs running now, or why
+ * none can (the reason of the first job that would start but for the parallel rule, else of
+ * the first job of the queue).
+ */
+export function firstStartable(queue: readonly JobRow[], running: readonly JobRow[]): { job: JobRow } | { blocked: StartBlocker } | null {
+  const job = queue.find((j) => startBlockerOf(j, running) === null)
+  if (job) return { job }
+  const waiting = queue.filter((j) => !j.active)
+  if (waiting.length === 0) return null
+  return { blocked: waiting.some(isStartable) ? 'parallel_not_allowed' : startBlockerOf(waiting[0]!, running)! }
+}
 
 /**
  * The operator's queue (GET job-assignment for the signed-in operator) and the unassigned jobs

@@ -9,6 +9,7 @@ import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { type DisplayState, displayState } from '../../../../../components/operator/job-state'
 import { NoMaterialDialog, RedirectingOverlay } from '../../../../../components/operator/dialogs'
 import { OperatorTabs } from '../../../../../components/operator/OperatorTabs'
+import { ReadOnlyBanner } from '../../../../../components/operator/ReadOnlyBanner'
 import { RuntimeNotices } from '../../../../../components/operator/RuntimeNotices'
 import { WorkSessionContext, type WorkSession } from '../../../../../components/operator/work-session-context'
 import { WorkSessionHeader } from '../../../../../components/operator/WorkSessionHeader'
@@ -26,6 +27,8 @@ import { useSession } from '../../../../../lib/use-auth'
  * progress, timer and start / pause / resume; tabs below. The layout owns the job's runtime:
  * the heartbeat follows the job's running state, every write goes through `act` (idempotency
  * key, refusal toast, outcome), and leaving the work session pauses the jobs running here.
+ * A job not running here (paused, not ready, another operator's) opens read-only: a banner says
+ * why it cannot start, Start/Resume shows only when the server says it can.
  */
 export const Route = createFileRoute('/app/operator/job/$jobKey')({
   component: WorkSessionLayout,
@@ -152,9 +155,11 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
   const pause = (reason: 'user' | 'no_material' | 'end_session') =>
     act(`pause:${jobKey}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key, reason }))
 
+  // Not running here for this operator (paused, not ready, someone else's): read, never work.
+  const readOnly = !(view.job.active && mine)
   const ws = useMemo<WorkSession>(
-    () => ({ jobKey, view, state, busy, act, canWork: state === 'running' && mine }),
-    [jobKey, view, state, busy, act, mine],
+    () => ({ jobKey, view, state, busy, act, canWork: state === 'running' && mine, readOnly }),
+    [jobKey, view, state, busy, act, mine, readOnly],
   )
 
   const base = `/app/operator/job/${jobKey}`
@@ -168,11 +173,13 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
           state={state}
           offline={!runtime.online}
           busy={busy}
+          readOnly={readOnly}
           receivedAt={receivedAt}
           onStart={start}
           onPause={() => void pause('user')}
         />
       </Box>
+      {readOnly && <ReadOnlyBanner view={view} />}
       <OtherRunningJobs jobKey={jobKey} running={runtime.running} />
       <OperatorTabs
         tabs={[

@@ -10,6 +10,7 @@ import { StepList, type StepItem } from '../../../../../components/operator/Step
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { auth } from '../../../../../lib/auth-store'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
+import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { trpcClient } from '../../../../../lib/trpc'
 
 /**
@@ -39,6 +40,7 @@ type Draft = Record<string, FormValue>
 function canonical(field: FieldDefinition, value: FormValue | undefined): FormValue {
   if (field.type === 'boolean') return value === true
   if (typeof value === 'string' && field.type === 'text') value = value.trim()
+  if (field.type === 'number') value = numbersFromText(value)
   if (value === undefined || isEmptyValue(value)) return takesArray(field) ? [] : null
   return value
 }
@@ -47,6 +49,8 @@ const savedDraft = (data: StepData | undefined): Draft => Object.fromEntries((da
 const formData = (fields: readonly FieldDefinition[], draft: Draft): FormDataEntry[] => fields.map((f) => ({ field_key: f._key, value: canonical(f, draft[f._key]) }))
 const sameForm = (fields: readonly FieldDefinition[], a: Draft, b: Draft) => JSON.stringify(formData(fields, a)) === JSON.stringify(formData(fields, b))
 const missingMandatory = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.mandatory && isEmptyValue(canonical(f, draft[f._key])))
+/** Number fields whose typed text is not a number: the field says why, and nothing is sent. */
+const notNumbers = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.type === 'number' && numberTextProblem(draft[f._key]))
 
 // ---------------------------------------------------------------------------------------------
 
@@ -119,8 +123,16 @@ function BatchSteps() {
     if (next) setSelected(next._key)
   }
 
+  /** A number field holding what is not a number keeps the form from being sent. */
+  function refuseNotNumbers() {
+    if (notNumbers(fields, values).length === 0) return false
+    setShowErrors(true)
+    notifyAlert(t`Correggi i campi numerici segnati`)
+    return true
+  }
+
   async function save() {
-    if (!step) return
+    if (!step || refuseNotNumbers()) return
     if (step.done && missingMandatory(fields, values).length) {
       setShowErrors(true)
       notifyAlert(t`Compila tutti i campi obbligatori`)
@@ -137,7 +149,7 @@ function BatchSteps() {
   }
 
   async function confirm() {
-    if (!step) return
+    if (!step || refuseNotNumbers()) return
     const isForm = fields.length > 0
     if (isForm && missingMandatory(fields, values).length) {
       setShowErrors(true)
@@ -302,20 +314,14 @@ function StepBody({ def }: { def: StepDefinition | undefined }) {
   )
 }
 
-/** Why the steps cannot be worked now. */
+/** Offline: why the steps of a running job cannot be worked now (a job not running here has the read-only banner). */
 function WorkHint() {
   const { state } = useWorkSession()
-  if (state === 'closed') return null
+  if (state !== 'offline' && state !== 'paused_offline') return null
   return (
-    <Alert color={state === 'offline' || state === 'paused_offline' ? 'red' : 'yellow'} mb="sm" data-testid="work-hint">
+    <Alert color="red" mb="sm" data-testid="work-hint">
       <Text size="md">
-        {state === 'offline' ? (
-          <Trans>Offline: i passi si potranno confermare quando torna la connessione.</Trans>
-        ) : state === 'queued' ? (
-          <Trans>Avvia il job per lavorare sui passi.</Trans>
-        ) : (
-          <Trans>Il job è in pausa: riprendilo per lavorare sui passi.</Trans>
-        )}
+        <Trans>Offline: i passi si potranno confermare quando torna la connessione.</Trans>
       </Text>
     </Alert>
   )
@@ -330,17 +336,29 @@ function NoBatch() {
   const { view, canWork, busy, act, jobKey, state } = useWorkSession()
   if (state === 'closed') return null
   if (!canWork) {
+    // Read-only (the banner above says why): the steps the job will go through.
     return (
       <Paper withBorder p="lg" data-testid="no-batch">
-        <Text size="lg">
-          {state === 'queued' ? (
-            <Trans>Il job non è ancora iniziato: premi Avvia per aprire il primo lotto.</Trans>
-          ) : view.can.start ? (
-            <Trans>Il job è in pausa: premi Riprendi per continuare.</Trans>
-          ) : (
-            <Trans>Nessun materiale disponibile per il prossimo pezzo: il job potrà riprendere quando la fase precedente rilascerà altri pezzi.</Trans>
-          )}
-        </Text>
+        <Title order={3} mb="sm">
+          <Trans>Passi del job</Trans>
+        </Title>
+        {view.steps.length === 0 ? (
+          <Text c="dimmed">
+            <Trans>Questo job non ha passi.</Trans>
+          </Text>
+        ) : (
+          <Stack gap={6} data-testid="steps-preview">
+            {view.steps.map((s, i) => (
+              <Text key={s._key} size="lg">
+                {i + 1}. {s.title || (s.type === 'form' ? t`Modulo` : t`Istruzione`)}
+                <Text span c="dimmed" size="sm">
+                  {' · '}
+                  {s.type === 'form' ? <Trans>Modulo</Trans> : <Trans>Istruzione</Trans>}
+                </Text>
+              </Text>
+            ))}
+          </Stack>
+        )}
       </Paper>
     )
   }

@@ -1,0 +1,189 @@
+import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, signIn, signOut, uniqueName } from './helpers'
+
+/**
+ * Floor-ready operator screens (issue 11): a job that cannot start opens read-only (why, and no
+ * start, timer, heartbeat or pause); job=first skips jobs that cannot start beside a running one
+ * and says why none can; the step action bar never covers the last field and the error toast's
+ * CLOSE stays inside the toast (element boxes, at 1280x800 and 1024x768, Italian and English);
+ * the time correction says why minutes over 59 are refused.
+ */
+
+const SHOTS = '/tmp/shots-operator'
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 768 },
+] as const
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
+
+/** A product with one phase, a work order for the operator; returns its job keys by phase. */
+async function workOrder(
+  api: APIRequestContext,
+  operator: NewUser,
+  phases: { name: string; params?: Partial<PhaseParameters>; steps: StepSpec[] }[],
+  quantity: number,
+) {
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
+  const code = uniqueName('P').toUpperCase()
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code, description: 'Valvola a sfera DN25' } }))
+  await ok(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: phases.map((p) => ({
+          operation_key: operation._key,
+          name: p.name,
+          parameters: { ...DEFAULT_PHASE_PARAMETERS, ...p.params },
+          steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
+          production_notes: `Note di produzione di ${p.name}`,
+        })),
+      },
+    }),
+  )
+  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Cliente Rossi: imballo rinforzato' } }),
+  )
+  return { code: wo.code, jobs: wo.phases.map((p) => p.jobs[0]!._key) }
+}
+
+/** The operator on another device: an API client signed in with their own token. */
+async function operatorApi(baseURL: string, operator: NewUser): Promise<APIRequestContext> {
+  const anon = await request.newContext({ baseURL })
+  const { token } = await ok<{ token: string }>(await anon.post('/api/login', { data: { username: operator.username, password: operator.password } }))
+  await anon.dispose()
+  return request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } })
+}
+
+const jobOf = async (baseURL: string, key: string) => ok<{ status: string; active: boolean }>(await (await adminApi(baseURL)).get(`/api/job/${key}`))
+const card = (page: Page, jobKey: string) => page.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+
+type Box = { x: number; y: number; width: number; height: number }
+const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+const inside = (inner: Box, outer: Box) =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height
+const box = async (l: Locator): Promise<Box> => {
+  const b = await l.boundingBox()
+  expect(b, 'element has a box').not.toBeNull()
+  return b!
+}
+
+/** Requests that would mean the read-only view started, kept alive or paused something. */
+function watchRuntimeCalls(page: Page) {
+  const calls: string[] = []
+  page.on('request', (r) => {
+    const url = r.url()
+    if (/\/heartbeat$|execution\.(pause|start|resume)|\/(pause|start|resume)$/.test(url)) calls.push(url)
+  })
+  return calls
+}
+
+test('a job that cannot start opens read-only; job=first skips a job blocked by a running one and says why; the refusal toast keeps CLOSE inside', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const api = await adminApi(baseURL!)
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Floor') })
+  // Two phases (phase 2 not ready), and a second work order whose job will run "on another device".
+  const steps: StepSpec[] = [{ type: 'instruction', title: 'Prepara il banco', text: 'Viti M6.' }]
+  const first = await workOrder(api, operator, [{ name: 'Montaggio', steps }, { name: 'Collaudo', steps }], 2)
+  const other = await workOrder(api, operator, [{ name: 'Etichettatura', steps }], 1)
+  const [ready, notReady] = first.jobs as [string, string]
+  const running = other.jobs[0]!
+  const calls = watchRuntimeCalls(page)
+
+  await signIn(page, operator.username, operator.password)
+  await expect(page).toHaveURL(/select-job\?job=first/)
+  await expect(card(page, ready)).toHaveAttribute('data-selected', 'true')
+  await expect(page.getByTestId('none-can-start')).toHaveCount(0)
+
+  // The not-ready job opens read-only: why it cannot start, no Start, no timer; its pages read.
+  await expect(card(page, notReady)).toHaveAttribute('data-mode', 'unavailable')
+  await card(page, notReady).click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${notReady}/steps`))
+  const banner = page.getByTestId('read-only-banner')
+  await expect(banner).toHaveAttribute('data-reason', 'no_material')
+  await expect(banner).toContainText('Read only')
+  await expect(banner).toContainText('the previous phase has not released material yet')
+  await expect(page.getByTestId('start-job')).toHaveCount(0)
+  await expect(page.getByTestId('job-timer')).toHaveCount(0)
+  await expect(page.getByTestId('steps-preview')).toContainText('Prepara il banco')
+  await page.getByTestId('tab-notes').click()
+  await expect(page.getByTestId('notes-tab')).toContainText('Cliente Rossi: imballo rinforzato')
+  await page.getByTestId('tab-messages').click()
+  await expect(page.getByTestId('messages-tab').getByTestId('message-thread')).toBeVisible()
+  await page.getByTestId('tab-issues').click()
+  await expect(page.getByTestId('issues-tab')).toBeVisible()
+  await page.getByTestId('tab-docs').click()
+  await expect(page.getByText('No documents for this product')).toBeVisible()
+  await page.screenshot({ path: `${SHOTS}/read-only-not-ready-en.png` })
+  // Leaving pauses nothing; nothing was started or kept alive.
+  await page.getByRole('banner').getByRole('link', { name: 'Operator' }).click()
+  await expect(page).toHaveURL(/select-job/)
+  await expect(card(page, ready)).toBeVisible()
+  expect(calls).toEqual([])
+  expect(await jobOf(baseURL!, notReady)).toMatchObject({ status: 'queued', active: false })
+
+  // Another job of the operator runs on another device, in a phase without parallel work; the
+  // operator signs in again here (the app opens on job=first).
+  await signOut(page)
+  const device = await operatorApi(baseURL!, operator)
+  await ok(await device.post(`/api/job/${running}/start`, { data: { idempotency_key: crypto.randomUUID() } }))
+  await signIn(page, operator.username, operator.password)
+  await expect(page).toHaveURL(/select-job\?job=first/)
+  const none = page.getByTestId('none-can-start')
+  await expect(none).toHaveAttribute('data-reason', 'parallel_not_allowed')
+  await expect(none).toContainText(`${other.code} · Etichettatura is running`)
+  await expect(card(page, ready)).not.toHaveAttribute('data-selected', 'true')
+  await expect(page.getByTestId('to-confirm')).toBeDisabled()
+  await page.screenshot({ path: `${SHOTS}/first-none-en.png` })
+
+  // "View" opens the ready job read-only: the server says why it cannot start now.
+  await page.locator(`[data-testid="view-job"][data-job-key="${ready}"]`).click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${ready}/steps`))
+  await expect(banner).toHaveAttribute('data-reason', 'parallel_not_allowed')
+  await expect(page.getByTestId('start-job')).toHaveCount(0)
+
+  // Chosen by hand anyway: the server refuses (409) in the red toast, whose CLOSE stays inside it.
+  await page.getByRole('banner').getByRole('link', { name: 'Operator' }).click()
+  await card(page, ready).click()
+  await expect(card(page, ready)).toHaveAttribute('data-selected', 'true')
+  await page.getByTestId('to-confirm').click()
+  for (const locale of ['en', 'it'] as const) {
+    if (locale === 'it') {
+      await chooseInUserMenu(page, 'Italiano')
+      await expect(page.getByRole('heading', { name: 'Conferma il job' })).toBeVisible()
+    }
+    await page.getByTestId('start-jobs').click()
+    const toast = page.locator('.mantine-Notification-root').filter({ has: page.getByTestId('error-toast') })
+    await expect(toast).toContainText(locale === 'en' ? 'These phases do not allow working several jobs at once' : 'Non si possono lavorare più job contemporaneamente')
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      const close = toast.getByTestId('error-toast-close')
+      await expect(close).toBeVisible()
+      await expect(close).toHaveText(locale === 'en' ? 'CLOSE' : 'CHIUDI')
+      // The text wraps (two lines or more) and CLOSE is still inside the toast.
+      expect((await box(toast.locator('.mantine-Text-root').first())).height).toBeGreaterThan(25)
+      expect(inside(await box(close), await box(toast))).toBe(true)
+      await page.screenshot({ path: `${SHOTS}/toast-${size.width}x${size.height}-${locale}.png` })
+    }
+    await toast.getByTestId('error-toast-close').click()
+    await expect(toast).toHaveCount(0)
+  }
+
+  // In Italian, the read-only job of the queue says why in Italian.
+  await page.getByTestId('confirm-back').click()
+  await card(page, notReady).click()
+  await expect(banner).toContainText('Sola lettura')
+  await expect(banner).toContainText('manca il materiale dalla fase precedente')
+  await page.screenshot({ path: `${SHOTS}/read-only-not-ready-it.png` })
+  expect(await jobOf(baseURL!, ready)).toMatchObject({ status: 'queued', active: false })
+  await ok(await device.post(`/api/job/${running}/pause`, { data: { idempotency_key: crypto.randomUUID() } }))
+  await device.dispose()
+})
