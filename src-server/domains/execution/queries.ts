@@ -193,6 +193,7 @@ export function workSessionHead(db: Db, jobId: string) {
       'w.status as wo_status',
       'w.line as wo_line',
       'w.notes as wo_notes',
+      'w.critical as wo_critical',
       sql<string | null>`to_char(w.start_from, 'YYYY/MM/DD')`.as('wo_start_from'),
       sql<string | null>`to_char(w.due_by, 'YYYY/MM/DD')`.as('wo_due_by'),
       'p.id as product_key',

@@ -41,7 +41,7 @@ import type {
   WorkSessionView,
 } from '../../../src/domains/execution/schemas'
 import type { FieldType } from '../../../src/domains/form-fields/schemas'
-import { availableQt, releaseDue, remainingQt } from '../../../src/domains/jobs/rules'
+import { availableQt, isCritical, releaseDue, remainingQt } from '../../../src/domains/jobs/rules'
 import { stepMediaUrl } from '../../../src/domains/process/media'
 import type { PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
@@ -1029,7 +1029,8 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
     job: {
       ...state,
       notes: job.notes,
-      critical: job.critical,
+      // The job list's rule: open, and an open critical issue on the job or its work order.
+      critical: isCritical({ status: job.status, critical: job.critical, work_order_critical: head.wo_critical }),
       started_at: job.started_at?.getTime() ?? null,
       closed_at: job.closed_at?.getTime() ?? null,
       last_heartbeat_at: job.last_heartbeat_at?.getTime() ?? null,

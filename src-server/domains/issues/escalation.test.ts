@@ -32,7 +32,8 @@ describe('issues: escalation sweep', () => {
       timestamp: h.clock.now().getTime(),
       data: { code: due.code, critical: true, close_within_hours: 4, opened_at: due.opened_at },
     })
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    // An issue on a job marks that job (not its work order).
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     h.clock.advance(1000 * HOUR)
     expect(await escalateOverdue(h.svc)).toEqual([])
     expect((await getIssue(h.svc, never._key)).critical).toBe(false)
@@ -89,7 +90,7 @@ describe('issues: escalation sweep', () => {
     const [a, b] = await Promise.all([escalateOverdue(h.svc), escalateOverdue(h.svc)])
     expect([...a, ...b].sort()).toEqual(issues.map((i) => i._key).sort())
     for (const i of issues) expect(await escalations(i._key)).toHaveLength(1)
-    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: true, jobs: [true, true] })
+    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [true, true] })
 
     // The same issue from two transactions at once: one escalates it, the other skips it.
     await act(issues[0]!._key, 'close')

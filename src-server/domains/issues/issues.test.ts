@@ -223,26 +223,26 @@ describe('issues: critical marks on jobs and work orders', () => {
   })
   const act = (key: string, action: Parameters<typeof actOnIssue>[3]) => actOnIssue(h.svc, w.quality.actor, key, action)
 
-  test('a critical issue on a job marks the job and its work order; two of them, close one: still critical; close both: cleared', async () => {
+  test('a critical issue on a job marks that job only, not its work order; two of them, close one: still critical; close both: cleared', async () => {
     const [job1, job2] = w.wo.jobs as [string, string]
     expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
     const a = await openIssue(h, w, { job_key: job1, critical: true })
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     const b = await openIssue(h, w, { job_key: job1, critical: true })
     await act(a._key, 'close')
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     await act(b._key, 'make_non_critical')
     expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
     await act(a._key, 'reopen')
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     await act(a._key, 'close')
     await act(b._key, 'make_critical')
     await openIssue(h, w, { job_key: job2 })
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     await act(b._key, 'close')
     expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })
     await act(b._key, 'reopen_critical')
-    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, false] })
+    expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [true, false] })
     await act(b._key, 'close')
     // Another work order is never touched.
     expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [false, false] })
@@ -258,22 +258,60 @@ describe('issues: critical marks on jobs and work orders', () => {
     expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [false, false] })
   })
 
-  test('the marks show in the job list (critical filter), the job and the work order list', async () => {
-    const issue = await openIssue(h, w, { job_key: w.wo.jobs[1]!, critical: true })
+  test('an issue on a phase 2 job: the job list, the job, the operator queue and the work session show that job critical, not the phase 1 job; the work order has a critical job', async () => {
+    const [phase1Job, phase2Job] = w.wo.jobs as [string, string]
+    const issue = await openIssue(h, w, { job_key: phase2Job, critical: true })
     const prod = w.production.token
-    const critical = await h.request('GET', '/api/job?filters=critical', { token: prod })
-    expect(critical.body.detail.rows.map((r: { _key: string }) => r._key).sort()).toEqual([...w.wo.jobs].sort())
-    expect((await h.request('GET', `/api/job?filters=not_critical`, { token: prod })).body.detail.rows.map((r: { _key: string }) => r._key).sort()).toEqual([...w.wo2.jobs].sort())
-    expect((await h.request('GET', `/api/job/${w.wo.jobs[0]}`, { token: prod })).body.detail).toMatchObject({ critical: true, work_order: { critical: true } })
-    const wos = await h.request('GET', '/api/work-order?critical=true', { token: prod })
-    expect(wos.body.detail.rows.map((r: { code: string }) => r.code)).toEqual(['mark-WO1'])
+    const keysOf = (res: { body: { detail: { rows: { _key: string }[] } } }) => res.body.detail.rows.map((r) => r._key).sort()
+    expect(keysOf(await h.request('GET', '/api/job?filters=critical', { token: prod }))).toEqual([phase2Job])
+    expect(keysOf(await h.request('GET', '/api/job?filters=not_critical', { token: prod }))).toEqual([phase1Job, ...w.wo2.jobs].sort())
+    expect((await h.request('GET', `/api/job/${phase1Job}`, { token: prod })).body.detail).toMatchObject({ critical: false, work_order: { critical: false } })
+    expect((await h.request('GET', `/api/job/${phase2Job}`, { token: prod })).body.detail).toMatchObject({ critical: true, work_order: { critical: false } })
+    // The operator queue (unassigned jobs here) reads the same rows.
+    const queue = (await h.request('GET', '/api/job-assignment', { token: prod })).body.detail
+    const queued = Object.fromEntries((queue.unassigned_jobs as { _key: string; critical: boolean }[]).map((j) => [j._key, j.critical]))
+    expect({ phase1: queued[phase1Job], phase2: queued[phase2Job] }).toEqual({ phase1: false, phase2: true })
+    // The operator's work session header.
+    const view = async (job: string) => (await h.request('GET', `/api/job/${job}/work-session`, { token: prod })).body.detail.job.critical
+    expect({ phase1: await view(phase1Job), phase2: await view(phase2Job) }).toEqual({ phase1: false, phase2: true })
+    // The work order: not critical itself, but it has a critical job (its list filter finds it).
+    const wos = (await h.request('GET', '/api/work-order?critical=true', { token: prod })).body.detail.rows
+    expect(wos.map((r: { code: string; critical: boolean; has_critical_job: boolean }) => [r.code, r.critical, r.has_critical_job])).toEqual([['mark-WO1', false, true]])
+    const detail = (await h.request('GET', `/api/work-order/${w.wo.id}`, { token: prod })).body.detail
+    expect(detail).toMatchObject({ critical: false, has_critical_job: true })
+    expect(detail.phases.map((ph: { jobs: { critical: boolean }[] }) => ph.jobs.map((j) => j.critical))).toEqual([[false], [true]])
     await act(issue._key, 'close')
     expect((await h.request('GET', '/api/job?filters=critical', { token: prod })).body.detail.rows).toEqual([])
     expect((await h.request('GET', '/api/work-order?critical=true', { token: prod })).body.detail.rows).toEqual([])
   })
 
+  test('an issue on the work order shows on its open jobs; a closed job is never shown critical, nor counted as a critical job', async () => {
+    const [phase1Job, phase2Job] = w.wo2.jobs as [string, string]
+    const prod = w.production.token
+    await h.svc.db.updateTable('jobs').set({ status: 'closed' }).where('id', '=', phase1Job).execute()
+    const onJob = await openIssue(h, w, { job_key: phase1Job, critical: true })
+    expect(await criticalMarks(h.svc.db, w.wo2)).toEqual({ work_order: false, jobs: [true, false] })
+    const listed = (await h.request('GET', `/api/job?work_order_key=${w.wo2.id}`, { token: prod })).body.detail.rows
+    expect(Object.fromEntries(listed.map((r: { _key: string; critical: boolean }) => [r._key, r.critical]))).toEqual({ [phase1Job]: false, [phase2Job]: false })
+    expect((await h.request('GET', `/api/job/${phase1Job}`, { token: prod })).body.detail.critical).toBe(false)
+    const detail = (await h.request('GET', `/api/work-order/${w.wo2.id}`, { token: prod })).body.detail
+    expect(detail).toMatchObject({ critical: false, has_critical_job: false })
+    expect(detail.phases.map((ph: { jobs: { critical: boolean }[] }) => ph.jobs.map((j) => j.critical))).toEqual([[false], [false]])
+
+    const onWo = await openIssue(h, w, { work_order_key: w.wo2.id, critical: true })
+    const after = (await h.request('GET', `/api/job?work_order_key=${w.wo2.id}`, { token: prod })).body.detail.rows
+    expect(Object.fromEntries(after.map((r: { _key: string; critical: boolean }) => [r._key, r.critical]))).toEqual({ [phase1Job]: false, [phase2Job]: true })
+    expect((await h.request('GET', `/api/work-order/${w.wo2.id}`, { token: prod })).body.detail).toMatchObject({ critical: true, has_critical_job: false })
+    await act(onWo._key, 'close')
+    await act(onJob._key, 'close')
+    await h.svc.db.updateTable('jobs').set({ status: 'queued' }).where('id', '=', phase1Job).execute()
+  })
+
   test('many issues changing at once on one work order leave the marks right', async () => {
-    const issues = await Promise.all(Array.from({ length: 6 }, (_, i) => openIssue(h, w, { job_key: w.wo.jobs[i % 2]!, critical: true })))
+    const issues = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => openIssue(h, w, { job_key: w.wo.jobs[i % 2]!, critical: true })),
+      openIssue(h, w, { work_order_key: w.wo.id, critical: true }),
+    ])
     expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: true, jobs: [true, true] })
     await Promise.all(issues.map((i) => act(i._key, 'close')))
     expect(await criticalMarks(h.svc.db, w.wo)).toEqual({ work_order: false, jobs: [false, false] })

@@ -18,7 +18,9 @@ const PHASE_POOL = sql<number>`coalesce((select greatest(0, wop.released_in_qt -
   where wop.work_order_id = j.work_order_id and wop.phase_id = j.phase_id), 0)`
 const AVAILABLE = sql<number>`case when j.status = 'closed' then 0 else least(${REMAINING}, ${PHASE_POOL}) end`
 const READY = sql<boolean>`(j.status <> 'closed' and j.quantity - j.completed_qt - j.active_qt > 0 and ${PHASE_POOL} > 0)`
-const CRITICAL = sql<boolean>`(j.critical or wo.critical)`
+// Critical: an open critical issue on the job itself or on its work order (not on a sibling job
+// of another phase); a closed job is never shown critical (issue 11).
+const CRITICAL = sql<boolean>`(j.status <> 'closed' and (j.critical or wo.critical))`
 const late = (today: string) => sql<boolean>`(j.status <> 'closed' and wo.due_by is not null and wo.due_by < ${today}::date)`
 
 /**
@@ -90,9 +92,9 @@ export function filterCondition(filter: JobFilter, today: string) {
     case 'critical':
       // Critical jobs are few (open critical issues): written so both arms can use their partial
       // indexes (jobs_critical, work_orders_critical) instead of scanning the queue for them.
-      return sql<SqlBool>`(j.critical or j.work_order_id = any(array(select cw.id from work_orders cw where cw.critical)))`
+      return sql<SqlBool>`(j.status <> 'closed' and (j.critical or j.work_order_id = any(array(select cw.id from work_orders cw where cw.critical))))`
     case 'not_critical':
-      return sql<SqlBool>`not j.critical and not wo.critical`
+      return sql<SqlBool>`not ${CRITICAL}`
     case 'late':
       return sql<SqlBool>`${late(today)}`
     case 'on_time':

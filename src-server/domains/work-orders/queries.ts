@@ -24,6 +24,9 @@ export type WorkOrderFilters = {
 
 type Eb = ExpressionBuilder<Database & { w: Database['work_orders']; p: Database['products'] }, 'w' | 'p'>
 
+/** One of the work order's open jobs is marked critical (an issue on that job; critical-marks.ts). */
+const hasCriticalJob = sql<boolean>`exists (select 1 from jobs cj where cj.work_order_id = w.id and cj.critical and cj.status <> 'closed')`
+
 /** Late = a due date before today and still active (src/domains/work-orders/rules.ts isLate). */
 const lateExpr = (today: string) => sql<boolean>`(w.status = 'active' and w.due_by is not null and w.due_by < ${toDbDate(today)}::date)`
 
@@ -34,7 +37,8 @@ export function filteredWorkOrders(db: Db, f: WorkOrderFilters, today: string) {
   q = q.where(sql<boolean>`(w.archived_at is null)`, '=', !f.archived)
   if (f.status) q = q.where('w.status', '=', f.status)
   if (f.product_key) q = q.where('w.product_id', '=', f.product_key)
-  if (f.critical !== undefined) q = q.where('w.critical', '=', f.critical)
+  // "Critical" in the list: the work order's own mark or a critical job of it.
+  if (f.critical !== undefined) q = q.where(sql<boolean>`(w.critical or ${hasCriticalJob})`, '=', f.critical)
   if (f.late !== undefined) q = q.where(f.late ? lateExpr(today) : sql<boolean>`not ${lateExpr(today)}`)
   const dateColumn = f.date_field === 'start_from' ? 'w.start_from' : 'w.due_by'
   if (f.date_from) q = q.where(sql.ref(dateColumn), '>=', sql<string>`${toDbDate(f.date_from)}::date`)
@@ -67,6 +71,7 @@ export function selectListItems(q: ReturnType<typeof filteredWorkOrders>, today:
       'w.status',
       lateExpr(today).as('late'),
       'w.critical',
+      hasCriticalJob.as('has_critical_job'),
       'w.sequence',
       msOrNull('w.archived_at').as('archived_at'),
     ])

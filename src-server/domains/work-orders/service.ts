@@ -140,7 +140,7 @@ async function readDetail(db: Db, id: string, today: string): Promise<WorkOrderD
           status: j.status,
           active: j.active,
           ready: isReady(j, ph),
-          critical: j.critical,
+          critical: j.critical && j.status !== 'closed',
         })),
     })),
   }

@@ -9,7 +9,7 @@ import { seedDemoWorkOrders } from './work-orders'
 describe('demo issues seed', () => {
   const h = useHarness()
 
-  test('issues in every state on demo jobs, work orders, a product and the plant; the first work order and its job critical; once only', async () => {
+  test('issues in every state on demo jobs, work orders, a product and the plant; the first job of the first work order critical; once only', async () => {
     await seedDemoUsers(h.svc)
     await seedDemoLibraries(h.svc)
     await makeProduct(h.svc.db, { code: 'DEMO-A', phases: ['Montaggio', 'Collaudo'] })
@@ -32,13 +32,17 @@ describe('demo issues seed', () => {
       expect({ type, present: events.includes(type) }).toEqual({ type, present: true })
     }
 
+    // The first work order's first job carries a critical issue: the job is marked, the work order is not.
     const [first] = await h.svc.db.selectFrom('work_orders').select(['id', 'critical']).orderBy('sequence').limit(1).execute()
-    expect(first!.critical).toBe(true)
+    expect(first!.critical).toBe(false)
     const firstJob = await h.svc.db.selectFrom('jobs').select('critical').where('work_order_id', '=', first!.id).where('position', '=', 1).executeTakeFirstOrThrow()
     expect(firstJob.critical).toBe(true)
-    // The marks agree with the issues everywhere.
+    // The marks agree with the issues everywhere: work orders by their own issues, jobs by theirs.
+    const open = issues.filter((i) => i.critical && i.state !== 'closed')
     const marked = await h.svc.db.selectFrom('work_orders').select('id').where('critical', '=', true).execute()
-    const expected = issues.flatMap((i) => (i.critical && i.state !== 'closed' && i.work_order_id ? [i.work_order_id] : []))
-    expect(new Set(marked.map((m) => m.id))).toEqual(new Set(expected))
+    expect(new Set(marked.map((m) => m.id))).toEqual(new Set(open.flatMap((i) => (i.work_order_id && !i.job_id ? [i.work_order_id] : []))))
+    const markedJobs = await h.svc.db.selectFrom('jobs').select('id').where('critical', '=', true).execute()
+    expect(new Set(markedJobs.map((m) => m.id))).toEqual(new Set(open.flatMap((i) => (i.job_id ? [i.job_id] : []))))
+    expect(marked.length).toBeGreaterThan(0)
   })
 })

@@ -20,7 +20,8 @@ type Planned = {
 
 /**
  * One issue in each state the quality area shows: open (critical from its type, so the first
- * work order and its job show critical), escalated by the sweep, open and not critical, closed,
+ * work order's first job shows critical and the work order has a critical job), escalated by the
+ * sweep (on the second work order itself, which shows critical), open and not critical, closed,
  * made non-critical, reopened, made critical by hand, reopened as critical.
  */
 const PLAN: Planned[] = [

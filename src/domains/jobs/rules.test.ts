@@ -74,6 +74,9 @@ describe('job rules', () => {
     expect(matchesFilter('started', job({ status: 'paused' }), day)).toBe(true)
     expect(matchesFilter('critical', job({ work_order_critical: true }), day)).toBe(true)
     expect(matchesFilter('not_critical', job({ critical: true }), day)).toBe(false)
+    // A closed job is never shown critical, even with an open critical issue of its own.
+    expect(matchesFilter('critical', job({ status: 'closed', critical: true, work_order_critical: true }), day)).toBe(false)
+    expect(matchesFilter('not_critical', job({ status: 'closed', critical: true }), day)).toBe(true)
     expect(matchesFilter('on_time', job({ status: 'closed', due_by: '2025-01-01' }), day)).toBe(true)
     expect(matchesFilter('not_ready', job({ released_in_qt: 3, taken_qt: 3 }), day)).toBe(true)
     expect(matchesFilter('not_ready', job({ status: 'closed', released_in_qt: 0 }), day)).toBe(false)

@@ -116,7 +116,8 @@ export const isLate = (job: Pick<JobState, 'status'>, dueBy: string | null, toda
  * - queued: never started (status queued).
  * - started: started and not closed (status started or paused), running or not.
  * - assigned / unassigned: an operator is set / none.
- * - critical: the job or its work order is critical (an open critical issue); not_critical: neither.
+ * - critical: open, and the job itself or its work order (not another job of it) has an open
+ *   critical issue; not_critical: the others (closed jobs included).
  * - late: open, and its work order's due_by is before today; on_time: not late (no due date,
  *   due today or later, or closed).
  * - ready: open with material available (availableQt > 0); not_ready: open without.
@@ -149,6 +150,13 @@ export type FilterFacts = JobState & {
   taken_qt: number
 }
 
+/**
+ * A job shows critical while it is open and an open critical issue names the job itself or its
+ * work order (an issue on another job of the work order marks that job, not this one).
+ */
+export const isCritical = (j: { status: string; critical: boolean; work_order_critical: boolean }) =>
+  j.status !== 'closed' && (j.critical || j.work_order_critical)
+
 /** The pure reading of one filter (the tests check the SQL against it). */
 export function matchesFilter(filter: JobFilter, j: FilterFacts, today: string): boolean {
   const open = j.status !== 'closed'
@@ -166,9 +174,9 @@ export function matchesFilter(filter: JobFilter, j: FilterFacts, today: string):
     case 'unassigned':
       return j.operator_key === null
     case 'critical':
-      return j.critical || j.work_order_critical
+      return isCritical(j)
     case 'not_critical':
-      return !j.critical && !j.work_order_critical
+      return !isCritical(j)
     case 'late':
       return isLate(j, j.due_by, today)
     case 'on_time':

@@ -43,13 +43,25 @@ export function TimingBadge({ late, status, dueBy }: { late: boolean; status: Wo
   )
 }
 
-/** A critical issue is open on the work order or one of its jobs. */
-export function CriticalMarker({ critical }: { critical: boolean }) {
+/**
+ * Critical marks (issue 11): a critical issue open on the work order (or job) itself, filled; on
+ * one of a work order's open jobs (`criticalJob`), outlined: the job list says which.
+ */
+export function CriticalMarker({ critical, criticalJob = false }: { critical: boolean; criticalJob?: boolean }) {
   const { t } = useLingui()
-  if (!critical) return null
+  if (critical) {
+    return (
+      <Tooltip label={t`Segnalazione critica aperta`} openDelay={200}>
+        <Badge color="red" variant="filled" size="sm" styles={badgeStyles} aria-label={t`Critico`} data-testid="wo-critical">
+          !
+        </Badge>
+      </Tooltip>
+    )
+  }
+  if (!criticalJob) return null
   return (
-    <Tooltip label={t`Segnalazione critica aperta`} openDelay={200}>
-      <Badge color="red" variant="outline" size="sm" styles={badgeStyles} aria-label={t`Critico`} data-testid="wo-critical">
+    <Tooltip label={t`Un job ha una segnalazione critica aperta`} openDelay={200}>
+      <Badge color="red" variant="outline" size="sm" styles={badgeStyles} aria-label={t`Job critico`} data-testid="wo-critical-job">
         !
       </Badge>
     </Tooltip>

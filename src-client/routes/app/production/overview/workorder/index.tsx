@@ -171,7 +171,7 @@ function WorkOrderList() {
             >
               {row.original.code}
             </Anchor>
-            <CriticalMarker critical={row.original.critical} />
+            <CriticalMarker critical={row.original.critical} criticalJob={row.original.has_critical_job} />
           </Group>
         ),
       },

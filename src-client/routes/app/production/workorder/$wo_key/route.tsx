@@ -146,7 +146,7 @@ function Header({ wo }: { wo: WorkOrderDetail }) {
             </Title>
             <StatusBadge status={wo.status} />
             <TimingBadge late={wo.late} status={wo.status} dueBy={wo.due_by} />
-            <CriticalMarker critical={wo.critical} />
+            <CriticalMarker critical={wo.critical} criticalJob={wo.has_critical_job} />
           </Group>
           <Text size="sm" mt={2}>
             <Text span fw={600}>
