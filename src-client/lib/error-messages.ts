@@ -1,12 +1,14 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import type { ErrorCode } from '../../src/errors'
+import { INPUT_ISSUE_KINDS, type InputIssue } from '../../src/input-issues'
 import type { ApiError } from './api-error'
+import { issueMessage } from './input-issue-messages'
 import { i18n } from './i18n'
 
 /** What the user reads for each server error code; the record type forces every code to be translated. */
 const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
-  INVALID_INPUT: null, // the server's message names the field
+  INVALID_INPUT: null, // each of `issues` names its field (input-issue-messages.ts); else the server's message
   MALFORMED_JSON: msg`Richiesta non valida`,
   PAYLOAD_TOO_LARGE: msg`Il file o i dati sono troppo grandi`,
   NOT_FOUND: msg`Elemento non trovato`,
@@ -141,8 +143,17 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
 
 const NETWORK = msg`Server non raggiungibile: controlla la connessione`
 
+/** The structured issues of an INVALID_INPUT answer (src/input-issues.ts), when it carries them. */
+function inputIssuesOf(error: ApiError): InputIssue[] {
+  const issues = error.extra.issues
+  if (error.code !== 'INVALID_INPUT' || !Array.isArray(issues)) return []
+  return issues.filter((i): i is InputIssue => typeof i?.path === 'string' && INPUT_ISSUE_KINDS.includes(i.kind))
+}
+
 export function errorMessage(error: ApiError): string {
   if (error.code === 'NETWORK') return i18n._(NETWORK)
+  const issues = inputIssuesOf(error)
+  if (issues.length > 0) return issues.map(issueMessage).join('; ')
   const descriptor = MESSAGES[error.code as ErrorCode]
   return descriptor ? i18n._(descriptor) : error.message
 }

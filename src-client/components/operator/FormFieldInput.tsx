@@ -9,7 +9,6 @@ import {
   Group,
   Input,
   MultiSelect,
-  NumberInput,
   SegmentedControl,
   Select,
   Stack,
@@ -23,9 +22,12 @@ import type { FieldDefinition, FormValue } from '../../../src/domains/execution/
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
 import { toApiError } from '../../lib/api-error'
+import { capitalised, issueText } from '../../lib/input-issue-messages'
+import { numberTextProblem } from '../../lib/number-field-values'
 import { notifyError } from '../../lib/notify'
 import { rest } from '../../lib/rest'
 import { DateField } from '../DateField'
+import { NumberTextInput, toNumberText } from '../NumberTextInput'
 
 type Props = {
   field: FieldDefinition
@@ -42,7 +44,7 @@ const CHIPS_MAX = 6
 /**
  * One field of a form step, sized for a touch screen and a barcode scanner (which types and
  * presses Enter: no field submits anything on Enter). Values follow FormValue (execution
- * schemas): text, number, boolean, ternary 'true'|'false'|'na', choice option(s),
+ * schemas): text, number (typed text while edited), boolean, ternary 'true'|'false'|'na', choice option(s),
  * date 'YYYY-MM-DD', time 'HH:MM', files (stored names); `multiple` fields take a list.
  */
 export function FormFieldInput({ field, value, onChange, disabled, error, batchKey }: Props) {
@@ -70,25 +72,24 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
       ) : (
         <TextInput {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autoComplete="off" />
       )
-    case 'number':
-      return field.multiple ? (
-        <TagsInput
-          {...common}
-          value={list}
-          onChange={(vs) => onChange(vs.map((v) => (v.trim() !== '' && Number.isFinite(Number(v.replace(',', '.'))) ? Number(v.replace(',', '.')) : v)))}
-          placeholder={t`Numeri, Invio dopo ciascuno`}
-        />
-      ) : (
-        <NumberInput
-          {...common}
-          value={typeof value === 'number' ? value : ''}
-          onChange={(v) => onChange(typeof v === 'number' ? v : null)}
-          decimalSeparator=","
-          allowedDecimalSeparators={[',', '.']}
-          hideControls
-          maw={320}
-        />
-      )
+    case 'number': {
+      // The draft keeps the typed text (lib/number-field-values.ts); saved values are numbers.
+      if (field.multiple) {
+        const problem = numberTextProblem(value)
+        return (
+          <TagsInput
+            {...common}
+            error={problem ? capitalised(issueText(problem.problem, problem.limit)) : error}
+            value={Array.isArray(value) ? value.map((v) => (typeof v === 'number' ? toNumberText(v) : String(v))) : []}
+            onChange={onChange}
+            // ',' is a decimal separator here, so it must not split values.
+            splitChars={[';']}
+            placeholder={t`Numeri, Invio dopo ciascuno`}
+          />
+        )
+      }
+      return <NumberTextInput {...common} value={typeof value === 'number' ? toNumberText(value) : str} onChange={onChange} maw={320} />
+    }
     case 'boolean':
       // What the switch shows is the answer: off means No (sent as false, never "not filled").
       return (

@@ -7,6 +7,10 @@ import { DELETABLE_FILE_BUCKETS, FILE_BUCKETS, MAX_FILES_PER_UPLOAD } from './fi
  * REST paths, tRPC, OpenAPI and the library screens.
  */
 export const PRODUCT_CODE_MAX = 60
+export const PRODUCT_DESCRIPTION_MAX = 500
+export const PRODUCT_NOTES_MAX = 20_000
+/** Minimum order and technical batch: whole pieces, 0 up to this. */
+export const PRODUCT_QUANTITY_MAX = 1_000_000_000
 export const PRODUCT_STATES = ['active', 'inactive', 'trash'] as const
 export type ProductState = (typeof PRODUCT_STATES)[number]
 
@@ -16,13 +20,13 @@ export const MetadataItem = v.object({
 })
 export type MetadataItem = v.InferOutput<typeof MetadataItem>
 
-const Quantity = v.nullable(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be >= 0'), v.maxValue(1_000_000_000)))
+const Quantity = v.nullable(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be >= 0'), v.maxValue(PRODUCT_QUANTITY_MAX)))
 
 /** `POST product` / `PUT product/{key}`: the code rule (required, unique) has its own error codes in the service. */
 export const ProductInput = v.object({
   code: v.pipe(v.string(), v.trim(), v.maxLength(PRODUCT_CODE_MAX)),
-  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500))),
-  notes: v.optional(v.pipe(v.string(), v.maxLength(20_000))),
+  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PRODUCT_DESCRIPTION_MAX))),
+  notes: v.optional(v.pipe(v.string(), v.maxLength(PRODUCT_NOTES_MAX))),
   minimum_order: v.optional(Quantity),
   technical_batch: v.optional(Quantity),
   metadata: v.optional(v.pipe(v.array(MetadataItem), v.maxLength(200))),

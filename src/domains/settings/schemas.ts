@@ -1,11 +1,14 @@
 import * as v from 'valibot'
 import { StorableText } from '../../valibot-helpers'
 
+export const COMPANY_NAME_MAX = 200
+export const OPERATOR_HOURLY_COST_MAX = 1_000_000
+
 /** Plant-wide settings edited in admin/general; each key is stored as its own row. */
 export const GeneralSettings = v.object({
-  company_name: v.pipe(v.string(), StorableText, v.maxLength(200)),
+  company_name: v.pipe(v.string(), StorableText, v.maxLength(COMPANY_NAME_MAX)),
   // SPEC 5 ">= 0" is checked by the service with its own code (OPERATOR_HOURLY_COST_NEGATIVE).
-  operator_hourly_cost: v.pipe(v.number(), v.finite(), v.maxValue(1_000_000)),
+  operator_hourly_cost: v.pipe(v.number(), v.finite(), v.maxValue(OPERATOR_HOURLY_COST_MAX)),
   allow_unassigned_jobs: v.boolean(),
   independent_queue_reordering: v.boolean(),
   serial_code_edit: v.boolean(),

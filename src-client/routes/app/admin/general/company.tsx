@@ -1,13 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Box, Button, Center, FileButton, Group, Image, NumberInput, Stack, Text, TextInput } from '@mantine/core'
+import { Alert, Box, Button, Center, FileButton, Group, Image, Stack, Text, TextInput } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
-import { LOGO_FIELD, type SettingsRow } from '../../../../../src/domains/settings/schemas'
+import { COMPANY_NAME_MAX, LOGO_FIELD, OPERATOR_HOURLY_COST_MAX, type SettingsRow } from '../../../../../src/domains/settings/schemas'
+import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { rest } from '../../../../lib/rest'
 import { trpcClient } from '../../../../lib/trpc'
+import { NumberTextInput, toNumberText } from '../../../../components/NumberTextInput'
 import { Loading } from '../../../../components/QueryState'
 import { isNotSquare, NotSquareNotice, useImageShape } from './-logo-shape'
 import { FormActions, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
@@ -27,24 +29,26 @@ function CompanyTab() {
   )
 }
 
-type Draft = { company_name: string; operator_hourly_cost: number | string }
+/** The cost as typed (NumberTextInput); SPEC 5: 0 or more. */
+type Draft = { company_name: string; operator_hourly_cost: string }
+const COST_RULES: NumberRules = { min: 0, max: OPERATOR_HOURLY_COST_MAX }
 
 function CompanyForm({ settings }: { settings: SettingsRow }) {
   const { t } = useLingui()
-  const initial: Draft = { company_name: settings.company_name, operator_hourly_cost: settings.operator_hourly_cost ?? 0 }
+  const initial: Draft = { company_name: settings.company_name, operator_hourly_cost: toNumberText(settings.operator_hourly_cost ?? 0) }
   const [draft, setDraft] = useState<Draft>(initial)
   const [saving, setSaving] = useState(false)
   const dirty = !sameValues(draft, initial)
-  const cost = draft.operator_hourly_cost
-  const costError =
-    cost === '' ? t`Inserisci il costo orario` : Number(cost) < 0 ? t`Il costo orario dell'operatore deve essere maggiore o uguale a 0` : null
+  const cost = readNumberText(draft.operator_hourly_cost, { ...COST_RULES, required: true })
+  // The field itself says why typed text is refused; only a missing cost needs saying here.
+  const costMissing = !cost.ok && cost.problem === 'required'
 
   async function save(e: React.FormEvent) {
     e.preventDefault()
-    if (costError) return
+    if (!cost.ok || cost.value === null) return
     setSaving(true)
     try {
-      const row = await trpcClient.settings.update.mutate({ company_name: draft.company_name.trim(), operator_hourly_cost: Number(cost) })
+      const row = await trpcClient.settings.update.mutate({ company_name: draft.company_name.trim(), operator_hourly_cost: cost.value })
       storeSettings(row)
       notifySuccess(t`Impostazioni salvate`)
     } catch (err) {
@@ -60,23 +64,20 @@ function CompanyForm({ settings }: { settings: SettingsRow }) {
         <TextInput
           label={t`Ragione sociale`}
           name="company_name"
-          maxLength={200}
+          maxLength={COMPANY_NAME_MAX}
           value={draft.company_name}
           onChange={(e) => setDraft({ ...draft, company_name: e.currentTarget.value })}
         />
-        <NumberInput
+        <NumberTextInput
           label={t`Costo orario operatore`}
           description={t`Costo predefinito di un'ora di lavoro, per gli operatori senza un costo orario proprio`}
           name="operator_hourly_cost"
-          suffix=" €/h"
-          min={0}
-          max={1_000_000}
-          decimalScale={2}
-          allowNegative={false}
+          unit="€/h"
+          {...COST_RULES}
           styles={{ wrapper: { maxWidth: 260 } }}
           value={draft.operator_hourly_cost}
-          onChange={(v) => setDraft({ ...draft, operator_hourly_cost: v })}
-          error={dirty ? costError : null}
+          onChange={(text) => setDraft({ ...draft, operator_hourly_cost: text })}
+          error={dirty && costMissing ? t`Inserisci il costo orario` : null}
         />
         <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(initial)} />
       </Section>

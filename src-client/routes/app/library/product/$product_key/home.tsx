@@ -1,14 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Grid, Group, NumberInput, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core'
+import { Alert, Button, Grid, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import type { FieldRow } from '../../../../../../src/domains/form-fields/schemas'
-import { PRODUCT_CODE_MAX } from '../../../../../../src/domains/products/schemas'
+import { PRODUCT_CODE_MAX, PRODUCT_DESCRIPTION_MAX, PRODUCT_NOTES_MAX, PRODUCT_QUANTITY_MAX } from '../../../../../../src/domains/products/schemas'
+import { type NumberRules, readNumberText } from '../../../../../../src/i18n/number-text'
 import { TagBadges } from '../../../../../components/products/ProductBadges'
 import { Card, DocumentsCard, ImageCard, StateCard } from '../../../../../components/products/ProductCards'
 import { MetadataEditor, MetadataView, metadataProblems, removedFiles } from '../../../../../components/products/Metadata'
 import { tagChanges, TagsField } from '../../../../../components/products/tags'
+import { NumberTextInput, toNumberText } from '../../../../../components/NumberTextInput'
 import { LoadError, Loading } from '../../../../../components/QueryState'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { toApiError } from '../../../../../lib/api-error'
@@ -82,8 +84,9 @@ type Draft = {
   code: string
   description: string
   notes: string
-  minimum_order: number | null
-  technical_batch: number | null
+  /** As typed (NumberTextInput); read with QUANTITY_RULES when saved. */
+  minimum_order: string
+  technical_batch: string
   tags: string[]
   metadata: ProductMetadataItem[]
 }
@@ -92,8 +95,8 @@ const draftOf = (p: Product): Draft => ({
   code: p.code,
   description: p.description,
   notes: p.notes,
-  minimum_order: p.minimum_order,
-  technical_batch: p.technical_batch,
+  minimum_order: toNumberText(p.minimum_order),
+  technical_batch: toNumberText(p.technical_batch),
   tags: p.tags.map((t) => t.name),
   metadata: p.metadata,
 })
@@ -101,6 +104,7 @@ const draftOf = (p: Product): Draft => ({
 const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b)
 
 const CODE_ERRORS = ['PRODUCT_CODE_REQUIRED', 'PRODUCT_CODE_TAKEN']
+const QUANTITY_RULES: NumberRules = { min: 0, max: PRODUCT_QUANTITY_MAX, integer: true }
 
 /**
  * The home fields (SPEC 3 Product): code, description, tags, notes, minimum order, technical
@@ -146,6 +150,10 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
     setShowErrors(true)
     if (!draft.code.trim()) return setCodeError(t`Il codice è obbligatorio`)
     if (metadataProblems(draft.metadata, byKey).size > 0) return
+    // The fields say why their text is refused.
+    const minimumOrder = readNumberText(draft.minimum_order, QUANTITY_RULES)
+    const technicalBatch = readNumberText(draft.technical_batch, QUANTITY_RULES)
+    if (!minimumOrder.ok || !technicalBatch.ok) return
     setSaving(true)
     try {
       let row = await trpcClient.products.update.mutate({
@@ -154,8 +162,8 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
           code: draft.code,
           description: draft.description,
           notes: draft.notes,
-          minimum_order: draft.minimum_order,
-          technical_batch: draft.technical_batch,
+          minimum_order: minimumOrder.value,
+          technical_batch: technicalBatch.value,
           metadata: draft.metadata.map((m) => ({ custom_field_key: m.custom_field_key, value: m.value ?? null })),
         },
       })
@@ -231,32 +239,28 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
                 }}
                 error={codeError ?? (showErrors && !draft.code.trim() ? t`Il codice è obbligatorio` : null)}
               />
-              <TextInput label={t`Descrizione`} maxLength={500} value={draft.description} onChange={(e) => set('description', e.currentTarget.value)} />
+              <TextInput label={t`Descrizione`} maxLength={PRODUCT_DESCRIPTION_MAX} value={draft.description} onChange={(e) => set('description', e.currentTarget.value)} />
             </Group>
             <TagsField value={draft.tags} onChange={(v) => set('tags', v)} />
             <Group grow align="flex-start">
-              <NumberInput
+              <NumberTextInput
                 label={t`Ordine minimo`}
                 description={t`Pezzi`}
-                min={0}
-                max={1_000_000_000}
-                allowDecimal={false}
-                allowNegative={false}
-                value={draft.minimum_order ?? ''}
-                onChange={(v) => set('minimum_order', typeof v === 'number' ? v : null)}
+                name="minimum_order"
+                {...QUANTITY_RULES}
+                value={draft.minimum_order}
+                onChange={(text) => set('minimum_order', text)}
               />
-              <NumberInput
+              <NumberTextInput
                 label={t`Lotto tecnico`}
                 description={t`Pezzi`}
-                min={0}
-                max={1_000_000_000}
-                allowDecimal={false}
-                allowNegative={false}
-                value={draft.technical_batch ?? ''}
-                onChange={(v) => set('technical_batch', typeof v === 'number' ? v : null)}
+                name="technical_batch"
+                {...QUANTITY_RULES}
+                value={draft.technical_batch}
+                onChange={(text) => set('technical_batch', text)}
               />
             </Group>
-            <Textarea label={t`Note`} autosize minRows={2} maxRows={10} maxLength={20_000} value={draft.notes} onChange={(e) => set('notes', e.currentTarget.value)} />
+            <Textarea label={t`Note`} autosize minRows={2} maxRows={10} maxLength={PRODUCT_NOTES_MAX} value={draft.notes} onChange={(e) => set('notes', e.currentTarget.value)} />
             <div>
               <Text size="sm" fw={500} mb={6}>
                 <Trans>Dati personalizzati</Trans>
