@@ -187,3 +187,112 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   await ok(await device.post(`/api/job/${running}/pause`, { data: { idempotency_key: crypto.randomUUID() } }))
   await device.dispose()
 })
+
+test('a long form step: the sticky Cancel/Save bar never covers the last field (1280x800, 1024x768, it and en)', async ({ page, baseURL }) => {
+  test.setTimeout(120_000)
+  const api = await adminApi(baseURL!)
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Form') })
+  const specs = [
+    { name: 'Lotto viti', type: 'text' },
+    { name: 'Operatore di controllo', type: 'text' },
+    { name: 'Colore', type: 'choice', options: ['Rosso', 'Verde', 'Blu'] },
+    { name: 'Guarnizione montata', type: 'boolean' },
+    { name: 'Note di montaggio', type: 'text', help_text: 'Eventuali difetti visti durante il montaggio' },
+    { name: 'Seconda verifica', type: 'boolean' },
+    { name: 'Controllo visivo finale', type: 'ternary' },
+  ]
+  const fields: string[] = []
+  for (const f of specs) fields.push((await ok<{ _key: string }>(await api.post('/api/field', { data: { ...f, name: `${f.name} ${uniqueName('')}` } })))._key)
+  const last = fields.at(-1)!
+  const wo = await workOrder(api, operator, [{ name: 'Montaggio', steps: [{ type: 'form', title: 'Registra i dati', fields }] }], 1)
+
+  await signIn(page, operator.username, operator.password)
+  await expect(card(page, wo.jobs[0]!)).toHaveAttribute('data-selected', 'true')
+  await page.getByTestId('to-confirm').click()
+  await page.getByTestId('start-jobs').click()
+  await expect(page.getByTestId('step-panel')).toContainText('Registra i dati')
+  // A change puts the form in edit mode: Cancel and Save join Confirm step in the sticky bar.
+  await page.getByTestId(`field-${fields[0]}`).pressSequentially('LV-2231')
+  const bar = page.getByTestId('step-actions')
+  await expect(page.getByTestId('save-step')).toBeVisible()
+
+  for (const locale of ['en', 'it'] as const) {
+    if (locale === 'it') {
+      await chooseInUserMenu(page, 'Italiano')
+      await expect(page.getByTestId('save-step')).toHaveText('Salva')
+    }
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      await page.evaluate(() => window.scrollTo(0, 0))
+      const field = page.getByTestId(`field-${last}`)
+      // Scrolled into view the way the browser does it for a tap or a focus (nearest edge).
+      await field.evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
+      const fieldBox = await box(field)
+      const barBox = await box(bar)
+      expect(intersects(fieldBox, barBox), `last field ${JSON.stringify(fieldBox)} under the bar ${JSON.stringify(barBox)}`).toBe(false)
+      expect(barBox.y + barBox.height).toBeLessThanOrEqual(size.height + 1)
+      await page.screenshot({ path: `${SHOTS}/form-end-${size.width}x${size.height}-${locale}.png` })
+      // ... and Playwright's own scrolling: the answer is reachable and takes the tap.
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await field.scrollIntoViewIfNeeded()
+      expect(intersects(await box(field), await box(bar))).toBe(false)
+      await field.getByText('No', { exact: true }).click()
+    }
+  }
+  await page.getByTestId('save-step').click()
+  await expect(page.getByText('Modifiche salvate')).toBeVisible()
+})
+
+test('"Update times": minutes over 59 say why Confirm is off and stay as typed; hours and minutes then save (it and en)', async ({ page, baseURL }) => {
+  test.setTimeout(90_000)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const api = await adminApi(baseURL!)
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Time') })
+  const wo = await workOrder(api, operator, [{ name: 'Montaggio', steps: [{ type: 'instruction', title: 'Monta' }] }], 2)
+  const job = wo.jobs[0]!
+  // Started and paused by the operator: its times can be corrected.
+  const device = await operatorApi(baseURL!, operator)
+  await ok(await device.post(`/api/job/${job}/start`, { data: { idempotency_key: crypto.randomUUID() } }))
+  await ok(await device.post(`/api/job/${job}/pause`, { data: { idempotency_key: crypto.randomUUID() } }))
+  await device.dispose()
+  const manager = await createReadyUser(baseURL!, 'production')
+
+  await signIn(page, manager.username, manager.password)
+  await page.getByRole('tab', { name: /^Jobs?$/ }).click()
+  await page.getByRole('textbox', { name: 'Search' }).pressSequentially(wo.code)
+  const row = page.getByRole('row').filter({ hasText: wo.code })
+  await expect(row).toHaveCount(1)
+
+  for (const locale of ['en', 'it'] as const) {
+    const en = locale === 'en'
+    if (!en) await chooseInUserMenu(page, 'Italiano')
+    await row.getByRole('button', { name: en ? `Actions for ${wo.code} phase 1` : `Azioni per ${wo.code} fase 1` }).click()
+    await page.getByRole('menuitem', { name: en ? /Update times/ : /Correggi tempi/ }).click()
+    const dialog = page.getByRole('dialog')
+    const hours = dialog.getByRole('textbox', { name: en ? 'Hours' : 'Ore' })
+    const minutes = dialog.getByRole('textbox', { name: en ? 'Minutes' : 'Minuti' })
+    const confirm = dialog.getByRole('button', { name: en ? 'Confirm' : 'Conferma' })
+    await minutes.selectText()
+    await minutes.pressSequentially('90')
+    await hours.click() // leaving the field does not clamp what was typed
+    await expect(minutes).toHaveValue('90')
+    await expect(confirm).toBeDisabled()
+    await expect(dialog).toContainText(
+      en ? 'At most 59 minutes: 90 min is 1 h 30 min, put the hours in the Hours field' : 'Al massimo 59 minuti: 90 min sono 1 h 30 min, scrivi le ore nel campo Ore',
+    )
+    await page.screenshot({ path: `${SHOTS}/update-times-90-${locale}.png` })
+    // An empty field says so too (it is not read as 0).
+    await hours.selectText()
+    await page.keyboard.press('Backspace')
+    await expect(dialog).toContainText(en ? 'Enter the hours (0 if none)' : 'Scrivi le ore (0 se nessuna)')
+    await expect(hours).toHaveValue('')
+    await hours.pressSequentially(en ? '1' : '2')
+    await minutes.selectText()
+    await minutes.pressSequentially('30')
+    await expect(confirm).toBeEnabled()
+    await confirm.click()
+    await expect(dialog).toBeHidden()
+    const saved = await ok<{ time_spent_ms: number }>(await api.get(`/api/job/${job}`))
+    expect(saved.time_spent_ms).toBe((en ? 90 : 150) * 60_000)
+  }
+})

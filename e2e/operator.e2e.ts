@@ -206,7 +206,8 @@ test('an operator runs a two-phase work order end to end: batches, form, pause/r
   // Pause and resume.
   await page.getByRole('button', { name: 'Pause', exact: true }).click()
   await expect(state(page)).toHaveText('PAUSED')
-  await expect(page.getByTestId('work-hint')).toBeVisible()
+  // Paused: the work session reads, nothing can be worked until Resume.
+  await expect(page.getByTestId('read-only-banner')).toContainText('Press Resume')
   await shot(page, 'operator-paused')
   expect((await jobState(baseURL!, job1)).active).toBe(false)
   await page.getByRole('button', { name: 'Resume', exact: true }).click()

@@ -18,8 +18,9 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
   const { t, i18n } = useLingui()
   const queryClient = useQueryClient()
   const [completed, setCompleted] = useState<number>(job.completed_qt)
-  const [hours, setHours] = useState<number>(Math.floor(job.time_spent_ms / HOUR))
-  const [minutes, setMinutes] = useState<number>(Math.floor((job.time_spent_ms % HOUR) / MINUTE))
+  // As typed ('' = empty): never clamped or zeroed behind the person's back.
+  const [hours, setHours] = useState<number | string>(Math.floor(job.time_spent_ms / HOUR))
+  const [minutes, setMinutes] = useState<number | string>(Math.floor((job.time_spent_ms % HOUR) / MINUTE))
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const what = `${job.work_order_code} · ${job.phase_name}`
@@ -30,7 +31,7 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
     try {
       const base = { job_key: job._key }
       if (action === 'update_progress') await trpcClient.jobs.update.mutate({ ...base, action, completed_qt: completed })
-      else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: hours * HOUR + minutes * MINUTE })
+      else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: Number(hours) * HOUR + Number(minutes) * MINUTE })
       else await trpcClient.jobs.update.mutate({ ...base, action })
       await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
       notifySuccess(t`Job aggiornato`)
@@ -41,9 +42,17 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
     }
   }
 
+  // Why Conferma is off, said next to the field.
+  const hoursError = hours === '' || typeof hours !== 'number' ? t`Scrivi le ore (0 se nessuna)` : undefined
+  const minutesError =
+    minutes === '' || typeof minutes !== 'number'
+      ? t`Scrivi i minuti (0 se nessuno)`
+      : minutes > 59
+        ? t`Al massimo 59 minuti: ${minutes} min sono ${Math.floor(minutes / 60)} h ${minutes % 60} min, scrivi le ore nel campo Ore`
+        : undefined
   const invalid =
     (action === 'update_progress' && !(Number.isInteger(completed) && completed >= 0 && completed <= job.quantity)) ||
-    (action === 'update_times' && !(Number.isInteger(hours) && hours >= 0 && Number.isInteger(minutes) && minutes >= 0 && minutes < 60))
+    (action === 'update_times' && (hoursError !== undefined || minutesError !== undefined))
 
   return (
     <Modal opened onClose={onClose} centered title={<Text fw={600}>{i18n._(CORRECTION_LABELS[action]).replace('…', '')}</Text>}>
@@ -83,8 +92,30 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
         )}
         {action === 'update_times' && (
           <Group grow align="flex-start">
-            <NumberInput label={t`Ore`} min={0} allowDecimal={false} allowNegative={false} value={hours} onChange={(v) => setHours(Number(v) || 0)} data-autofocus />
-            <NumberInput label={t`Minuti`} min={0} max={59} allowDecimal={false} allowNegative={false} value={minutes} onChange={(v) => setMinutes(Number(v) || 0)} />
+            <NumberInput
+              label={t`Ore`}
+              min={0}
+              clampBehavior="none"
+              allowDecimal={false}
+              allowNegative={false}
+              value={hours}
+              onChange={setHours}
+              error={hoursError}
+              data-autofocus
+              data-testid="correct-hours"
+            />
+            <NumberInput
+              label={t`Minuti`}
+              min={0}
+              max={59}
+              clampBehavior="none"
+              allowDecimal={false}
+              allowNegative={false}
+              value={minutes}
+              onChange={setMinutes}
+              error={minutesError}
+              data-testid="correct-minutes"
+            />
           </Group>
         )}
         {failure && (

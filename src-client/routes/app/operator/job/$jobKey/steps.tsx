@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
-import { useEffect, useRef, useState } from 'react'
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
 import { isEmptyValue, takesArray } from '../../../../../../src/domains/products/metadata'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
@@ -185,6 +185,9 @@ function BatchSteps() {
 
   const stepCheck = params.step_check
   const doneCount = ordered.filter((s) => s.done).length
+  const showActions = (fields.length > 0 && dirty) || (stepCheck && !!step && !step.done)
+  const actionsRef = useRef<HTMLDivElement>(null)
+  useScrollClearOf(actionsRef, showActions)
   return (
     <Grid gap="sm" data-testid="steps-tab">
       <Grid.Col span={4}>
@@ -253,12 +256,15 @@ function BatchSteps() {
                 ))}
               </Stack>
             )}
-            {((fields.length > 0 && dirty) || (stepCheck && !step.done)) && (
+            {showActions && (
               <Box
                 mt="lg"
                 pt="sm"
                 pb={4}
-                style={{ position: 'sticky', bottom: 0, background: 'var(--mes-surface-1)', borderTop: '1px solid var(--mantine-color-default-border)' }}
+                ref={actionsRef}
+                // Above the form's own layers (a segmented control paints at z-index 2), below the sticky header.
+                style={{ position: 'sticky', bottom: 0, zIndex: 3, background: 'var(--mes-surface-1)', borderTop: '1px solid var(--mantine-color-default-border)' }}
+                data-testid="step-actions"
               >
                 <Group justify="flex-end" gap="sm">
                   {fields.length > 0 && dirty && (
@@ -290,6 +296,29 @@ function BatchSteps() {
       </Grid.Col>
     </Grid>
   )
+}
+
+/**
+ * The sticky action bar covers the bottom of the page: the page's scroll padding follows its
+ * height, so the browser's own scrolling (a tap, a focus, the next field) stops a field above
+ * the bar, never under it; the bar's place at the end of the form keeps the last field reachable.
+ */
+function useScrollClearOf(ref: RefObject<HTMLElement | null>, shown: boolean) {
+  useLayoutEffect(() => {
+    const bar = ref.current
+    if (!shown || !bar) return
+    const root = document.documentElement
+    const apply = () => {
+      root.style.scrollPaddingBottom = `${bar.offsetHeight + 8}px`
+    }
+    apply()
+    const observer = new ResizeObserver(apply)
+    observer.observe(bar)
+    return () => {
+      observer.disconnect()
+      root.style.scrollPaddingBottom = ''
+    }
+  }, [ref, shown])
 }
 
 function StepBody({ def }: { def: StepDefinition | undefined }) {
