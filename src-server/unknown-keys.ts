@@ -10,6 +10,8 @@ type Node = {
   items?: Node[]
   value?: Node
   options?: Node[]
+  /** A variant's discriminator key. */
+  key?: string
   getter?: (input: unknown) => Node
 }
 
@@ -48,9 +50,16 @@ function walk(schema: Node, value: unknown, path: string, out: InputIssue[]): vo
       return
     case 'union':
     case 'variant': {
-      // The option the value fits (objects drop unknown keys, so a typo still fits its option).
-      const option = schema.options!.find((o) => v.is(o as unknown as v.GenericSchema, value))
-      if (option) walk(option, value, path, out)
+      // The option the value is meant for: a variant's by its discriminator, a union's the first
+      // the value fits (objects drop unknown keys, so a typo still fits its option).
+      const discriminator = schema.type === 'variant' && isPlainObject(value) ? value[schema.key!] : undefined
+      const option = schema.options!.find((o) =>
+        schema.type === 'variant' ? o.entries && v.is(o.entries[schema.key!] as unknown as v.GenericSchema, discriminator) : v.is(o as unknown as v.GenericSchema, value),
+      )
+      if (option) return walk(option, value, path, out)
+      // None: keys no object option declares are unknown whichever was meant.
+      const objects = schema.options!.filter((o) => o.entries)
+      if (objects.length) walk({ type: 'object', entries: Object.assign({}, ...objects.map((o) => o.entries)) }, value, path, out)
       return
     }
     case 'lazy':

@@ -5,29 +5,24 @@ import { authorize } from '../auth/authorize'
 import { AppError, badRequest } from '../errors'
 import type { AppEnv } from '../http-env'
 import { assertStorableInput } from '../input-guard'
+import type { InputIssue } from '../../src/input-issues'
 import { inputIssues, invalidInput } from '../input-issues'
 import { unexpectedInputIssues, unknownKeyIssues } from '../unknown-keys'
 import { type AnyRoute, JSON_BODY_LIMIT } from './route'
 
 export const honoPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1')
 
-/**
- * Validates with valibot; refusals are 400 INVALID_INPUT with structured `issues` (src-server/input-issues.ts).
- * Keys the schema does not declare are refused too, listed first: a typo is the likely cause of the rest.
- */
-export function parseInput<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
-  assertStorableInput(value)
-  const unknown = unknownKeyIssues(schema, value)
-  const result = v.safeParse(schema, value)
-  if (result.success && unknown.length === 0) return result.output
-  throw invalidInput([...unknown, ...(result.success ? [] : inputIssues(result.issues))])
-}
+type CheckedPart = { output: unknown; unknown: InputIssue[]; issues: InputIssue[] }
 
-/** A query string or body sent to a path that declares none is refused like an unknown key. */
-function refuseUnexpected(value: unknown, what: string): undefined {
-  const issues = unexpectedInputIssues(value, what)
-  if (issues.length) throw invalidInput(issues)
-  return undefined
+/**
+ * One part of a request (query string or body) against its valibot schema; a part without a
+ * schema takes nothing. Keys the schema does not declare are refused as well (kind unknown_key).
+ */
+function checkPart(schema: v.GenericSchema | undefined, value: unknown, what: string): CheckedPart {
+  if (!schema) return { output: undefined, unknown: unexpectedInputIssues(value, what), issues: [] }
+  assertStorableInput(value)
+  const result = v.safeParse(schema, value)
+  return { output: result.output, unknown: unknownKeyIssues(schema, value), issues: result.success ? [] : inputIssues(result.issues) }
 }
 
 const tooLarge = () => {
@@ -69,9 +64,16 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
       const ctx = c.get('ctx')
       // Authorisation comes first: a caller without the scope learns nothing about the input.
       const actor = await authorize(ctx, r.access)
-      const params = r.params ? parseInput(r.params, c.req.param()) : undefined
-      const query = r.query ? parseInput(r.query, c.req.query()) : refuseUnexpected(c.req.query(), 'query parameters')
-      const body = r.body ? parseInput(r.body, await readBody(r, c.req.raw)) : refuseUnexpected(readJson(await c.req.text()), 'request body')
+      // Every part is checked before any refusal: one answer lists all that is wrong, unknown keys
+      // first (a typo is the likely cause of the rest). Path parameters come from the route itself.
+      const parts = [
+        r.params ? checkPart(r.params, c.req.param(), 'path parameters') : null,
+        checkPart(r.query, c.req.query(), 'query parameters'),
+        checkPart(r.body, r.body ? await readBody(r, c.req.raw) : readJson(await c.req.text()), 'request body'),
+      ] as const
+      const issues = [...parts.flatMap((p) => p?.unknown ?? []), ...parts.flatMap((p) => p?.issues ?? [])]
+      if (issues.length) throw invalidInput(issues)
+      const [params, query, body] = parts.map((p) => p?.output)
       const result = await r.handler({ ...ctx, actor, hono: c }, { params, query, body })
       return c.json({ detail: result ?? null }, r.status ?? 200)
     })
