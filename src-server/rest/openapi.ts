@@ -6,7 +6,13 @@ import type { AnyRoute } from './route'
 type JsonSchema = Record<string, unknown>
 
 const schemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSchema => {
-  const { $schema: _, ...rest } = toJsonSchema(schema, { errorMode: 'ignore', typeMode }) as JsonSchema
+  const { $schema: _, ...rest } = toJsonSchema(schema, {
+    errorMode: 'ignore',
+    typeMode,
+    // Inputs refuse keys they do not declare (rest/mount.ts); loose objects and records take any.
+    overrideSchema: ({ valibotSchema, jsonSchema }) =>
+      typeMode === 'input' && valibotSchema.type === 'object' ? { ...jsonSchema, additionalProperties: false } : undefined,
+  }) as JsonSchema
   return rest
 }
 
@@ -88,6 +94,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], apiPrefix: string) {
       version: '1.0.0',
       description:
         'Success answers `{"detail": ...}`; failures answer 4xx with `{"detail":{"message","code"}}`. ' +
+        'Bad input is 400 INVALID_INPUT with `detail.issues` ({path, kind, message}); a key, query parameter or form field a path ' +
+        'does not declare is refused with kind `unknown_key` naming it (a typo is never silently ignored). ' +
+        'Dates are written YYYY/MM/DD (ISO 8601 YYYY-MM-DD is accepted too) and answered YYYY/MM/DD; instants are UTC milliseconds. ' +
         'Authenticate with `Authorization: Bearer <token>` (a session token from POST /login or an API token).',
     },
     servers: [{ url: apiPrefix }],

@@ -5,6 +5,7 @@ import { MISSING_UUID, quickUser, tableCounts, trpcCall } from '../test/fixtures
 import { useHarness } from '../test/harness'
 import { appRouter } from '../trpc/app-router'
 import { unknownKeyIssues } from '../unknown-keys'
+import { buildOpenApi } from './openapi'
 import type { AnyRoute } from './route'
 import { restRoutes } from './routes'
 
@@ -144,6 +145,15 @@ describe('unknown keys: 400 INVALID_INPUT naming them on every route and procedu
     // Loose objects and records take any key.
     expect(unknownKeyIssues(v.looseObject({ a: v.string() }), { a: 'x', b: 1 })).toEqual([])
     expect(unknownKeyIssues(v.record(v.string(), v.number()), { a: 1, b: 2 })).toEqual([])
+  })
+
+  test('OpenAPI says so: input objects have additionalProperties false (loose objects and records excepted)', () => {
+    const doc = buildOpenApi(restRoutes, '/api') as any
+    const bodyOf = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema
+    expect(bodyOf('/user', 'post').additionalProperties).toBe(false)
+    expect(bodyOf('/message/{key}', 'patch').additionalProperties).toBe(false)
+    expect(bodyOf('/batch/{key}/serial-temp-links', 'put').items.additionalProperties).toBeUndefined()
+    expect(doc.info.description).toContain('unknown_key')
   })
 
   test('POST user, POST product and PATCH settings answer alike', async () => {
