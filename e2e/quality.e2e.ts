@@ -138,6 +138,9 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     await created.click()
     await expect(op.getByTestId('issue-detail-title')).toHaveText('Graffio sul coperchio')
     await expect(op.getByTestId('issue-thumbnail')).toHaveCount(1)
+    // Where it was raised, in words: the batch (number and pieces) and the step (place and title).
+    await expect(op.getByTestId('issue-batch')).toHaveText('Batch 1 · 1 pcs')
+    await expect(op.getByTestId('issue-step')).toHaveText('Step 1: Controlla la superficie')
     // The operator opened it: may edit it, but quality's actions are not offered.
     await expect(op.getByTestId('issue-edit')).toBeVisible()
     await expect(op.getByTestId('issue-action-close')).toHaveCount(0)
@@ -156,6 +159,8 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
     await q.getByRole('row', { name: new RegExp(opened.code) }).click()
     await expect(q).toHaveURL(new RegExp(`/app/quality/issues/${issueKey}$`))
     await expect(q.getByTestId('issue-state')).toHaveText('Open')
+    await expect(q.getByTestId('issue-batch')).toHaveText('Batch 1 · 1 pcs')
+    await expect(q.getByTestId('issue-step')).toHaveText('Step 1: Controlla la superficie')
     await q.getByTestId('issue-thumbnail').click()
     await expect(q.getByRole('dialog').getByRole('img', { name: 'graffio.png' })).toBeVisible()
     await q.keyboard.press('Escape')

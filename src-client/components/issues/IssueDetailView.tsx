@@ -120,6 +120,7 @@ function IssueHeader({ issue, touch, onDeleted }: { issue: IssueDetail; touch: b
         <Fact label={<Trans>Contesto</Trans>}>
           <IssueContext issue={issue} links={!touch} />
         </Fact>
+        <IssuePlaceFacts issue={issue} />
         <Fact label={<Trans>Apertura</Trans>}>
           <Text size="sm">{formatDateTime(issue.opened_at)}</Text>
           <Text size="xs" c="dimmed">
@@ -152,6 +153,39 @@ function IssueHeader({ issue, touch, onDeleted }: { issue: IssueDetail; touch: b
       </SimpleGrid>
       {editing && <IssueEditDialog issue={issue} opened onClose={() => setEditing(false)} touch={touch} />}
     </Paper>
+  )
+}
+
+/** The batch and the step of the job the issue was raised on, when it names them. */
+function IssuePlaceFacts({ issue }: { issue: Pick<IssueDetail, 'batch' | 'step'> }) {
+  const { batch, step } = issue
+  return (
+    <>
+      {batch && (
+        <Fact label={<Trans>Lotto</Trans>}>
+          <Text size="sm" data-testid="issue-batch">
+            <Trans>
+              Lotto {batch.number} · {batch.qt_total} pz
+            </Trans>
+          </Text>
+        </Fact>
+      )}
+      {step && (
+        <Fact label={<Trans>Passo</Trans>}>
+          <Text size="sm" data-testid="issue-step">
+            {step.position !== null && step.title ? (
+              <Trans>
+                Passo {step.position}: {step.title}
+              </Trans>
+            ) : step.position !== null ? (
+              <Trans>Passo {step.position}</Trans>
+            ) : (
+              <Trans>Passo non più nel processo</Trans>
+            )}
+          </Text>
+        </Fact>
+      )}
+    </>
   )
 }
 

@@ -79,6 +79,21 @@ describe('issues: opening, editing, actions, critical marks', () => {
       product_key: w.product.id,
       product_code: 'svc-PROD',
     })
+    // The detail names the batch and the step it was raised on in words (batch number and pieces, step place and title).
+    expect(await getIssue(h.svc, onJob._key)).toMatchObject({
+      batch: { _key: w.batch, number: 1, qt_total: 2 },
+      step: { _key: w.steps[1], position: 2, title: 'Compila' },
+    })
+    const jobOnly = await openIssue(h, w, { job_key: job })
+    expect(await getIssue(h.svc, jobOnly._key)).toMatchObject({ batch: null, step: null })
+    // A step since removed from the phase keeps its key, without a place or a title.
+    const phase = await h.svc.db.selectFrom('jobs').select('phase_id').where('id', '=', job).executeTakeFirstOrThrow()
+    const { steps } = await h.svc.db.selectFrom('product_phases').select('steps').where('id', '=', phase.phase_id).executeTakeFirstOrThrow()
+    await h.svc.db.updateTable('product_phases').set({ steps: JSON.stringify(steps.filter((st) => st._key !== w.steps[1])) }).where('id', '=', phase.phase_id).execute()
+    await h.svc.db.updateTable('jobs').set({ step_sequence: JSON.stringify([{ _key: w.steps[0], type: 'instruction' }]) }).where('id', '=', job).execute()
+    expect((await getIssue(h.svc, onJob._key)).step).toEqual({ _key: w.steps[1]!, position: null, title: null })
+    await h.svc.db.updateTable('product_phases').set({ steps: JSON.stringify(steps) }).where('id', '=', phase.phase_id).execute()
+    await h.svc.db.updateTable('jobs').set({ step_sequence: JSON.stringify(steps.map((st) => ({ _key: st._key, type: st.type }))) }).where('id', '=', job).execute()
     expect(await openIssue(h, w, { work_order_key: w.wo2.id })).toMatchObject({ context_type: 'work_order', job_key: null, work_order_key: w.wo2.id, product_key: w.product.id })
     expect(await openIssue(h, w, { product_key: w.otherProduct.id })).toMatchObject({ context_type: 'product', work_order_key: null, product_key: w.otherProduct.id, product_code: 'svc-OTHER' })
   })

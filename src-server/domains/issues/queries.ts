@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely'
-import type { ISSUE_SORTS, IssueAttachment, IssueCounts, IssueHistoryEntry, IssueListInput, IssueRow } from '../../../src/domains/issues/schemas'
+import type { ISSUE_SORTS, IssueAttachment, IssueBatch, IssueCounts, IssueHistoryEntry, IssueListInput, IssueRow, IssueStep } from '../../../src/domains/issues/schemas'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
 import { ms, msOrNull } from '../../db/epoch'
@@ -126,6 +126,36 @@ export function orderIssues<Q extends ReturnType<typeof selectIssueRow>>(q: Q, s
 }
 
 /** An issue's attachments, oldest first; the file is served at /media/{key}. */
+/**
+ * Where on the job an issue was raised, with readable names: its batch (number, pieces) and its
+ * step (place in the job's step sequence, title from the job's phase). Null where not given.
+ */
+export async function issuePlace(
+  db: Db,
+  issue: { job_key: string | null; batch_key: string | null; step_key: string | null },
+): Promise<{ batch: IssueBatch | null; step: IssueStep | null }> {
+  const [batch, job] = await Promise.all([
+    issue.batch_key
+      ? db.selectFrom('batches').select(['id as _key', 'number', 'qt_total']).where('id', '=', issue.batch_key).executeTakeFirst()
+      : undefined,
+    issue.step_key && issue.job_key
+      ? db
+          .selectFrom('jobs as j')
+          .innerJoin('product_phases as ph', 'ph.id', 'j.phase_id')
+          .select(['j.step_sequence', 'ph.steps'])
+          .where('j.id', '=', issue.job_key)
+          .executeTakeFirst()
+      : undefined,
+  ])
+  let step: IssueStep | null = null
+  if (issue.step_key) {
+    const at = job ? job.step_sequence.findIndex((s) => s._key === issue.step_key) : -1
+    const title = job?.steps.find((s) => s._key === issue.step_key)?.title
+    step = { _key: issue.step_key, position: at >= 0 ? at + 1 : null, title: title || null }
+  }
+  return { batch: batch ?? null, step }
+}
+
 export function selectAttachments(db: Db, issueId: string) {
   return db
     .selectFrom('issue_attachments as a')

@@ -20,7 +20,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { createMedia } from '../media/service'
 import { refreshCriticalMarks } from './critical-marks'
-import { applyIssueFilters, countIssues, issuesJoined, orderIssues, selectAttachments, selectHistory, selectIssueRow } from './queries'
+import { applyIssueFilters, countIssues, issuePlace, issuesJoined, orderIssues, selectAttachments, selectHistory, selectIssueRow } from './queries'
 
 /**
  * Quality issues (SPEC 3 Issue, 4 issue states and events, 7 `GET issue`): the only place that
@@ -135,7 +135,7 @@ async function readDetail(db: Db, id: string): Promise<IssueDetail> {
     selectHistory(db, id).execute(),
   ])
   if (!row) throw issueNotFound()
-  return { ...row, attachments, history }
+  return { ...row, ...(await issuePlace(db, row)), attachments, history }
 }
 
 /** `issues.get` / `GET issue/{key}` (key or code): the row, its attachments and its history, oldest first. */

@@ -187,9 +187,22 @@ export const IssueHistoryEntry = v.object({
 })
 export type IssueHistoryEntry = v.InferOutput<typeof IssueHistoryEntry>
 
-/** `GET issue/{key}` / `issues.get`: the row with attachments and history. */
+/** The batch of the job an issue was raised on (its number in the job, its pieces). */
+export const IssueBatch = v.object({ _key: v.string(), number: v.number(), qt_total: v.number() })
+export type IssueBatch = v.InferOutput<typeof IssueBatch>
+
+/**
+ * The step of the job an issue was raised on: its place in the job's step sequence (1-based) and
+ * its title, both null when the step is no longer in the job's process.
+ */
+export const IssueStep = v.object({ _key: v.string(), position: v.nullable(v.number()), title: v.nullable(v.string()) })
+export type IssueStep = v.InferOutput<typeof IssueStep>
+
+/** `GET issue/{key}` / `issues.get`: the row with where it was raised, attachments and history. */
 export const IssueDetail = v.object({
   ...IssueRow.entries,
+  batch: v.nullable(IssueBatch),
+  step: v.nullable(IssueStep),
   attachments: v.array(IssueAttachment),
   history: v.array(IssueHistoryEntry),
 })
