@@ -101,8 +101,8 @@ describe('work order history (GET work-order/{id}/history): events in words, iss
     const second = await history(`?limit=4&cursor=${first.at(-1)!._key}`)
     const third = await history(`?limit=4&cursor=${second.at(-1)!._key}`)
     expect([...first, ...second, ...third].map((r) => r._key)).toEqual(all.map((r) => r._key))
-    // tRPC takes the same filter.
-    const viaTrpc = await trpcCall(h, 'workOrders.history', 'query', { key: wo.id, category: 'issues', limit: 1 }, { token: prod.token })
+    // tRPC takes the same filter (and the direction its infinite queries add).
+    const viaTrpc = await trpcCall(h, 'workOrders.history', 'query', { key: wo.id, category: 'issues', limit: 1, direction: 'forward' }, { token: prod.token })
     expect(viaTrpc.body.result.data.map((r: HistoryEntry) => r.event_type)).toEqual(['ISSUE_CLOSED'])
   })
 

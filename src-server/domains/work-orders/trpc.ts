@@ -30,9 +30,10 @@ export const workOrdersRouter = router({
     .input(ByKey)
     .query(({ ctx, input }) => workOrders.getWorkOrder(ctx, input.key)),
   history: procedure({ scope: WORK_ORDER_READERS })
-    .input(v.object({ key: Key, ...HistoryFilter.entries }))
+    // `direction` is what tRPC's infinite queries add next to `cursor`; the history only pages backwards in time.
+    .input(v.object({ key: Key, ...HistoryFilter.entries, direction: v.optional(v.picklist(['forward', 'backward'])) }))
     .query(({ ctx, input }) => {
-      const { key, ...filter } = input
+      const { key, direction: _direction, ...filter } = input
       return workOrders.workOrderHistory(ctx, key, filter)
     }),
   searchOpts: procedure({ scope: WORK_ORDER_READERS })
