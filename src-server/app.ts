@@ -11,7 +11,7 @@ import { STEP_MEDIA_FILE_PATH, serveStepMediaFile } from './domains/process/step
 import type { Services } from './context'
 import { AppError } from './errors'
 import type { AppEnv } from './http-env'
-import { apiDocsPage } from './rest/api-docs-page'
+import { mountApiReference } from './rest/api-reference'
 import { mountRoutes } from './rest/mount'
 import { buildOpenApi } from './rest/openapi'
 import { JSON_BODY_LIMIT } from './rest/route'
@@ -44,8 +44,7 @@ export function createApp(svc: Services) {
   api.get('/health', (c) => c.json({ detail: { status: 'ok', database: svc.dbKind } }))
   const openapi = buildOpenApi(restRoutes, prefix)
   api.get('/openapi.json', (c) => c.json(openapi))
-  const docs = apiDocsPage(restRoutes, prefix)
-  api.get('/docs', (c) => c.html(docs))
+  mountApiReference(api, prefix)
   // tRPC inputs are JSON too: the same 1 MiB limit as the REST routes.
   const tooLarge = () => {
     throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
