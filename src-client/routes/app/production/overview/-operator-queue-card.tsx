@@ -70,7 +70,7 @@ export function OperatorQueueCard({ queue, jobs, reorderingAllowed, onIndependen
         <Text size="xs" c="dimmed">
           {independent ? <Trans>Ordine proprio dell'operatore</Trans> : <Trans>Segue l'ordine di stabilimento</Trans>}
         </Text>
-        <ScrollArea.Autosize mah={460} type="auto" offsetScrollbars>
+        <ScrollArea.Autosize mah={460} type="auto">
           <SortableContext id={id} items={jobs.map((j) => j._key)} strategy={verticalListSortingStrategy}>
             <Stack gap={6} mih={48} data-testid="queue-jobs">
               {jobs.map((job, i) => (
