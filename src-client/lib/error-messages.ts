@@ -150,8 +150,17 @@ function inputIssuesOf(error: ApiError): InputIssue[] {
   return issues.filter((i): i is InputIssue => typeof i?.path === 'string' && INPUT_ISSUE_KINDS.includes(i.kind))
 }
 
+/** A throttled sign-in says how long to wait, in the user's words ("riprova tra 30 secondi", "in 2 minutes"). */
+function throttledMessage(seconds: number): string {
+  const [value, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute']
+  const wait = new Intl.NumberFormat(i18n.locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value)
+  return i18n._(msg`Troppi tentativi falliti: riprova tra ${wait}`)
+}
+
 export function errorMessage(error: ApiError): string {
   if (error.code === 'NETWORK') return i18n._(NETWORK)
+  const retryAfter = error.extra.retry_after
+  if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   const descriptor = MESSAGES[error.code as ErrorCode]
