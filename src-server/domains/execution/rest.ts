@@ -112,7 +112,10 @@ export const executionRoutes = [
     method: 'post',
     path: '/job/{key}/back-online',
     tag,
-    summary: 'The client is back online after an offline period (BACK_ONLINE); offline_since in UTC ms',
+    summary:
+      'The client is back online after closing the work session offline: one BACK_ONLINE per offline period (recorded=false: already ' +
+      'reported, by this call or a heartbeat); a job still running but silent past max_offline is force-paused first. offline_since: ' +
+      'the server time (UTC ms) of the last answered heartbeat; more than 60 s ahead of the server clock is refused (400 OFFLINE_SINCE_IN_FUTURE)',
     access: EXECUTION_WRITE,
     params: JobParams,
     body: v.object({ idempotency_key: IdempotencyKey, offline_since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) }),
