@@ -3,6 +3,7 @@ import babel from '@rolldown/plugin-babel'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { clientChunks, precompress } from './scripts/vite-build-tuning.ts'
 
 const API_PORT = Number(process.env.PORT ?? 8000)
 
@@ -10,7 +11,12 @@ const API_PORT = Number(process.env.PORT ?? 8000)
 export default defineConfig({
   root: 'src-client',
   publicDir: '../public',
-  build: { outDir: '../dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: { output: { codeSplitting: clientChunks } },
+  },
   plugins: [
     tanstackRouter({
       target: 'react',
@@ -21,6 +27,7 @@ export default defineConfig({
     react(),
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
+    precompress(),
   ],
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),

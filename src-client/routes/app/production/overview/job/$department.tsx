@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { JobListPage, validateJobListSearch } from './-job-list-page'
+import { JobListPage } from './-job-list-page'
+import { validateJobListSearch } from './-job-list-search'
 
 // SPEC 2: the job list of one department (its key).
 export const Route = createFileRoute('/app/production/overview/job/$department')({

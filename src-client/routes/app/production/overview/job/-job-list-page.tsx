@@ -2,21 +2,10 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Stack, Tabs } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
-import { JOB_FILTERS, type JobFilter } from '../../../../../../src/domains/jobs/rules'
+import type { JobFilter } from '../../../../../../src/domains/jobs/rules'
+import type { JobListSearch } from './-job-list-search'
 import { JobsTable, type JobsTableFilters } from '../../../../../components/jobs/JobsTable'
 import { trpc } from '../../../../../lib/trpc'
-
-/** The job list's filters live in the URL: back from elsewhere finds the same list. */
-export type JobListSearch = { f?: string; q?: string; op?: string }
-
-export function validateJobListSearch(raw: Record<string, unknown>): JobListSearch {
-  const filters = typeof raw.f === 'string' ? raw.f.split(',').filter((x): x is JobFilter => (JOB_FILTERS as readonly string[]).includes(x)) : []
-  return {
-    f: filters.length ? filters.join(',') : undefined,
-    q: typeof raw.q === 'string' && raw.q.trim() ? raw.q.slice(0, 100) : undefined,
-    op: typeof raw.op === 'string' && /^[0-9a-f-]{36}$/i.test(raw.op) ? raw.op : undefined,
-  }
-}
 
 const ALL = '__all__'
 

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { Plugin } from 'vite'
+
+/** Text assets worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map|webmanifest)$/
+/** Below this a compressed copy saves less than its headers cost. */
+const MIN_BYTES = 1024
+
+/**
+ * Writes `name.br` (brotli, best) and `name.gz` (gzip, best) next to every compressible file of
+ * the build, once, at build time; the server (src-server/static-client.ts) sends the one the
+ * browser accepts. Costs a few seconds of build time instead of CPU on every request.
+ */
+export function precompress(): Plugin {
+  let outDir = ''
+  return {
+    name: 'mes-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir)
+    },
+    closeBundle() {
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue
+        const raw = readFileSync(file)
+        if (raw.length < MIN_BYTES) continue
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(raw, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+          }),
+        )
+        writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }))
+      }
+    },
+  }
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name)
+    if (statSync(full).isDirectory()) yield* walk(full)
+    else yield full
+  }
+}
+
+const NODE_MODULES = /[\\/]node_modules[\\/]/
+/** Libraries only a few screens use: never grouped, so they stay with the screens that import them. */
+const HEAVY = /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|@dnd-kit|@mantine[\\/]dates|dayjs)/
+const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
+
+/**
+ * Rolldown chunk groups (build.rolldownOptions.output.codeSplitting), highest priority first:
+ * - everything the first page needs (all that main.tsx imports statically: libraries and the
+ *   route tree's non-lazy parts) in two chunks, `vendor` and `app`, instead of dozens of small ones;
+ * - the remaining library code (Mantine components the first page does not use) in `ui`, except
+ *   the heavy libraries few screens use (tables, drag-sort, date pickers): Rolldown's own
+ *   splitting keeps those with the screens that import them;
+ * - the lazy screens (TanStack autoCodeSplitting) of one area in one chunk per area, without
+ *   the components they import (`includeDependenciesRecursively: false`), which would otherwise
+ *   land in whichever area claims them first and drag that area along;
+ * - the app's components used by several lazy screens in `shared`; the rest stay with their screen.
+ * Measured with `bun run bench client` (bench/RESULTS.md), which is how to judge a change here.
+ * Rolldown still emits a tiny re-export chunk per lazy route (rolldown issue 9729).
+ */
+export const clientChunks = {
+  groups: [
+    { name: 'vendor', test: NODE_MODULES, tags: ['$initial' as const], priority: 50 },
+    { name: 'app', tags: ['$initial' as const], priority: 40 },
+    { name: 'ui', test: (id: string) => NODE_MODULES.test(id) && !HEAVY.test(id), priority: 20 },
+    {
+      name: (id: string) => `area-${AREA.exec(id)?.[1] ?? 'home'}`,
+      debugName: 'area',
+      test: AREA,
+      includeDependenciesRecursively: false,
+      priority: 10,
+    },
+    { name: 'shared', test: /[\\/]src-client[\\/](?:components|lib)[\\/]/, minShareCount: 2, includeDependenciesRecursively: false, priority: 5 },
+  ],
+}
