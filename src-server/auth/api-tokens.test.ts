@@ -45,9 +45,9 @@ describe('API tokens as Bearer credentials', () => {
 
   test('events written with a token name the user and the token, no session', async () => {
     const { id, token } = await insertApiToken(h, { scope: 'operator', createdBy: admin })
-    const res = await h.request('POST', '/api/event', { token, origin: null, body: { event_type: 'SCRIPT_RAN' } })
+    const res = await h.request('POST', '/api/event', { token, origin: null, body: { event_type: 'PAUSED_OFFLINE', subject_key: 'script-ran' } })
     expect(res.status).toBe(201)
-    const ev = await h.svc.db.selectFrom('events').selectAll().where('event_type', '=', 'SCRIPT_RAN').executeTakeFirstOrThrow()
+    const ev = await h.svc.db.selectFrom('events').selectAll().where('subject_key', '=', 'script-ran').executeTakeFirstOrThrow()
     expect(ev.user_id).toBe(admin)
     expect(ev.session_id).toBeNull()
     expect(ev.data).toMatchObject({ api_token: id })

@@ -46,7 +46,7 @@ describe('CSRF: cookie-authenticated writes must come from the app origin', () =
   })
 
   test('Bearer + POST without Origin passes (scripts)', async () => {
-    const res = await h.request('POST', '/api/event', { token, origin: null, body: { event_type: 'SCRIPTED' } })
+    const res = await h.request('POST', '/api/event', { token, origin: null, body: { event_type: 'PAUSED_OFFLINE' } })
     expect(res.status).toBe(201)
   })
 
@@ -60,7 +60,7 @@ describe('CSRF: cookie-authenticated writes must come from the app origin', () =
     const bad = await trpcCall(h, 'events.record', 'mutation', { event_type: 'CSRF' }, { cookie: token, origin: 'http://evil.test' })
     expect(bad.status).toBe(403)
     expect(appCode(bad.body)).toBe('BAD_ORIGIN')
-    const good = await trpcCall(h, 'events.record', 'mutation', { event_type: 'SAME_ORIGIN' }, { cookie: token })
+    const good = await trpcCall(h, 'events.record', 'mutation', { event_type: 'PAUSED_OFFLINE' }, { cookie: token })
     expect(good.status).toBe(200)
     const query = await trpcCall(h, 'session.whoami', 'query', undefined, { cookie: token, origin: null })
     expect(query.status).toBe(200)

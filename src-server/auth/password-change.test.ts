@@ -126,7 +126,7 @@ describe('temporary passwords (must_change_password)', () => {
 
     expect((await h.request('GET', '/api/whoami', { token: other })).status).toBe(401)
     expect((await h.request('GET', '/api/whoami', { token })).status).toBe(200)
-    expect((await h.request('POST', '/api/event', { token, body: { event_type: 'AFTER_CHANGE' } })).status).toBe(201)
+    expect((await h.request('POST', '/api/event', { token, body: { event_type: 'PAUSED_OFFLINE' } })).status).toBe(201)
 
     expect((await h.request('POST', '/api/login', { body: { username: 'temp.five', password: u.temp } })).status).toBe(401)
     const again = await h.request('POST', '/api/login', { body: { username: 'temp.five', password: 'brand-new-pass' } })

@@ -47,7 +47,7 @@ describe('REST envelope', () => {
 
   test('a JSON body over 1 MiB is 413 PAYLOAD_TOO_LARGE and writes nothing; just under passes', async () => {
     const before = await countOf(h, 'events')
-    const wrap = (n: number) => JSON.stringify({ event_type: 'BIG', data: { blob: 'x'.repeat(n) } })
+    const wrap = (n: number) => JSON.stringify({ event_type: 'PAUSED_OFFLINE', data: { blob: 'x'.repeat(n) } })
     const overhead = wrap(0).length
     const over = await raw('POST', '/api/event', wrap(JSON_BODY_LIMIT - overhead + 1))
     expect(over.status).toBe(413)
@@ -146,7 +146,7 @@ describe('REST envelope', () => {
   })
 
   test('absurdly deep JSON is 400 INVALID_INPUT, quickly; ordinary nesting passes', async () => {
-    const nested = (depth: number) => `{"event_type":"DEEP","data":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`
+    const nested = (depth: number) => `{"event_type":"PAUSED_OFFLINE","data":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`
     const before = await countOf(h, 'events')
     for (const depth of [100, 20_000, 200_000]) {
       const res = await raw('POST', '/api/event', nested(depth))
@@ -159,7 +159,7 @@ describe('REST envelope', () => {
   })
 
   test('tRPC bodies have the same 1 MiB limit', async () => {
-    const body = JSON.stringify({ event_type: 'BIG', data: { blob: 'x'.repeat(JSON_BODY_LIMIT) } })
+    const body = JSON.stringify({ event_type: 'PAUSED_OFFLINE', data: { blob: 'x'.repeat(JSON_BODY_LIMIT) } })
     const res = await h.request('POST', '/api/trpc/events.record', { token: admin, body, headers: { 'content-type': 'application/json' } })
     expect(res.status).toBe(413)
   })

@@ -63,10 +63,6 @@ describe('events: who, which session and when (server time)', () => {
         subject_type: 'job',
         subject_key: 'J-42',
         data: { reason: 'network', seconds: 30 },
-        // Whatever the client claims about who and when is ignored.
-        user_id: 'someone-else',
-        created_at: '1999-01-01T00:00:00Z',
-        timestamp: 0,
       },
     })
     expect(res.status).toBe(201)
@@ -79,6 +75,15 @@ describe('events: who, which session and when (server time)', () => {
       data: { reason: 'network', seconds: 30, reported_by_client: true },
     })
     expect(ev.created_at.getTime()).toBe(h.clock.now().getTime())
+    // Who and when are the server's: a client claiming them is refused, nothing written.
+    const before = await countOf(h, 'events')
+    const claimed = await h.request('POST', '/api/event', {
+      token,
+      body: { event_type: 'PAUSED_OFFLINE', user_id: 'someone-else', created_at: '1999-01-01T00:00:00Z', timestamp: 0 },
+    })
+    expect(claimed.status).toBe(400)
+    expect(claimed.body.detail.code).toBe('INVALID_INPUT')
+    expect(await countOf(h, 'events')).toBe(before)
   })
 
   test('tRPC events.record does the same', async () => {
