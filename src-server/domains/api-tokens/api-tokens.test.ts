@@ -74,9 +74,16 @@ describe('API tokens', () => {
       [{ description: 'x', expiration: inDays(-1), scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_PAST'],
       [{ description: 'x', expiration: inDays(1) }, 400, 'PERMISSION_REQUIRED'],
       [{ description: 'x', expiration: inDays(1), scope: '  ' }, 400, 'PERMISSION_REQUIRED'],
-      [{ description: 'x', expiration: inDays(1), scope: 'admin root' }, 400, 'INVALID_INPUT'],
+      [{ description: 'x', expiration: inDays(1), scope: 'admin root' }, 400, 'UNKNOWN_PERMISSION'],
       [{ description: 'x', expiration: inDays(3000), scope: 'admin' }, 400, 'INVALID_INPUT'],
-      [{ description: 'x', expiration: 'tomorrow', scope: 'admin' }, 400, 'INVALID_INPUT'],
+      [{ description: 'x', expiration: '6y', scope: 'admin' }, 400, 'INVALID_INPUT'],
+      [{ description: 'x', expiration: 'tomorrow', scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_INVALID'],
+      [{ description: 'x', expiration: '2026/02/30', scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_INVALID'],
+      [{ description: 'x', expiration: '30 days', scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_INVALID'],
+      [{ description: 'x', expiration: 1.5, scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_INVALID'],
+      [{ description: 'x', expiration: '  ', scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_REQUIRED'],
+      [{ description: 'x', expiration: '1999/12/01', scope: 'admin' }, 400, 'API_TOKEN_EXPIRATION_PAST'],
+      [{ description: 'x', expiration: true, scope: 'admin' }, 400, 'INVALID_INPUT'],
       [{ description: 'x'.repeat(201), expiration: inDays(1), scope: 'admin' }, 400, 'INVALID_INPUT'],
     ]
     for (const [body, status, code] of cases) {
@@ -86,8 +93,51 @@ describe('API tokens', () => {
     }
     const message = (await create({ expiration: inDays(1), scope: 'admin' })).body.detail.message
     expect(message).toBe('API token needs a description')
+    expect((await create({ description: 'x', expiration: 'tomorrow', scope: 'admin' })).body.detail.message).toBe(
+      'expiration: "tomorrow" is not a date (YYYY/MM/DD or YYYY-MM-DD), an ISO 8601 instant, UTC milliseconds, or a duration such as 30s, 10min, 3h, 2d, 1w, 1m (30 days), 1y (360 days)',
+    )
+    expect((await create({ description: 'x', expiration: '2026/02/30', scope: 'admin' })).body.detail.message).toBe(
+      'expiration: 2026/02/30 is not a calendar date: February 2026 has 28 days',
+    )
+    expect((await create({ description: 'x', expiration: inDays(1), scope: 'admin root' })).body.detail).toMatchObject({
+      message: '"root" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse',
+      unknown: ['root'],
+    })
     expect(await tokenRows(h)).toEqual(before)
     expect((await eventsOf(h, 'API_TOKEN_CREATED')).length).toBe(events)
+  })
+
+  test('expiration as a SPEC 5 duration (m = month of 30 days, y = year of 360 days), a date through its last millisecond, or an ISO instant', async () => {
+    const now = h.clock.now().getTime()
+    const endOfDay = (y: number, m: number, d: number) => new Date(y, m - 1, d, 23, 59, 59, 999).getTime()
+    const cases: [unknown, number][] = [
+      ['30s', now + 30_000],
+      ['10min', now + 10 * 60_000],
+      ['3h', now + 3 * 3_600_000],
+      ['2d', now + 2 * DAY],
+      ['1w', now + 7 * DAY],
+      ['1m', now + 30 * DAY],
+      ['1y', now + 360 * DAY],
+      [' 12 h ', now + 12 * 3_600_000],
+      ['2099/12/31', 0],
+      ['2030-01-15', endOfDay(2030, 1, 15)],
+      ['2030/01/15', endOfDay(2030, 1, 15)],
+      ['2030-01-15T08:30:00Z', Date.UTC(2030, 0, 15, 8, 30)],
+      ['2030-01-15T08:30:00+02:00', Date.UTC(2030, 0, 15, 6, 30)],
+      [now + DAY, now + DAY],
+    ]
+    for (const [expiration, at] of cases) {
+      const res = await create({ description: `scade ${expiration}`, expiration, scope: 'reporting' })
+      if (at === 0) {
+        // Beyond the 5 years a token may live.
+        expect({ expiration, status: res.status, code: res.body.detail.code }).toEqual({ expiration, status: 400, code: 'INVALID_INPUT' })
+        continue
+      }
+      expect({ expiration, status: res.status, at: res.body.detail.expiration }).toEqual({ expiration, status: 201, at })
+    }
+    // tRPC (the admin screen) takes the same forms.
+    const trpc = await h.request('POST', '/api/trpc/apiTokens.create', { token: admin, body: { description: 'via trpc 1m', expiration: '1m', scope: 'reporting' } })
+    expect(trpc.body.result.data.expiration).toBe(now + 30 * DAY)
   })
 
   test('a revoked token answers 401 at once; revoking twice changes nothing', async () => {

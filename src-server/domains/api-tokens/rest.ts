@@ -20,7 +20,9 @@ export const apiTokenRoutes = [
     path: '/api-token',
     tag,
     summary:
-      'Create an API token: description, expiration (UTC ms, in the future) and scope (permission words); detail.token is shown once',
+      'Create an API token: description, expiration (in the future, at most 5 years ahead: a date YYYY/MM/DD or YYYY-MM-DD = through that day, ' +
+      'an ISO 8601 instant, UTC ms, or a duration from now such as 30d, 12h, 10min, 1w, 1m = 30 days, 1y = 360 days; otherwise 400 API_TOKEN_EXPIRATION_INVALID) ' +
+      'and scope (permission words; a word that is not one: 400 UNKNOWN_PERMISSION); detail.token is shown once',
     access: { scope: 'admin' },
     body: ApiTokenCreateInput,
     response: ApiTokenCreated,

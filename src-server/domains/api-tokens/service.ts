@@ -1,11 +1,12 @@
-import { formatScope, isScope, type Scope } from '../../../src/auth/scopes'
 import {
   API_TOKEN_MAX_LIFETIME_MS,
   type ApiTokenCreated,
   type ApiTokenCreateInput,
   type ApiTokenRow,
 } from '../../../src/domains/api-tokens/schemas'
+import { expirationInstant } from '../../../src/expiration'
 import { newApiTokenCredential } from '../../auth/api-tokens'
+import { checkedScope } from '../../auth/permission-words'
 import type { Actor, Services } from '../../context'
 import { badRequest, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
@@ -17,18 +18,16 @@ const missing = () => notFound('NOT_FOUND', 'API token not found')
 function checkedInput(input: ApiTokenCreateInput, now: Date): { description: string; expiresAt: Date; scope: string } {
   const description = input.description?.trim() ?? ''
   if (!description) throw badRequest('API_TOKEN_DESCRIPTION_REQUIRED', 'API token needs a description')
-  if (input.expiration === undefined || input.expiration === null) {
+  if (input.expiration === undefined || input.expiration === null || String(input.expiration).trim() === '') {
     throw badRequest('API_TOKEN_EXPIRATION_REQUIRED', 'API token needs an expiration')
   }
-  if (input.expiration <= now.getTime()) throw badRequest('API_TOKEN_EXPIRATION_PAST', 'the expiration must be in the future')
-  if (input.expiration > now.getTime() + API_TOKEN_MAX_LIFETIME_MS) {
+  const expiration = expirationInstant(input.expiration, now)
+  if ('problem' in expiration) throw badRequest('API_TOKEN_EXPIRATION_INVALID', `expiration: ${expiration.problem}`)
+  if (expiration.at <= now.getTime()) throw badRequest('API_TOKEN_EXPIRATION_PAST', 'the expiration must be in the future')
+  if (expiration.at > now.getTime() + API_TOKEN_MAX_LIFETIME_MS) {
     throw badRequest('INVALID_INPUT', 'expiration: at most 5 years ahead')
   }
-  const words = (input.scope ?? '').split(/\s+/).filter(Boolean)
-  const unknown = words.filter((w) => !isScope(w))
-  if (unknown.length) throw badRequest('INVALID_INPUT', `scope: unknown permission ${unknown.join(', ')}`)
-  if (words.length === 0) throw badRequest('PERMISSION_REQUIRED', 'check at least a permission')
-  return { description, expiresAt: new Date(input.expiration), scope: formatScope(words as Scope[]) }
+  return { description, expiresAt: new Date(expiration.at), scope: checkedScope(input.scope) }
 }
 
 /** `GET api-token` (admin): newest first, revoked and expired ones included (with their status). */

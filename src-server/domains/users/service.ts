@@ -1,7 +1,8 @@
 import type * as v from 'valibot'
-import { formatScope, HOME_PAGES, hasScope, parseScope, type Scope } from '../../../src/auth/scopes'
+import { HOME_PAGES, hasScope, type Scope } from '../../../src/auth/scopes'
 import type { UserCreateInput, UserPage, UserPageInput, UserPatchInput, UserRow, UserSort } from '../../../src/domains/users/schemas'
 import { hashPassword } from '../../auth/password'
+import { checkedScope } from '../../auth/permission-words'
 import { temporaryPassword } from '../../auth/secrets'
 import { endUserSessions } from '../../auth/sessions'
 import { isUuid } from '../../../src/uuid'
@@ -19,13 +20,6 @@ type PatchInput = v.InferOutput<typeof UserPatchInput>
 
 const isAdmin = (actor: Actor) => hasScope(actor.scope, 'admin')
 
-/** SPEC 5: a username is required and at least one permission must be checked. */
-function checkedScope(scope: string): string {
-  const words = parseScope(scope)
-  if (words.length === 0) throw badRequest('PERMISSION_REQUIRED', 'check at least a permission')
-  return formatScope(words)
-}
-
 function checkedUsername(username: string): string {
   const trimmed = username.trim()
   if (!trimmed) throw badRequest('USERNAME_REQUIRED', 'username required')
@@ -36,6 +30,8 @@ function checkedUsername(username: string): string {
 }
 
 const usernameTaken = () => conflict('USERNAME_TAKEN', 'username already in use')
+const usernameArchived = (userKey: string) =>
+  conflict('USERNAME_ARCHIVED', `username belongs to an archived user: restore that user (POST user/${userKey}/restore) instead`, { user_key: userKey })
 const wrongUserId = () => notFound('WRONG_USER_ID', 'wrong user ID')
 
 /** User keys are UUIDs: anything else is a wrong user ID, never a database error. */
@@ -66,10 +62,12 @@ async function lockUser(trx: Db, key: string) {
   return user
 }
 
+/** SPEC 5 unique usernames; one kept by an archived user says so, since that user can be restored. */
 async function assertUsernameFree(db: Db, username: string, exceptId?: string) {
-  let q = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+  let q = db.selectFrom('users').select(['id', 'archived_at']).where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
   if (exceptId) q = q.where('id', '!=', exceptId)
-  if (await q.executeTakeFirst()) throw usernameTaken()
+  const holder = await q.executeTakeFirst()
+  if (holder) throw holder.archived_at ? usernameArchived(holder.id) : usernameTaken()
 }
 
 export async function getUser(svc: Services, key: string): Promise<UserRow> {

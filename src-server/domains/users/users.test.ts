@@ -76,7 +76,9 @@ describe('users: create and the SPEC rules', () => {
       [{ username: '   ', scope: 'operator' }, 400, 'USERNAME_REQUIRED', 'username required'],
       [{ username: 'MRossi', scope: 'operator' }, 409, 'USERNAME_TAKEN', 'username already in use'],
       [{ username: 'nuovo', scope: '' }, 400, 'PERMISSION_REQUIRED', 'check at least a permission'],
-      [{ username: 'nuovo', scope: 'superuser nobody' }, 400, 'PERMISSION_REQUIRED', 'check at least a permission'],
+      [{ username: 'nuovo', scope: 'superuser nobody' }, 400, 'UNKNOWN_PERMISSION', '"superuser", "nobody" are not permissions: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse'],
+      // A typo next to a real word is refused too, never dropped.
+      [{ username: 'nuovo', scope: 'operator qualty' }, 400, 'UNKNOWN_PERMISSION', '"qualty" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse'],
       [{ username: 'nuovo', scope: 'operator', hourly_cost: -0.01 }, 400, 'HOURLY_COST_NEGATIVE', 'hourly cost must be >= 0'],
       [{ username: 'nuovo', scope: 'operator', department_key: MISSING_KEY }, 422, 'WRONG_DEPARTMENT_KEY', 'wrong department key'],
       [{ username: 'nuovo', scope: 'operator', email: 'not-an-address' }, 400, 'INVALID_INPUT', 'email: invalid email address'],
@@ -295,6 +297,33 @@ describe('users: archive, restore, reset password', () => {
     expect((await h.request('POST', '/api/login', { body: { username: 'archiviato', password: 'password-123' } })).status).toBe(200)
     const types = (await eventsFor(h, op.key)).map((e) => e.event_type)
     expect(types.filter((t) => t.startsWith('USER_'))).toEqual(['USER_CREATED', 'USER_ARCHIVED', 'USER_RESTORED'])
+  })
+
+  test('a username kept by an archived user: 409 USERNAME_ARCHIVED naming that user, who can be restored', async () => {
+    const gone = await userWithScope(h, 'partito', 'operator')
+    expect((await h.request('POST', `/api/user/${gone.key}/archive`, { token: admin })).status).toBe(200)
+    const other = await userWithScope(h, 'rimasto', 'operator')
+    const before = await snapshotCounts(h)
+    for (const [method, path, body] of [
+      ['POST', '/api/user', { username: 'Partito', scope: 'operator' }],
+      ['PATCH', `/api/user/${other.key}`, { username: 'partito' }],
+    ] as const) {
+      const res = await h.request(method, path, { token: admin, body })
+      expect({ status: res.status, detail: res.body.detail }).toEqual({
+        status: 409,
+        detail: {
+          code: 'USERNAME_ARCHIVED',
+          message: `username belongs to an archived user: restore that user (POST user/${gone.key}/restore) instead`,
+          user_key: gone.key,
+        },
+      })
+    }
+    const trpc = await h.request('POST', '/api/trpc/users.create', { token: admin, body: { username: 'partito', scope: 'operator' } })
+    expect({ status: trpc.status, code: trpc.body.error.data.appCode }).toEqual({ status: 409, code: 'USERNAME_ARCHIVED' })
+    expect(await snapshotCounts(h)).toEqual(before)
+    // Restored, the user has the username back as before.
+    expect((await h.request('POST', `/api/user/${gone.key}/restore`, { token: admin })).status).toBe(200)
+    expect((await h.request('POST', '/api/user', { token: admin, body: { username: 'partito', scope: 'operator' } })).body.detail.code).toBe('USERNAME_TAKEN')
   })
 
   test('tRPC archive and restore do the same', async () => {

@@ -1,4 +1,6 @@
 import * as v from 'valibot'
+import { SCOPES } from '../../auth/scopes'
+import { EXPIRATION_FORMATS } from '../../expiration'
 import { StorableText } from '../../valibot-helpers'
 
 export const API_TOKEN_DESCRIPTION_MAX = 200
@@ -8,12 +10,21 @@ export const API_TOKEN_MAX_LIFETIME_MS = 5 * 366 * 24 * 3_600_000
 /**
  * `POST api-token`. SPEC 5 "API token needs description and expiration" and "at least a
  * permission" are checked by the service with their own codes, so these fields are lenient.
- * `expiration` is UTC milliseconds; `scope` the permission words, space-separated, as for users.
+ * `expiration`: a date, an instant or a duration from now (src/expiration.ts), read by the
+ * service (API_TOKEN_EXPIRATION_INVALID); `scope` the permission words, space-separated, as for users.
  */
 export const ApiTokenCreateInput = v.object({
   description: v.optional(v.nullable(v.pipe(v.string(), StorableText, v.trim(), v.maxLength(API_TOKEN_DESCRIPTION_MAX)))),
-  expiration: v.optional(v.nullable(v.pipe(v.number(), v.integer('expiration must be UTC milliseconds')))),
-  scope: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
+  expiration: v.optional(
+    v.nullable(
+      v.pipe(
+        v.union([v.number(), v.pipe(v.string(), v.maxLength(40))], `expiration: ${EXPIRATION_FORMATS}`),
+        v.description(`When the token stops working: ${EXPIRATION_FORMATS}. A date means through that day (plant calendar).`),
+        v.metadata({ examples: ['30d', '1y', '2026/12/31', '2026-12-31T18:00:00Z', 1798761599999] }),
+      ),
+    ),
+  ),
+  scope: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200), v.description(`Permission words (SPEC 6), space-separated: ${SCOPES.join(', ')}`)))),
 })
 export type ApiTokenCreateInput = v.InferOutput<typeof ApiTokenCreateInput>
 

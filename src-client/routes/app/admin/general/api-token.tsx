@@ -21,6 +21,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
 import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
 import { API_TOKEN_DESCRIPTION_MAX, type ApiTokenCreated, type ApiTokenRow } from '../../../../../src/domains/api-tokens/schemas'
+import { expirationInstant } from '../../../../../src/expiration'
 import { formatDate, formatDateTime } from '../../../../../src/i18n/format'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
@@ -152,20 +153,11 @@ function ApiTokensTab() {
 }
 
 const DAY = 24 * 3_600_000
-type Validity = '7' | '30' | '90' | '365' | 'date'
+type Validity = '7' | '30' | '90' | '365' | 'custom'
 
-/** The last millisecond of a local calendar day written YYYY/MM/DD (SPEC date format), or null. */
-function endOfDay(text: string): number | null {
-  const m = text.trim().match(/^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/)
-  if (!m) return null
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(y, mo - 1, d, 23, 59, 59, 999)
-  return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date.getTime() : null
-}
-
-function expirationOf(validity: Validity, customDate: string): number | null {
-  if (validity === 'date') return endOfDay(customDate)
-  const day = new Date(Date.now() + Number(validity) * DAY)
+/** A preset validity ends with the last millisecond of its local calendar day. */
+function presetExpiration(days: number): number {
+  const day = new Date(Date.now() + days * DAY)
   return new Date(day.getFullYear(), day.getMonth(), day.getDate(), 23, 59, 59, 999).getTime()
 }
 
@@ -173,22 +165,29 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
   const { t, i18n } = useLingui()
   const [description, setDescription] = useState('')
   const [validity, setValidity] = useState<Validity>('90')
-  const [customDate, setCustomDate] = useState('')
+  const [custom, setCustom] = useState('')
+  // Checked once the field is left (or on submit), not while a date is half typed.
+  const [customLeft, setCustomLeft] = useState(false)
   const [scopes, setScopes] = useState<Scope[]>([])
   const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const [created, setCreated] = useState<ApiTokenCreated | null>(null)
 
-  const expiration = expirationOf(validity, customDate)
+  // A typed expiration (a date or a duration, SPEC 5) is sent as typed: the server reads it by
+  // the same rule (src/expiration.ts); here it only previews the instant and checks it early.
+  const read = validity === 'custom' ? expirationInstant(custom, new Date()) : { at: presetExpiration(Number(validity)) }
+  const expiresAt = 'at' in read ? read.at : null
   const errors = {
     description: description.trim() ? null : t`Inserisci una descrizione`,
     expiration:
-      expiration === null
-        ? t`Inserisci una data nel formato AAAA/MM/GG`
-        : expiration <= Date.now()
-          ? t`La scadenza deve essere nel futuro`
-          : null,
+      validity === 'custom' && !custom.trim()
+        ? t`Inserisci una scadenza`
+        : expiresAt === null
+          ? t`Scrivi una data (AAAA/MM/GG) o una durata come 30d, 12h, 10min, 1m (30 giorni), 1y (360 giorni)`
+          : expiresAt <= Date.now()
+            ? t`La scadenza deve essere nel futuro`
+            : null,
     scopes: scopes.length ? null : t`Seleziona almeno un permesso`,
   }
   const valid = !errors.description && !errors.expiration && !errors.scopes
@@ -198,7 +197,8 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
     if (created) void refresh()
     setDescription('')
     setValidity('90')
-    setCustomDate('')
+    setCustom('')
+    setCustomLeft(false)
     setScopes([])
     setTried(false)
     setFailure(null)
@@ -213,6 +213,7 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
     if (!valid) return
     setBusy(true)
     try {
+      const expiration = validity === 'custom' ? custom : expiresAt
       const row = await trpcClient.apiTokens.create.mutate({ description: description.trim(), expiration, scope: scopes.join(' ') })
       setCreated(row)
       await refresh()
@@ -276,24 +277,36 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
                   { value: '30', label: t`30 giorni` },
                   { value: '90', label: t`90 giorni` },
                   { value: '365', label: t`1 anno` },
-                  { value: 'date', label: t`Fino a una data…` },
+                  { value: 'custom', label: t`Data o durata…` },
                 ]}
                 value={validity}
                 onChange={(v) => v && setValidity(v as Validity)}
               />
-              {validity === 'date' ? (
+              {validity === 'custom' ? (
                 <TextInput
                   label={t`Scadenza`}
                   name="token-expiration"
-                  placeholder={t`AAAA/MM/GG`}
-                  value={customDate}
-                  onChange={(e) => setCustomDate(e.currentTarget.value)}
-                  error={(tried || customDate.length >= 8) && errors.expiration}
+                  placeholder={t`AAAA/MM/GG o 30d, 12h, 1m, 1y`}
+                  value={custom}
+                  onChange={(e) => setCustom(e.currentTarget.value)}
+                  onBlur={() => setCustomLeft(true)}
+                  error={(tried || customLeft) && errors.expiration}
+                  description={
+                    expiresAt !== null && !errors.expiration ? <ExpiresAt at={formatDateTime(expiresAt)} /> : undefined
+                  }
                 />
               ) : (
-                <TextInput label={t`Scadenza`} value={expiration ? formatDate(expiration) : ''} readOnly variant="filled" tabIndex={-1} />
+                <TextInput label={t`Scadenza`} value={expiresAt ? formatDate(expiresAt) : ''} readOnly variant="filled" tabIndex={-1} />
               )}
             </Group>
+            {validity === 'custom' && (
+              <Text size="xs" c="dimmed">
+                <Trans>
+                  Una data (AAAA/MM/GG, valida fino a fine giornata) o una durata da adesso: s secondi, min minuti, h ore, d giorni, w
+                  settimane, m mesi (30 giorni), y anni (360 giorni).
+                </Trans>
+              </Text>
+            )}
             <Checkbox.Group
               label={t`Permessi del token`}
               description={t`Il token potrà fare solo ciò che questi permessi consentono`}
@@ -325,6 +338,10 @@ function CreateTokenModal({ opened, onClose }: { opened: boolean; onClose: () =>
       )}
     </Modal>
   )
+}
+
+function ExpiresAt({ at }: { at: string }) {
+  return <Trans>Scade il {at}</Trans>
 }
 
 function TokenSummary({ description, until }: { description: string; until: string }) {

@@ -166,7 +166,9 @@ export function validateDraft(draft: UserDraft, i18n: { _: (m: MessageDescriptor
 const FIELD_OF_CODE: Partial<Record<ErrorCode, DraftField>> = {
   USERNAME_REQUIRED: 'username',
   USERNAME_TAKEN: 'username',
+  USERNAME_ARCHIVED: 'username',
   PERMISSION_REQUIRED: 'scope',
+  UNKNOWN_PERMISSION: 'scope',
   CANNOT_REMOVE_OWN_ADMIN: 'scope',
   HOURLY_COST_NEGATIVE: 'hourly_cost',
   WRONG_DEPARTMENT_KEY: 'department_key',
