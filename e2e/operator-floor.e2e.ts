@@ -126,35 +126,27 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   // Leaving pauses nothing; nothing was started or kept alive.
   await page.getByRole('banner').getByRole('link', { name: 'Operator' }).click()
   await expect(page).toHaveURL(/select-job/)
-  await expect(card(page, ready)).toBeVisible()
   expect(calls).toEqual([])
   expect(await jobOf(baseURL!, notReady)).toMatchObject({ status: 'queued', active: false })
 
-  // Another job of the operator runs on another device, in a phase without parallel work; the
-  // operator signs in again here (the app opens on job=first).
-  await signOut(page)
-  const device = await operatorApi(baseURL!, operator)
-  await ok(await device.post(`/api/job/${running}/start`, { data: { idempotency_key: crypto.randomUUID() } }))
-  await signIn(page, operator.username, operator.password)
-  await expect(page).toHaveURL(/select-job\?job=first/)
-  const none = page.getByTestId('none-can-start')
-  await expect(none).toHaveAttribute('data-reason', 'parallel_not_allowed')
-  await expect(none).toContainText(`${other.code} · Etichettatura is running`)
-  await expect(card(page, ready)).not.toHaveAttribute('data-selected', 'true')
-  await expect(page.getByTestId('to-confirm')).toBeDisabled()
-  await page.screenshot({ path: `${SHOTS}/first-none-en.png` })
-
-  // "View" opens the ready job read-only: the server says why it cannot start now.
+  // "View" opens a job that can start without starting it: Start is there, nothing else runs.
   await page.locator(`[data-testid="view-job"][data-job-key="${ready}"]`).click()
   await expect(page).toHaveURL(new RegExp(`/app/operator/job/${ready}/steps`))
-  await expect(banner).toHaveAttribute('data-reason', 'parallel_not_allowed')
-  await expect(page.getByTestId('start-job')).toHaveCount(0)
-
-  // Chosen by hand anyway: the server refuses (409) in the red toast, whose CLOSE stays inside it.
+  await expect(banner).toHaveAttribute('data-reason', 'can_start')
+  await expect(banner).toContainText('Press Start')
+  await expect(page.getByTestId('start-job')).toHaveText('Start')
   await page.getByRole('banner').getByRole('link', { name: 'Operator' }).click()
-  await card(page, ready).click()
+  expect(calls).toEqual([])
+
+  // Selected and confirmed; meanwhile another job of the operator starts on another device, in a
+  // phase without parallel work: the server refuses (409) in the red toast, whose CLOSE stays inside it.
+  await expect(card(page, ready)).toHaveAttribute('data-mode', /selectable|selected/)
+  if ((await card(page, ready).getAttribute('data-selected')) === null) await card(page, ready).click()
   await expect(card(page, ready)).toHaveAttribute('data-selected', 'true')
   await page.getByTestId('to-confirm').click()
+  await expect(page.getByTestId('confirm-jobs')).toBeVisible()
+  const device = await operatorApi(baseURL!, operator)
+  await ok(await device.post(`/api/job/${running}/start`, { data: { idempotency_key: crypto.randomUUID() } }))
   for (const locale of ['en', 'it'] as const) {
     if (locale === 'it') {
       await chooseInUserMenu(page, 'Italiano')
@@ -176,14 +168,27 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
     await toast.getByTestId('error-toast-close').click()
     await expect(toast).toHaveCount(0)
   }
-
-  // In Italian, the read-only job of the queue says why in Italian.
-  await page.getByTestId('confirm-back').click()
-  await card(page, notReady).click()
-  await expect(banner).toContainText('Sola lettura')
-  await expect(banner).toContainText('manca il materiale dalla fase precedente')
-  await page.screenshot({ path: `${SHOTS}/read-only-not-ready-it.png` })
   expect(await jobOf(baseURL!, ready)).toMatchObject({ status: 'queued', active: false })
+
+  // Signed in again here (the app opens on job=first): no job is preselected, a notice says why,
+  // and the blocked job opens read-only with the server's reason (in Italian, the user's language).
+  await signOut(page)
+  await signIn(page, operator.username, operator.password)
+  await expect(page).toHaveURL(/select-job\?job=first/)
+  const none = page.getByTestId('none-can-start')
+  await expect(none).toHaveAttribute('data-reason', 'parallel_not_allowed')
+  await expect(none).toContainText(`È in corso il job ${other.code} · Etichettatura e le fasi non consentono il lavoro in parallelo`)
+  await expect(card(page, ready)).not.toHaveAttribute('data-selected', 'true')
+  await expect(card(page, ready)).toHaveAttribute('data-mode', 'unavailable')
+  await expect(page.getByTestId('to-confirm')).toBeDisabled()
+  await page.screenshot({ path: `${SHOTS}/first-none-it.png` })
+  await card(page, ready).click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${ready}/steps`))
+  await expect(banner).toHaveAttribute('data-reason', 'parallel_not_allowed')
+  await expect(banner).toContainText('Sola lettura')
+  await expect(banner).toContainText('un altro tuo job è in corso')
+  await expect(page.getByTestId('start-job')).toHaveCount(0)
+  await page.screenshot({ path: `${SHOTS}/read-only-parallel-it.png` })
   await ok(await device.post(`/api/job/${running}/pause`, { data: { idempotency_key: crypto.randomUUID() } }))
   await device.dispose()
 })

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Trans } from '@lingui/react/macro'
 import { Affix, Alert, Box, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
@@ -6,21 +6,19 @@ import type { JobRow } from '../../../../../src/domains/jobs/schemas'
 import { type CardMode, JobCard } from '../../../../components/operator/JobCard'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
-import { notifyAlert } from '../../../../lib/notify'
 import type { StartBlocker } from '../../../../../src/domains/execution/rules'
 import { StartBlockedReason } from '../../../../components/operator/ReadOnlyBanner'
-import { firstStartable, isStartable, mayRunTogether, type SelectSearch, selectedKeys, toSearch, useOperatorJobs } from './-queue'
+import { firstStartable, mayRunTogether, type SelectSearch, selectedKeys, startBlockerOf, toSearch, useOperatorJobs } from './-queue'
 
 export type Section = { title?: ReactNode; jobs: JobRow[]; empty?: ReactNode }
 
 /**
- * Job lists with selection: a tap selects a startable job (one at a time, or several where
- * parallel_job_allowed holds for every one of them and for the jobs already running); a running
- * job opens its work session; a job that cannot start opens it read-only ("Consulta" does that
- * for a startable one). "Next" shows the selection before starting (`confirm`).
+ * Job lists with selection: a tap selects a job that can start now (the start rule, against the
+ * jobs already running; one at a time, or several where parallel_job_allowed holds for all of
+ * them); a running job opens its work session; a job that cannot start opens it read-only
+ * (the banner says why; "Consulta" does that for a job that can start). "Next" shows the selection before starting (`confirm`).
  */
 export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnType<typeof useOperatorJobs>) => Section[]; search: SelectSearch; from: 'queue' | 'all' }) {
-  const { t } = useLingui()
   const navigate = useNavigate()
   const jobs = useOperatorJobs()
   const listed = sections(jobs)
@@ -35,9 +33,10 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
   const here = from === 'queue' ? '/app/operator/select-job' : '/app/operator/select-job/all'
 
   // Jobs no longer startable (closed, taken elsewhere) leave the selection.
+  const canStart = (j: JobRow) => startBlockerOf(j, running) === null
   const stillSelected = selected.filter((k) => {
     const row = [...jobs.queue, ...jobs.unassigned].find((j) => j._key === k)
-    return !row || isStartable(row)
+    return !row || canStart(row)
   })
 
   const setSelection = (keys: string[]) => void navigate({ to: here, search: toSearch(keys), replace: true })
@@ -46,21 +45,16 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
   const open = (job: JobRow) => void navigate({ to: '/app/operator/job/$jobKey/steps', params: { jobKey: job._key } })
 
   function tap(job: JobRow) {
-    if (job.active || !isStartable(job)) return open(job)
+    if (job.active || !canStart(job)) return open(job)
     if (stillSelected.includes(job._key)) return setSelection(stillSelected.filter((k) => k !== job._key))
     const together = mayRunTogether([...stillSelected, job._key], running, all)
     // Not parallel with the current choice: the tap replaces it (one job at a time).
-    if (!together) {
-      if (running.length && !mayRunTogether([job._key], running, all)) {
-        notifyAlert(t`Un altro job è in corso e queste fasi non consentono il lavoro in parallelo`)
-      }
-      return setSelection([job._key])
-    }
+    if (!together) return setSelection([job._key])
     setSelection([...stillSelected, job._key])
   }
 
   const mode = (job: JobRow): CardMode =>
-    job.active ? 'open' : stillSelected.includes(job._key) ? 'selected' : isStartable(job) ? 'selectable' : 'unavailable'
+    job.active ? 'open' : stillSelected.includes(job._key) ? 'selected' : canStart(job) ? 'selectable' : 'unavailable'
 
   if (jobs.isPending) {
     return (

@@ -24,9 +24,6 @@ export const startBlockerOf = (j: JobRow, running: readonly JobRow[] = []): Star
     { may_take: true, running_elsewhere: running.filter((r) => r._key !== j._key) },
   )
 
-/** A job the operator can start or resume now, leaving the parallel rule to the selection. */
-export const isStartable = (j: JobRow) => startBlockerOf(j) === null
-
 /**
  * `job=first`: the first job of the queue that can start beside the jobs running now, or why
  * none can (the reason of the first job that would start but for the parallel rule, else of
@@ -37,7 +34,8 @@ export function firstStartable(queue: readonly JobRow[], running: readonly JobRo
   if (job) return { job }
   const waiting = queue.filter((j) => !j.active)
   if (waiting.length === 0) return null
-  return { blocked: waiting.some(isStartable) ? 'parallel_not_allowed' : startBlockerOf(waiting[0]!, running)! }
+  // Some would start but for the running jobs: that is the reason; else the first job's.
+  return { blocked: waiting.some((j) => startBlockerOf(j) === null) ? 'parallel_not_allowed' : startBlockerOf(waiting[0]!, running)! }
 }
 
 /**
