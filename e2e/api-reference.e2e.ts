@@ -4,6 +4,8 @@ import { adminApi, SHOTS_DIR } from './helpers'
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 test('the API reference comes from the app alone (nothing asked of another host); a token entered there calls GET whoami: 200', async ({ page, baseURL }) => {
+  // A 4 MB renderer parsed on a busy 2-core machine can take a while: more room than the usual minute.
+  test.setTimeout(150_000)
   // The page must work on a plant network with no way out: any request elsewhere is refused and noted.
   const outside: string[] = []
   await page.route('**/*', (route) => {
@@ -19,7 +21,7 @@ test('the API reference comes from the app alone (nothing asked of another host)
 
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto('/api/docs')
-  await expect(page.getByRole('heading', { name: 'MES REST API', level: 1 })).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('heading', { name: 'MES REST API', level: 1 })).toBeVisible({ timeout: 60_000 })
   // The bearer token field comes from the OpenAPI security scheme; a token is pasted, not typed.
   await page.getByRole('textbox', { name: 'Bearer Token' }).click()
   await page.keyboard.insertText(token)

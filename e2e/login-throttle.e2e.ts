@@ -14,6 +14,11 @@ async function advanceServerClock(page: Page, ms: number) {
   expect((await page.request.post('/__e2e/clock', { data: { advance_ms: ms } })).status()).toBe(200)
 }
 
+// Back to real time after each test: only this test's counters were written in the moved time.
+test.afterEach(async ({ request }) => {
+  expect((await request.delete('/__e2e/clock')).status()).toBe(200)
+})
+
 /**
  * Builds a 16-second wait for `username` from this browser: 5 failures, then one more after each
  * wait (1, 2, 4, 8 s) has passed on the server's clock. Only this pair waits: the name is new.

@@ -114,6 +114,15 @@ describe('sign-in throttling by (account, source) pair', () => {
     expect((await login(h, 'pair.forget', 'x-password', ip)).status).toBe(429)
   })
 
+  test('failures below the limits refuse nothing, even stamped later than now (another instance whose clock runs ahead)', async () => {
+    await quickUser(h, 'pair.skew', 'operator')
+    const ip = nextIp()
+    h.clock.advance(30 * SECOND)
+    await fail(h, 'pair.skew', ip, 4)
+    h.clock.advance(-30 * SECOND)
+    expect((await login(h, 'pair.skew', QUICK_PASSWORD, ip)).status).toBe(200)
+  })
+
   test('unknown usernames are throttled the same way (nothing tells that the user does not exist)', async () => {
     const ip = nextIp()
     await fail(h, 'nobody.here', ip, 5)

@@ -82,10 +82,12 @@ function waitUntil(rows: Partial<Record<Kind, Counter>>, now: number): number {
   const source = remembered('source')
   const underAttack = (remembered('account')?.failures ?? 0) >= THROTTLE.account.underAttackAt
   const pairRule = underAttack ? { ...THROTTLE.pair, waitFrom: 1 } : THROTTLE.pair
-  return Math.max(
-    pair ? pair.last_failure_at.getTime() + waitAfter(pair.failures, pairRule) : 0,
-    source ? source.last_failure_at.getTime() + waitAfter(source.failures, THROTTLE.source) : 0,
-  )
+  // No wait owed, no refusal: even when the last failure reads as "later" (another instance's clock ahead).
+  const endOfWait = (row: Counter | undefined, rule: Parameters<typeof waitAfter>[1]) => {
+    const wait = row ? waitAfter(row.failures, rule) : 0
+    return row && wait > 0 ? row.last_failure_at.getTime() + wait : 0
+  }
+  return Math.max(endOfWait(pair, pairRule), endOfWait(source, THROTTLE.source))
 }
 
 /** The counter after one more failure: +1, or a fresh 1 when its rule has forgotten the old count. */
