@@ -1,4 +1,3 @@
-import { trpcServer } from '@hono/trpc-server'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -18,7 +17,7 @@ import { JSON_BODY_LIMIT } from './rest/route'
 import { restRoutes } from './rest/routes'
 import { mountClient } from './static-client'
 import { assertSafeKey } from './storage/file-store'
-import { appRouter } from './trpc/app-router'
+import { trpcHandler } from './trpc/handler'
 
 
 const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { message, code, ...extra } })
@@ -50,14 +49,7 @@ export function createApp(svc: Services) {
     throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
   }
   api.use('/trpc/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }))
-  api.use(
-    '/trpc/*',
-    trpcServer({
-      endpoint: `${prefix}/trpc`,
-      router: appRouter,
-      createContext: (_opts, c) => c.get('ctx'),
-    }),
-  )
+  api.all('/trpc/*', trpcHandler(`${prefix}/trpc`))
   mountRoutes(api, restRoutes)
   api.all('*', (c) => c.json(errorBody(`no such API path: ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404))
   app.route(prefix, api)
