@@ -56,7 +56,7 @@ export function requestSourceReader(config: Pick<Config, 'trustedProxies' | 'pro
   const trusted = (address: string) => net.isIP(address) !== 0 && proxies !== null && proxies.check(address, familyOf(address))
   return (c: Context): RequestSource => {
     const peer = socketAddress(c)
-    const directHttps = new URL(c.req.url).protocol === 'https:'
+    const directHttps = c.req.url.startsWith('https:')
     if (peer === null || !trusted(peer)) return { ip: peer, https: directHttps }
     const hops = values(c.req.header(config.proxyClientHeader)).map((hop) => unmapped(withoutPort(hop)))
     // From the right: the first hop that is not one of our proxies (all of them are: the left-most).
