@@ -130,7 +130,8 @@ test('company: name and hourly cost saved; a 2:1 logo is refused, a square one a
 
   await reloadAndUnlock(page)
   await expect(page.getByRole('textbox', { name: 'Company name' })).toHaveValue('Officine Rossi S.p.A.')
-  await expect(page.getByRole('textbox', { name: 'Operator hourly cost' })).toHaveValue('27.5 €/h')
+  // The unit shows beside the number, outside the typed text.
+  await expect(page.getByRole('textbox', { name: 'Operator hourly cost' })).toHaveValue('27.5')
   await expect(page.getByTestId('logo-preview')).toHaveAttribute('src', /^\/media\/settings\/logo-/)
   await snap(page, 'settings-company')
 
@@ -143,7 +144,7 @@ test('idle timeout and a default phase parameter persist after a reload', async 
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/other')
   const idle = page.getByRole('textbox', { name: 'Idle lock' })
-  await expect(idle).toHaveValue('15 min')
+  await expect(idle).toHaveValue('15')
   await idle.fill('30')
   await page.getByRole('switch', { name: 'Independent queue reordering' }).click()
   await page.getByRole('button', { name: 'Save' }).click()
@@ -166,11 +167,11 @@ test('idle timeout and a default phase parameter persist after a reload', async 
   await snap(page, 'settings-default-phase-end', 'bottom')
 
   await reloadAndUnlock(page)
-  await expect(page.getByRole('textbox', { name: 'Standard processing time' })).toHaveValue('45 s/pc')
-  await expect(page.getByRole('textbox', { name: 'Release batch quantity' })).toHaveValue('12 pcs')
+  await expect(page.getByRole('textbox', { name: 'Standard processing time' })).toHaveValue('45')
+  await expect(page.getByRole('textbox', { name: 'Release batch quantity' })).toHaveValue('12')
   await expect(page.getByRole('radio', { name: 'Release batch' })).toBeChecked()
   await page.getByRole('tab', { name: 'Other' }).click()
-  await expect(page.getByRole('textbox', { name: 'Idle lock' })).toHaveValue('30 min')
+  await expect(page.getByRole('textbox', { name: 'Idle lock' })).toHaveValue('30')
   await expect(page.getByRole('switch', { name: 'Independent queue reordering' })).toBeChecked()
   // The session's own idle timer follows the setting.
   const session = await page.evaluate(async () => {
@@ -266,7 +267,9 @@ test.describe('in Italian', () => {
 
     await page.getByRole('tab', { name: 'Fase predefinita' }).click()
     await expect(page.getByText('Stile di rilascio', { exact: true })).toBeVisible()
-    await expect(page.getByRole('textbox', { name: 'Tempo massimo offline' })).toHaveValue(/ s$/)
+    // The unit (translated) shows beside the number, outside the typed text.
+    await expect(page.getByRole('textbox', { name: 'Tempo massimo offline' })).toHaveValue(/^\d+$/)
+    await expect(page.getByText('s/pz', { exact: true })).toBeVisible()
     await snap(page, 'settings-default-phase-it')
 
     await page.getByRole('tab', { name: 'Reparti' }).click()
@@ -286,7 +289,7 @@ test.describe('in Italian', () => {
     await modal.getByRole('button', { name: 'Annulla' }).click()
 
     await page.getByRole('tab', { name: 'Altro' }).click()
-    await expect(page.getByRole('textbox', { name: 'Blocco per inattività' })).toHaveValue('15 min')
+    await expect(page.getByRole('textbox', { name: 'Blocco per inattività' })).toHaveValue('15')
     await snap(page, 'settings-other-it')
   })
 })

@@ -1,6 +1,6 @@
 import { Text, TextInput, type TextInputProps } from '@mantine/core'
 import { useState } from 'react'
-import { decimalSeparatorOf, isPartialNumberText, type NumberRules, numberToText, readNumberText } from '../../src/i18n/number-text'
+import { decimalSeparatorOf, isPartialNumberText, type NumberReading, type NumberRules, numberToText, readNumberText } from '../../src/i18n/number-text'
 import { i18n } from '../lib/i18n'
 import { capitalised, issueText } from '../lib/input-issue-messages'
 
@@ -56,3 +56,19 @@ export function NumberTextInput({ value, onChange, min, max, integer, unit, erro
 
 /** A stored number as the text a NumberTextInput starts from, in the current locale. */
 export const toNumberText = (value: number | null | undefined) => numberToText(value, decimalSeparatorOf(i18n.locale))
+
+/**
+ * For drafts that keep numbers as numbers (quantities that other fields follow): typed text
+ * becomes its number when it is exactly that number's text ("12"), else it stays text ("12,",
+ * "-", "abc", "007") for the field to show as typed and the form to refuse.
+ */
+export function numberOrText(text: string): number | string {
+  const read = readNumberText(text)
+  return read.ok && read.value !== null && toNumberText(read.value) === text ? read.value : text
+}
+
+/** The text a NumberTextInput shows for such a draft value. */
+export const asNumberText = (value: number | string) => (typeof value === 'number' ? toNumberText(value) : value)
+
+/** Such a draft value read under `rules`. */
+export const readDraftNumber = (value: number | string, rules: NumberRules): NumberReading => readNumberText(asNumberText(value), rules)

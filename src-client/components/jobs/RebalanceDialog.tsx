@@ -1,16 +1,21 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, NumberInput, Stack, Table, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { minimumQuantity } from '../../../src/domains/jobs/rules'
-import { JOB_PAGE_SIZE_MAX, type JobRow } from '../../../src/domains/jobs/schemas'
+import { JOB_PAGE_SIZE_MAX, type JobRow, MAX_JOB_QUANTITY } from '../../../src/domains/jobs/schemas'
+import type { NumberRules } from '../../../src/i18n/number-text'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
+import { asNumberText, NumberTextInput, numberOrText, readDraftNumber } from '../NumberTextInput'
 import { OperatorSelect } from './OperatorSelect'
 
-type Line = { id: string; job?: JobRow; quantity: number; operator: string | null }
+/** `quantity` is a number, or the typed text while it is not one (NumberTextInput `numberOrText`). */
+type Line = { id: string; job?: JobRow; quantity: number | string; operator: string | null }
+const QUANTITY_RULES: NumberRules = { min: 0, max: MAX_JOB_QUANTITY, integer: true }
+const qty = (l: Line) => (typeof l.quantity === 'number' ? l.quantity : Number.NaN)
 
 let lineCounter = 0
 const newLineId = () => `new-${++lineCounter}`
@@ -42,11 +47,13 @@ export function RebalanceDialog({ target, onClose }: { target: RebalanceTarget; 
   }, [jobs.data, lines])
 
   const total = useMemo(() => (jobs.data?.rows ?? []).reduce((s, j) => s + j.quantity, 0), [jobs.data])
-  const sum = (lines ?? []).reduce((s, l) => s + (Number.isFinite(l.quantity) ? l.quantity : 0), 0)
-  const newWithoutOperator = (lines ?? []).some((l) => !l.job && l.quantity > 0 && !l.operator)
-  const belowDone = (lines ?? []).some((l) => l.job && l.quantity < minimumQuantity(l.job))
+  const sum = (lines ?? []).reduce((s, l) => s + (Number.isFinite(qty(l)) ? qty(l) : 0), 0)
+  const newWithoutOperator = (lines ?? []).some((l) => !l.job && qty(l) > 0 && !l.operator)
+  const belowDone = (lines ?? []).some((l) => l.job && qty(l) < minimumQuantity(l.job))
+  // Typed text that is not a whole number of pieces keeps the dialog from saving; the field says why.
+  const refused = (lines ?? []).some((l) => !readDraftNumber(l.quantity, { ...QUANTITY_RULES, required: true }).ok)
   const mismatch = sum !== total
-  const changed = (lines ?? []).some((l) => !l.job ? l.quantity > 0 : l.quantity !== l.job.quantity || l.operator !== l.job.operator_key)
+  const changed = (lines ?? []).some((l) => (!l.job ? qty(l) > 0 : l.quantity !== l.job.quantity || l.operator !== l.job.operator_key))
 
   const update = (id: string, patch: Partial<Line>) => setLines((ls) => (ls ?? []).map((l) => (l.id === id ? { ...l, ...patch } : l)))
   const addLine = () => setLines((ls) => [...(ls ?? []), { id: newLineId(), quantity: Math.max(0, total - sum), operator: null }])
@@ -59,7 +66,7 @@ export function RebalanceDialog({ target, onClose }: { target: RebalanceTarget; 
       await trpcClient.jobs.rebalance.mutate({
         work_order_key: target.work_order_key,
         phase_key: target.phase_key,
-        jobs: lines.map((l) => ({ ...(l.job ? { job_key: l.job._key } : {}), quantity: l.quantity, operator_key: l.operator })),
+        jobs: lines.map((l) => ({ ...(l.job ? { job_key: l.job._key } : {}), quantity: qty(l), operator_key: l.operator })),
       })
       await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
       notifySuccess(t`Job ribilanciati`)
@@ -148,22 +155,18 @@ export function RebalanceDialog({ target, onClose }: { target: RebalanceTarget; 
                         disabled={closed || job?.active}
                         clearable={Boolean(job)}
                         placeholder={job ? t`Non assegnato` : t`Scegli l'operatore`}
-                        error={!job && line.quantity > 0 && !line.operator ? true : undefined}
+                        error={!job && qty(line) > 0 && !line.operator ? true : undefined}
                       />
                     </Table.Td>
                     <Table.Td>
-                      <NumberInput
+                      <NumberTextInput
                         size="xs"
                         aria-label={t`Quantità della riga ${index + 1}`}
-                        min={minimum}
-                        max={10_000_000}
-                        allowDecimal={false}
-                        allowNegative={false}
-                        clampBehavior="none"
-                        value={line.quantity}
+                        {...QUANTITY_RULES}
+                        value={asNumberText(line.quantity)}
                         disabled={closed}
-                        error={job && line.quantity < minimum ? t`Minimo ${minimum}` : undefined}
-                        onChange={(v) => update(line.id, { quantity: typeof v === 'number' ? v : Number(v) || 0 })}
+                        error={job && qty(line) < minimum ? t`Minimo ${minimum}` : undefined}
+                        onChange={(text) => update(line.id, { quantity: numberOrText(text) })}
                       />
                     </Table.Td>
                     <Table.Td>
@@ -207,7 +210,7 @@ export function RebalanceDialog({ target, onClose }: { target: RebalanceTarget; 
             <Button variant="default" onClick={onClose}>
               <Trans>Annulla</Trans>
             </Button>
-            <Button onClick={save} loading={busy} disabled={!changed || mismatch || newWithoutOperator || belowDone}>
+            <Button onClick={save} loading={busy} disabled={!changed || refused || mismatch || newWithoutOperator || belowDone}>
               <Trans>Salva distribuzione</Trans>
             </Button>
           </Group>

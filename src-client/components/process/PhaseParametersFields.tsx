@@ -1,27 +1,39 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Input, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core'
+import { Input, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { PHASE_LIMITS, type PhaseParameters, phaseParametersProblem, type ReleaseStyle } from '../../../src/domains/process/phase-parameters'
+import type { NumberRules } from '../../../src/i18n/number-text'
+import { asNumberText, NumberTextInput, numberOrText, readDraftNumber } from '../NumberTextInput'
 
 export type CountKey = 'max_offline' | 'std_processing_time' | 'production_batch_qt' | 'release_batch_qt'
 type BoolKey = { [K in keyof PhaseParameters]: PhaseParameters[K] extends boolean ? K : never }[keyof PhaseParameters]
-/** Parameters as a form holds them: a number input left empty is ''. */
+/**
+ * Parameters as a form holds them: a count is its number, or the text being typed when that
+ * text is not a number's plain form yet ('', "12,", "abc"): see `numberOrText`.
+ */
 export type ParametersDraft = Omit<PhaseParameters, CountKey> & Record<CountKey, number | string>
 
 const COUNT_KEYS: CountKey[] = ['max_offline', 'std_processing_time', 'production_batch_qt', 'release_batch_qt']
+const countRules = (key: CountKey): NumberRules => ({ min: 0, max: PHASE_LIMITS[key], integer: true })
+/** A count's value, or null while it is empty or refused (the field says why). */
+const countOf = (d: ParametersDraft, key: CountKey) => {
+  const read = readDraftNumber(d[key], countRules(key))
+  return read.ok ? read.value : null
+}
 
-/** The parameters to send, or null while a number is missing. */
+/** The parameters to send, or null while a number is missing or refused. */
 export function draftParameters(d: ParametersDraft): PhaseParameters | null {
-  if (COUNT_KEYS.some((k) => d[k] === '' || !Number.isFinite(Number(d[k])))) return null
-  return { ...d, ...Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(d[k])])) } as PhaseParameters
+  const counts = COUNT_KEYS.map((k) => [k, countOf(d, k)] as const)
+  if (counts.some(([, value]) => value === null)) return null
+  return { ...d, ...Object.fromEntries(counts) } as PhaseParameters
 }
 
 /** The field errors of a draft, keyed by parameter (the same rules as the server). */
 export function useParameterErrors(d: ParametersDraft): Partial<Record<CountKey, string>> {
   const { t } = useLingui()
   const errors: Partial<Record<CountKey, string>> = {}
-  for (const k of COUNT_KEYS) if (d[k] === '') errors[k] = t`Inserisci un valore`
-  if (!errors.release_batch_qt && phaseParametersProblem({ release_style: d.release_style, release_batch_qt: Number(d.release_batch_qt) })) {
+  for (const k of COUNT_KEYS) if (asNumberText(d[k]).trim() === '') errors[k] = t`Inserisci un valore`
+  if (!errors.release_batch_qt && phaseParametersProblem({ release_style: d.release_style, release_batch_qt: countOf(d, 'release_batch_qt') ?? 0 })) {
     errors.release_batch_qt = t`Con lo stile di rilascio "lotto di rilascio" la quantità deve essere maggiore di 0`
   }
   return errors
@@ -29,7 +41,7 @@ export function useParameterErrors(d: ParametersDraft): Partial<Record<CountKey,
 
 /** The rules alone (no messages), for deciding whether a phase can be saved. */
 export const parametersValid = (d: ParametersDraft) =>
-  draftParameters(d) !== null && !phaseParametersProblem({ release_style: d.release_style, release_batch_qt: Number(d.release_batch_qt) })
+  draftParameters(d) !== null && !phaseParametersProblem({ release_style: d.release_style, release_batch_qt: countOf(d, 'release_batch_qt') ?? 0 })
 
 function Block({ title, children }: { title: ReactNode; children: ReactNode }) {
   return (
@@ -56,19 +68,14 @@ export function PhaseParametersFields({ value, onChange, disabled }: { value: Pa
     <Switch label={label} description={description} name={key} checked={value[key]} onChange={(e) => set(key, e.currentTarget.checked)} disabled={disabled} />
   )
   const count = (key: CountKey, label: string, unit: string, description: ReactNode, off = false) => (
-    <NumberInput
+    <NumberTextInput
       label={label}
       description={description}
       name={key}
-      suffix={` ${unit}`}
-      min={0}
-      max={PHASE_LIMITS[key]}
-      allowDecimal={false}
-      allowNegative={false}
-      clampBehavior="strict"
-      thousandSeparator={false}
-      value={value[key]}
-      onChange={(v) => set(key, v)}
+      unit={unit}
+      {...countRules(key)}
+      value={asNumberText(value[key])}
+      onChange={(text) => set(key, numberOrText(text))}
       error={disabled ? undefined : errors[key]}
       disabled={disabled || off}
     />

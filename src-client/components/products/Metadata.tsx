@@ -1,23 +1,29 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Anchor, Badge, Button, CloseButton, FileButton, Group, MultiSelect, NumberInput, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea, Tooltip } from '@mantine/core'
+import { ActionIcon, Anchor, Badge, Button, CloseButton, FileButton, Group, MultiSelect, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea, Tooltip } from '@mantine/core'
 import { useState } from 'react'
 import type { FieldRow } from '../../../src/domains/form-fields/schemas'
 import { DOC_ACCEPT, MAX_DOC_BYTES, productFieldFileUrl } from '../../../src/domains/products/files'
 import { checkMetadataValue, isEmptyValue, isIsoDate, takesArray } from '../../../src/domains/products/metadata'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
+import { capitalised, issueText } from '../../lib/input-issue-messages'
 import { FIELD_TYPE_LABELS } from '../../lib/library-labels'
+import { numbersFromText, numberTextProblem } from '../../lib/number-field-values'
 import { type ProductMetadataItem as MetadataItem, uploadFieldFiles } from '../../lib/products'
+import { NumberTextInput, toNumberText } from '../NumberTextInput'
 
 export type MetadataProblem = { required: boolean }
 
 /** The items whose value does not fit (by field key), checked with the same rule as the server. */
+/** The value as it is saved: a number field's typed text becomes its number (lib/number-field-values.ts). */
+export const metadataValue = (field: FieldRow | undefined, value: unknown) => (field?.type === 'number' ? numbersFromText(value) : value)
+
 export function metadataProblems(items: MetadataItem[], fields: ReadonlyMap<string, FieldRow>): Map<string, MetadataProblem> {
   const problems = new Map<string, MetadataProblem>()
   for (const item of items) {
     const field = fields.get(item.custom_field_key)
     if (!field) continue
-    const checked = checkMetadataValue(field, item.value)
+    const checked = checkMetadataValue(field, metadataValue(field, item.value))
     if (!checked.ok) problems.set(item.custom_field_key, { required: checked.required === true })
   }
   return problems
@@ -205,7 +211,7 @@ export function MetadataEditor(props: {
 }
 
 function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unknown) => void; productKey: string; error?: string }) {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const { field, value, onChange, error } = props
   const label = t`Valore di ${field.name}`
   const list = Array.isArray(value) ? (value as unknown[]) : []
@@ -218,23 +224,24 @@ function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unkn
       ) : (
         <Textarea {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autosize minRows={1} maxRows={6} />
       )
-    case 'number':
-      return field.multiple ? (
-        <TagsInput
-          {...common}
-          value={list.map(String)}
-          onChange={(vs) => onChange(vs.map((v) => (v.trim() !== '' && Number.isFinite(Number(v.replace(',', '.'))) ? Number(v.replace(',', '.')) : v)))}
-          placeholder={t`Numeri, Invio dopo ciascuno`}
-        />
-      ) : (
-        <NumberInput
-          {...common}
-          value={typeof value === 'number' ? value : ''}
-          onChange={(v) => onChange(typeof v === 'number' ? v : null)}
-          decimalSeparator={i18n.locale.startsWith('it') ? ',' : '.'}
-          allowedDecimalSeparators={i18n.locale.startsWith('it') ? [',', '.'] : ['.']}
-        />
-      )
+    case 'number': {
+      // The draft keeps the typed text; `metadataValue` turns it into the number that is saved.
+      if (field.multiple) {
+        const problem = numberTextProblem(value)
+        return (
+          <TagsInput
+            {...common}
+            error={problem ? capitalised(issueText(problem.problem, problem.limit)) : error}
+            value={list.map((v) => (typeof v === 'number' ? toNumberText(v) : String(v)))}
+            onChange={onChange}
+            // ',' is a decimal separator here, so it must not split values.
+            splitChars={[';']}
+            placeholder={t`Numeri, Invio dopo ciascuno`}
+          />
+        )
+      }
+      return <NumberTextInput {...common} value={typeof value === 'number' ? toNumberText(value) : str} onChange={onChange} />
+    }
     case 'boolean':
       return (
         <Select

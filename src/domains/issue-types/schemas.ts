@@ -10,8 +10,10 @@ export type IssueLinkType = (typeof ISSUE_LINK_TYPES)[number]
 
 export const MAX_CLOSE_WITHIN_HOURS = 100_000
 
-const Code = v.pipe(v.string(), v.trim(), v.maxLength(50, 'an issue type code may have at most 50 characters'))
-const Name = v.pipe(v.string(), v.trim(), v.maxLength(200, 'an issue type name may have at most 200 characters'))
+export const ISSUE_TYPE_CODE_MAX = 50
+export const ISSUE_TYPE_NAME_MAX = 200
+const Code = v.pipe(v.string(), v.trim(), v.maxLength(ISSUE_TYPE_CODE_MAX, `an issue type code may have at most ${ISSUE_TYPE_CODE_MAX} characters`))
+const Name = v.pipe(v.string(), v.trim(), v.maxLength(ISSUE_TYPE_NAME_MAX, `an issue type name may have at most ${ISSUE_TYPE_NAME_MAX} characters`))
 const CloseWithin = v.pipe(
   v.number('close_within must be a number of hours'),
   v.integer('close_within must be a whole number of hours'),

@@ -6,11 +6,13 @@ export const TRACEABILITY_LEVELS = ['none', 'form', 'complete'] as const
 export type QuantityPer = (typeof QUANTITY_PER)[number]
 export type TraceabilityLevel = (typeof TRACEABILITY_LEVELS)[number]
 
+export const BOM_QUANTITY_MAX = 1_000_000_000
+
 /** Positivity and "an item cannot repeat in a phase" are service rules with their own codes. */
 export const BomLineInput = v.object({
   phase_key: v.pipe(v.string(), v.uuid('phase_key must be a phase key')),
   item_key: v.pipe(v.string(), v.uuid('item_key must be a product key')),
-  quantity: v.pipe(v.number('quantity must be a number'), v.maxValue(1_000_000_000)),
+  quantity: v.pipe(v.number('quantity must be a number'), v.maxValue(BOM_QUANTITY_MAX)),
   quantity_per: v.picklist(QUANTITY_PER, 'quantity_per must be item, job or batch'),
   traceability: v.optional(v.picklist(TRACEABILITY_LEVELS, 'traceability must be none, form or complete')),
 })

@@ -3,6 +3,13 @@ import { StorableText } from '../../valibot-helpers'
 
 export const COMPANY_NAME_MAX = 200
 export const OPERATOR_HOURLY_COST_MAX = 1_000_000
+/** [min, max] of the whole-number settings. */
+export const SETTINGS_LIMITS = {
+  idle_lock_minutes: [1, 24 * 60],
+  autocomplete_min_chars_serials: [1, 20],
+  autocomplete_min_chars_tags: [1, 20],
+} as const satisfies Record<string, readonly [number, number]>
+const whole = ([min, max]: readonly [number, number]) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
 
 /** Plant-wide settings edited in admin/general; each key is stored as its own row. */
 export const GeneralSettings = v.object({
@@ -14,9 +21,9 @@ export const GeneralSettings = v.object({
   serial_code_edit: v.boolean(),
   serial_delete: v.boolean(),
   inventory_management: v.boolean(),
-  idle_lock_minutes: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24 * 60)),
-  autocomplete_min_chars_serials: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20)),
-  autocomplete_min_chars_tags: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20)),
+  idle_lock_minutes: whole(SETTINGS_LIMITS.idle_lock_minutes),
+  autocomplete_min_chars_serials: whole(SETTINGS_LIMITS.autocomplete_min_chars_serials),
+  autocomplete_min_chars_tags: whole(SETTINGS_LIMITS.autocomplete_min_chars_tags),
 })
 export type GeneralSettings = v.InferOutput<typeof GeneralSettings>
 

@@ -2,6 +2,11 @@ import * as v from 'valibot'
 import { SCOPES } from '../../auth/scopes'
 import { PreferencesPatch } from '../session/schemas'
 
+export const USERNAME_MAX = 100
+export const USER_NAME_MAX = 100
+export const EMAIL_MAX = 200
+export const HOURLY_COST_MAX = 1_000_000
+
 const OptionalText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max)))
 
 /** Loose on purpose: an address is checked for shape only (something@something.tld); empty means none. */
@@ -9,7 +14,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const Email = v.pipe(
   v.string(),
   v.trim(),
-  v.maxLength(200),
+  v.maxLength(EMAIL_MAX),
   v.check((s) => s === '' || EMAIL_PATTERN.test(s), 'invalid email address'),
 )
 
@@ -18,12 +23,12 @@ const Email = v.pipe(
  * live in the service with their own error codes, so these schemas stay lenient on them.
  */
 export const UserCreateInput = v.object({
-  username: v.pipe(v.string(), v.trim(), v.maxLength(100)),
-  name: OptionalText(100),
-  surname: OptionalText(100),
+  username: v.pipe(v.string(), v.trim(), v.maxLength(USERNAME_MAX)),
+  name: OptionalText(USER_NAME_MAX),
+  surname: OptionalText(USER_NAME_MAX),
   email: v.optional(v.nullable(Email)),
   department_key: v.optional(v.nullable(v.pipe(v.string(), v.uuid('wrong department key')))),
-  hourly_cost: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.maxValue(1_000_000)))),
+  hourly_cost: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.maxValue(HOURLY_COST_MAX)))),
   scope: v.pipe(v.string(), v.maxLength(200)),
 })
 

@@ -34,8 +34,10 @@ export const Quantity = v.pipe(
   v.maxValue(MAX_QUANTITY),
 )
 
-const Line = v.pipe(v.string(), StorableText, v.trim(), v.maxLength(100, 'line: at most 100 characters'))
-const Notes = v.pipe(v.string(), StorableText, v.maxLength(20_000, 'notes: at most 20,000 characters'))
+export const WORK_ORDER_LINE_MAX = 100
+export const WORK_ORDER_NOTES_MAX = 20_000
+const Line = v.pipe(v.string(), StorableText, v.trim(), v.maxLength(WORK_ORDER_LINE_MAX, `line: at most ${WORK_ORDER_LINE_MAX} characters`))
+const Notes = v.pipe(v.string(), StorableText, v.maxLength(WORK_ORDER_NOTES_MAX, 'notes: at most 20,000 characters'))
 
 /** Which operator takes the jobs of one phase when the work order is created. */
 export const PhaseOperator = v.object({ phase_key: Uuid('phase_key'), operator_key: Uuid('operator_key') })

@@ -1,11 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { NumberInput, SimpleGrid, Stack, Switch } from '@mantine/core'
+import { SimpleGrid, Stack, Switch } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { OTHER_KEYS, type SettingsPatch, type SettingsRow } from '../../../../../src/domains/settings/schemas'
+import { OTHER_KEYS, type SettingsPatch, type SettingsRow, SETTINGS_LIMITS } from '../../../../../src/domains/settings/schemas'
+import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
 import { auth } from '../../../../lib/auth-store'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpcClient } from '../../../../lib/trpc'
+import { NumberTextInput, toNumberText } from '../../../../components/NumberTextInput'
 import { Loading } from '../../../../components/QueryState'
 import { FormActions, Section, sameValues, storeSettings, useSettings } from './-settings-ui'
 
@@ -16,14 +18,14 @@ export const Route = createFileRoute('/app/admin/general/other')({
 type OtherKey = (typeof OTHER_KEYS)[number]
 type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags'
 type BoolKey = Exclude<OtherKey, NumberKey>
-type Draft = Pick<SettingsRow, BoolKey> & Record<NumberKey, number | string>
+/** Numbers as typed (NumberTextInput). */
+type Draft = Pick<SettingsRow, BoolKey> & Record<NumberKey, string>
+const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags']
+const isNumberKey = (k: OtherKey): k is NumberKey => (NUMBER_KEYS as OtherKey[]).includes(k)
 
-const pick = (s: SettingsRow): Draft => Object.fromEntries(OTHER_KEYS.map((k) => [k, s[k]])) as Draft
-const LIMITS: Record<NumberKey, [number, number]> = {
-  idle_lock_minutes: [1, 24 * 60],
-  autocomplete_min_chars_serials: [1, 20],
-  autocomplete_min_chars_tags: [1, 20],
-}
+const pick = (s: SettingsRow): Draft => Object.fromEntries(OTHER_KEYS.map((k) => [k, isNumberKey(k) ? toNumberText(s[k]) : s[k]])) as Draft
+const rulesOf = (key: NumberKey): NumberRules => ({ min: SETTINGS_LIMITS[key][0], max: SETTINGS_LIMITS[key][1], integer: true })
+const readNumber = (draft: Draft, key: NumberKey) => readNumberText(draft[key], { ...rulesOf(key), required: true })
 
 function OtherTab() {
   const { data } = useSettings()
@@ -39,11 +41,10 @@ function OtherForm({ initial }: { initial: Draft }) {
   const dirty = !sameValues(draft, initial)
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
   const errors: Partial<Record<NumberKey, string>> = {}
-  for (const [k, [min, max]] of Object.entries(LIMITS) as [NumberKey, [number, number]][]) {
-    const value = draft[k]
-    if (value === '' || !Number.isInteger(Number(value)) || Number(value) < min || Number(value) > max) {
-      errors[k] = t`Un numero intero da ${min} a ${max}`
-    }
+  for (const k of NUMBER_KEYS) {
+    const [min, max] = SETTINGS_LIMITS[k]
+    // Shown when the field is empty; refused text shows the field's own reason.
+    if (!readNumber(draft, k).ok) errors[k] = t`Un numero intero da ${min} a ${max}`
   }
 
   async function save(e: React.FormEvent) {
@@ -52,7 +53,10 @@ function OtherForm({ initial }: { initial: Draft }) {
     setSaving(true)
     try {
       const changed = Object.fromEntries(
-        OTHER_KEYS.filter((k) => draft[k] !== initial[k]).map((k) => [k, typeof initial[k] === 'number' ? Number(draft[k]) : draft[k]]),
+        OTHER_KEYS.filter((k) => draft[k] !== initial[k]).map((k) => {
+          const read = isNumberKey(k) ? readNumber(draft, k) : null
+          return [k, read?.ok ? read.value : draft[k]]
+        }),
       ) as SettingsPatch
       const row = await trpcClient.settings.update.mutate(changed)
       storeSettings(row)
@@ -70,17 +74,14 @@ function OtherForm({ initial }: { initial: Draft }) {
     <Switch label={label} description={description} name={key} checked={draft[key]} onChange={(e) => set(key, e.currentTarget.checked)} size="md" />
   )
   const whole = (key: NumberKey, label: string, unit: string, description: string) => (
-    <NumberInput
+    <NumberTextInput
       label={label}
       description={description}
       name={key}
-      suffix={` ${unit}`}
-      min={LIMITS[key][0]}
-      max={LIMITS[key][1]}
-      allowDecimal={false}
-      allowNegative={false}
+      unit={unit}
+      {...rulesOf(key)}
       value={draft[key]}
-      onChange={(v) => set(key, v)}
+      onChange={(text) => set(key, text)}
       error={errors[key]}
     />
   )

@@ -1,8 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, NumberInput, Paper, Select, Stack, Switch, TextInput } from '@mantine/core'
+import { Button, Group, Paper, Select, Stack, Switch, TextInput } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import { ISSUE_LINK_TYPES, type IssueLinkType, type IssueTypeRow, MAX_CLOSE_WITHIN_HOURS } from '../../../../../src/domains/issue-types/schemas'
+import {
+  ISSUE_LINK_TYPES,
+  ISSUE_TYPE_CODE_MAX,
+  ISSUE_TYPE_NAME_MAX,
+  type IssueLinkType,
+  type IssueTypeRow,
+  MAX_CLOSE_WITHIN_HOURS,
+} from '../../../../../src/domains/issue-types/schemas'
+import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
+import { NumberTextInput, toNumberText } from '../../../../components/NumberTextInput'
 import { UnsavedChangesGuard } from '../../../../components/UnsavedChangesGuard'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
@@ -11,16 +20,19 @@ import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
 import { FormFooter } from '../-library-ui'
 
-type Draft = { code: string; name: string; close_within: number | string; critical: boolean; link_type: IssueLinkType; active: boolean }
+/** `close_within` as typed (NumberTextInput). */
+type Draft = { code: string; name: string; close_within: string; critical: boolean; link_type: IssueLinkType; active: boolean }
 
 const draftOf = (row?: IssueTypeRow): Draft => ({
   code: row?.code ?? '',
   name: row?.name ?? '',
-  close_within: row?.close_within ?? 0,
+  close_within: toNumberText(row?.close_within ?? 0),
   critical: row?.critical ?? false,
   link_type: row?.link_type ?? 'generic',
   active: row?.active ?? true,
 })
+
+const HOURS_RULES: NumberRules = { min: 0, max: MAX_CLOSE_WITHIN_HOURS, integer: true }
 
 const sameDraft = (a: Draft, b: Draft) => (Object.keys(a) as (keyof Draft)[]).every((k) => String(a[k]) === String(b[k]))
 
@@ -39,19 +51,19 @@ export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
     setServerErrors({})
   }
 
-  const hours = draft.close_within
-  const hoursError =
-    hours === '' ? t`Inserisci le ore (0 = mai)` : !Number.isInteger(Number(hours)) || Number(hours) < 0 ? t`Inserisci un numero intero di ore maggiore o uguale a 0` : null
+  const hours = readNumberText(draft.close_within, { ...HOURS_RULES, required: true })
+  // Refused text shows the field's own reason; an empty field says what to type.
+  const hoursError = hours.ok ? null : t`Inserisci le ore (0 = mai)`
   const codeError = serverErrors.code ?? (showErrors && !draft.code.trim() ? t`Il codice è obbligatorio` : null)
   const nameError = serverErrors.name ?? (showErrors && !draft.name.trim() ? t`Il nome è obbligatorio` : null)
 
   async function save(e: React.FormEvent) {
     e.preventDefault()
     setShowErrors(true)
-    if (!draft.code.trim() || !draft.name.trim() || hoursError) return
+    if (!draft.code.trim() || !draft.name.trim() || !hours.ok || hours.value === null) return
     setSaving(true)
     try {
-      const input = { ...draft, code: draft.code.trim(), name: draft.name.trim(), close_within: Number(draft.close_within) }
+      const input = { ...draft, code: draft.code.trim(), name: draft.name.trim(), close_within: hours.value }
       const row = issueType
         ? await trpcClient.issueTypes.patch.mutate({ key: issueType._key, patch: input })
         : await trpcClient.issueTypes.create.mutate(input)
@@ -75,21 +87,18 @@ export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
       <Paper withBorder p="lg" radius="md" maw={640}>
         <Stack gap="md">
           <Group grow align="flex-start">
-            <TextInput label={t`Codice`} name="code" withAsterisk maxLength={50} value={draft.code} onChange={(e) => set({ code: e.currentTarget.value })} error={codeError} />
-            <TextInput label={t`Nome`} name="name" withAsterisk maxLength={200} value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={nameError} />
+            <TextInput label={t`Codice`} name="code" withAsterisk maxLength={ISSUE_TYPE_CODE_MAX} value={draft.code} onChange={(e) => set({ code: e.currentTarget.value })} error={codeError} />
+            <TextInput label={t`Nome`} name="name" withAsterisk maxLength={ISSUE_TYPE_NAME_MAX} value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={nameError} />
           </Group>
-          <NumberInput
+          <NumberTextInput
             label={t`Chiudere entro (ore)`}
             description={t`Trascorse queste ore, una segnalazione aperta diventa critica. 0 = mai.`}
             name="close_within"
-            min={0}
-            max={MAX_CLOSE_WITHIN_HOURS}
-            allowDecimal={false}
-            allowNegative={false}
-            suffix=" h"
+            {...HOURS_RULES}
+            unit="h"
             styles={{ wrapper: { maxWidth: 200 } }}
             value={draft.close_within}
-            onChange={(v) => set({ close_within: v })}
+            onChange={(text) => set({ close_within: text })}
             error={showErrors || dirty ? hoursError : null}
           />
           <Select

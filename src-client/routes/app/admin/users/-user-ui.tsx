@@ -12,7 +12,6 @@ import {
   CopyButton,
   Group,
   Modal,
-  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -23,10 +22,13 @@ import {
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
-import { EMAIL_PATTERN, type UserRow } from '../../../../../src/domains/users/schemas'
+import { EMAIL_MAX, EMAIL_PATTERN, HOURLY_COST_MAX, USER_NAME_MAX, USERNAME_MAX, type UserRow } from '../../../../../src/domains/users/schemas'
+import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
 import type { ErrorCode } from '../../../../../src/errors'
 import type { ApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
+import { capitalised, issueText } from '../../../../lib/input-issue-messages'
+import { NumberTextInput, toNumberText } from '../../../../components/NumberTextInput'
 import { queryClient, trpc } from '../../../../lib/trpc'
 import { SCOPE_LABELS } from '../../../../lib/scope-labels'
 import { initialsOf } from '../../../../lib/user-names'
@@ -93,8 +95,8 @@ export type UserDraft = {
   surname: string
   email: string
   department_key: string | null
-  /** '' = no cost set. */
-  hourly_cost: number | ''
+  /** As typed (NumberTextInput); '' = no cost set. */
+  hourly_cost: string
   scope: Scope[]
   enabled: boolean
 }
@@ -120,10 +122,18 @@ export function draftOf(user: UserRow): UserDraft {
     surname: user.surname,
     email: user.email ?? '',
     department_key: user.department_key,
-    hourly_cost: user.hourly_cost ?? '',
+    hourly_cost: toNumberText(user.hourly_cost),
     scope: parseScope(user.scope),
     enabled: user.enabled,
   }
+}
+
+const HOURLY_COST_RULES: NumberRules = { min: 0, max: HOURLY_COST_MAX }
+
+/** The typed cost: null when empty, NaN when refused (validateDraft stops those before any request). */
+function hourlyCostOf(draft: UserDraft): number | null {
+  const read = readNumberText(draft.hourly_cost, HOURLY_COST_RULES)
+  return read.ok ? read.value : Number.NaN
 }
 
 /** The request body for a draft: what the API calls each field. */
@@ -134,7 +144,7 @@ export function payloadOf(draft: UserDraft) {
     surname: draft.surname.trim(),
     email: draft.email.trim() || null,
     department_key: draft.department_key,
-    hourly_cost: draft.hourly_cost === '' ? null : draft.hourly_cost,
+    hourly_cost: hourlyCostOf(draft),
     scope: SCOPES.filter((s) => draft.scope.includes(s)).join(' '),
     enabled: draft.enabled,
   }
@@ -157,7 +167,8 @@ export function validateDraft(draft: UserDraft, i18n: { _: (m: MessageDescriptor
   const errors: FieldErrors = {}
   if (!draft.username.trim()) errors.username = i18n._(msg`Username obbligatorio`)
   if (draft.scope.length === 0) errors.scope = i18n._(msg`Seleziona almeno un permesso`)
-  if (draft.hourly_cost !== '' && draft.hourly_cost < 0) errors.hourly_cost = i18n._(msg`Il costo orario deve essere maggiore o uguale a 0`)
+  const cost = readNumberText(draft.hourly_cost, HOURLY_COST_RULES)
+  if (!cost.ok) errors.hourly_cost = capitalised(issueText(cost.problem, cost.limit))
   if (draft.email.trim() && !EMAIL_PATTERN.test(draft.email.trim())) errors.email = i18n._(msg`Indirizzo email non valido`)
   return errors
 }
@@ -222,6 +233,7 @@ export function UserFields(props: {
           label={t`Username`}
           required
           autoComplete="off"
+          maxLength={USERNAME_MAX}
           value={draft.username}
           onChange={(e) => set('username', e.currentTarget.value)}
           error={errors.username}
@@ -232,14 +244,16 @@ export function UserFields(props: {
           label={t`Email`}
           type="email"
           autoComplete="off"
+          maxLength={EMAIL_MAX}
           value={draft.email}
           onChange={(e) => set('email', e.currentTarget.value)}
           error={errors.email}
           disabled={props.disabled}
         />
-        <TextInput label={t`Nome`} value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} disabled={props.disabled} />
+        <TextInput label={t`Nome`} maxLength={USER_NAME_MAX} value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} disabled={props.disabled} />
         <TextInput
           label={t`Cognome`}
+          maxLength={USER_NAME_MAX}
           value={draft.surname}
           onChange={(e) => set('surname', e.currentTarget.value)}
           error={errors.surname}
@@ -257,14 +271,12 @@ export function UserFields(props: {
           error={errors.department_key}
           disabled={props.disabled}
         />
-        <NumberInput
+        <NumberTextInput
           label={t`Costo orario (€/h)`}
-          min={0}
-          decimalScale={2}
-          step={0.5}
-          allowNegative={false}
+          name="hourly_cost"
+          {...HOURLY_COST_RULES}
           value={draft.hourly_cost}
-          onChange={(value) => set('hourly_cost', typeof value === 'number' ? value : value === '' ? '' : Number(value))}
+          onChange={(text) => set('hourly_cost', text)}
           error={errors.hourly_cost}
           disabled={props.disabled}
         />

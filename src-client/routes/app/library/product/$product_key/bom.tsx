@@ -1,12 +1,14 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
+import { readNumberText } from '../../../../../../src/i18n/number-text'
 import type { Phase } from '../../../../../../src/domains/process/process'
 import {
+  BOM_QUANTITY_MAX,
   type Bom,
   type BomLine,
   bomLineProblems,
@@ -18,6 +20,7 @@ import {
 import { type PickedProduct, ProductPicker } from '../../../../../components/process/ProductPicker'
 import { newStepKey } from '../../../../../components/steps/StepsEditor'
 import { EditModeBar } from '../../../../../components/EditModeBar'
+import { NumberTextInput, toNumberText } from '../../../../../components/NumberTextInput'
 import { LoadError, Loading } from '../../../../../components/QueryState'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { type ApiError, toApiError } from '../../../../../lib/api-error'
@@ -53,7 +56,8 @@ type DraftLine = {
   phase_key: string
   item: PickedProduct | null
   item_active: boolean
-  quantity: number | string
+  /** As typed (NumberTextInput). */
+  quantity: string
   quantity_per: QuantityPer
   traceability: TraceabilityLevel
 }
@@ -63,12 +67,16 @@ const toDraft = (l: BomLine): DraftLine => ({
   phase_key: l.phase_key,
   item: { _key: l.item_key, code: l.item_code, description: l.item_description },
   item_active: l.item_active,
-  quantity: l.quantity,
+  quantity: toNumberText(l.quantity),
   quantity_per: l.quantity_per,
   traceability: l.traceability,
 })
 
-const quantityOf = (l: DraftLine) => (l.quantity === '' ? null : Number(l.quantity))
+/** The typed quantity: null when empty, NaN when not a number (the field says why; bomLineProblems refuses it). */
+const quantityOf = (l: DraftLine) => {
+  const read = readNumberText(l.quantity, { max: BOM_QUANTITY_MAX })
+  return read.ok ? read.value : Number.NaN
+}
 const sameLines = (a: DraftLine[], b: DraftLine[]) =>
   a.length === b.length &&
   a.every((l, i) => {
@@ -147,7 +155,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
     try {
       const result = await trpcClient.bom.update.mutate({
         key: productKey,
-        lines: ordered.map((l) => ({ phase_key: l.phase_key, item_key: l.item!._key, quantity: Number(l.quantity), quantity_per: l.quantity_per, traceability: l.traceability })),
+        lines: ordered.map((l) => ({ phase_key: l.phase_key, item_key: l.item!._key, quantity: quantityOf(l)!, quantity_per: l.quantity_per, traceability: l.traceability })),
       })
       queryClient.setQueryData(trpc.bom.get.queryKey({ key: productKey }), result)
       // Component counts per phase show in the process.
@@ -241,7 +249,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                   variant="light"
                   size="compact-sm"
                   onClick={() =>
-                    setDraft((d) => [...d, { id: `new:${newStepKey()}`, phase_key: phase._key, item: null, item_active: true, quantity: 1, quantity_per: 'item', traceability: 'none' }])
+                    setDraft((d) => [...d, { id: `new:${newStepKey()}`, phase_key: phase._key, item: null, item_active: true, quantity: '1', quantity_per: 'item', traceability: 'none' }])
                   }
                 >
                   <Trans>Aggiungi componente</Trans>
@@ -282,15 +290,13 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                           error={err?.item}
                         />
                       </div>
-                      <NumberInput
+                      <NumberTextInput
                         aria-label={t`Quantità del componente ${i + 1} della fase ${phaseIndex + 1}`}
                         w={QTY_W}
-                        decimalScale={4}
-                        thousandSeparator={false}
+                        max={BOM_QUANTITY_MAX}
                         value={l.quantity}
                         onChange={(quantity) => update(l.id, { quantity })}
                         error={err?.quantity}
-                        hideControls
                       />
                       <Select
                         aria-label={t`Quantità per, componente ${i + 1} della fase ${phaseIndex + 1}`}
@@ -367,7 +373,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       </Table.Td>
                       <Table.Td>{l.item!.description}</Table.Td>
                       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {i18n.number(Number(l.quantity), { maximumFractionDigits: 4 })}
+                        {i18n.number(quantityOf(l) ?? 0, { maximumFractionDigits: 4 })}
                       </Table.Td>
                       <Table.Td pl="lg">{i18n._(PER_LABELS[l.quantity_per])}</Table.Td>
                       <Table.Td>{i18n._(TRACE_LABELS[l.traceability])}</Table.Td>

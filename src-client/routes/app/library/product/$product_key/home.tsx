@@ -8,7 +8,7 @@ import { PRODUCT_CODE_MAX, PRODUCT_DESCRIPTION_MAX, PRODUCT_NOTES_MAX, PRODUCT_Q
 import { type NumberRules, readNumberText } from '../../../../../../src/i18n/number-text'
 import { TagBadges } from '../../../../../components/products/ProductBadges'
 import { Card, DocumentsCard, ImageCard, StateCard } from '../../../../../components/products/ProductCards'
-import { MetadataEditor, MetadataView, metadataProblems, removedFiles } from '../../../../../components/products/Metadata'
+import { MetadataEditor, MetadataView, metadataProblems, metadataValue, removedFiles } from '../../../../../components/products/Metadata'
 import { tagChanges, TagsField } from '../../../../../components/products/tags'
 import { NumberTextInput, toNumberText } from '../../../../../components/NumberTextInput'
 import { LoadError, Loading } from '../../../../../components/QueryState'
@@ -164,7 +164,7 @@ function ProductData({ product, fields }: { product: Product; fields: FieldRow[]
           notes: draft.notes,
           minimum_order: minimumOrder.value,
           technical_batch: technicalBatch.value,
-          metadata: draft.metadata.map((m) => ({ custom_field_key: m.custom_field_key, value: m.value ?? null })),
+          metadata: draft.metadata.map((m) => ({ custom_field_key: m.custom_field_key, value: metadataValue(byKey.get(m.custom_field_key), m.value) ?? null })),
         },
       })
       const { added, removed } = tagChanges(product.tags, draft.tags)

@@ -1,10 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import { AUTOCOMPLETE_MIN_CHARS, MAX_QUANTITY, type ProductChoice } from '../../../../../../src/domains/work-orders/schemas'
+import {
+  AUTOCOMPLETE_MIN_CHARS,
+  MAX_QUANTITY,
+  type ProductChoice,
+  WORK_ORDER_LINE_MAX,
+  WORK_ORDER_NOTES_MAX,
+} from '../../../../../../src/domains/work-orders/schemas'
+import { type NumberRules, readNumberText } from '../../../../../../src/i18n/number-text'
+import { NumberTextInput } from '../../../../../components/NumberTextInput'
 import { UnsavedChangesGuard } from '../../../../../components/UnsavedChangesGuard'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -12,6 +20,8 @@ import { notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { DateField, dateValid, invalidateWorkOrders, useAllowUnassigned } from '../../workorder/-workorder-ui'
 import { useOperatorOptions } from '../../../../../components/jobs/OperatorSelect'
+
+const QUANTITY_RULES: NumberRules = { min: 1, max: MAX_QUANTITY, integer: true }
 
 export const Route = createFileRoute('/app/production/overview/workorder/new')({
   component: NewWorkOrder,
@@ -31,7 +41,8 @@ function NewWorkOrder() {
   const [productSearch, setProductSearch] = useState('')
   const [debounced] = useDebouncedValue(productSearch.trim(), 250)
   const [product, setProduct] = useState<ProductChoice | null>(null)
-  const [quantity, setQuantity] = useState<number | ''>('')
+  /** As typed (NumberTextInput). */
+  const [quantity, setQuantity] = useState('')
   const [startFrom, setStartFrom] = useState('')
   const [dueBy, setDueBy] = useState('')
   const [line, setLine] = useState('')
@@ -58,7 +69,9 @@ function NewWorkOrder() {
   const unassignedPhases = phases.filter((p) => !operatorOf(p._key))
   const needsOperators = allowUnassigned === false && unassignedPhases.length > 0
 
-  const quantityError = showErrors && !(typeof quantity === 'number' && Number.isInteger(quantity) && quantity > 0) ? t`Inserisci una quantità maggiore di 0` : null
+  const pieces = readNumberText(quantity, { ...QUANTITY_RULES, required: true })
+  // Refused text shows the field's own reason; an empty field says what to type.
+  const quantityError = showErrors && !pieces.ok ? t`Inserisci una quantità maggiore di 0` : null
   const datesOrdered = !(startFrom && dueBy && dateValid(startFrom) && dateValid(dueBy) && dueBy < startFrom)
   const dirty = Boolean(product || quantity !== '' || startFrom || dueBy || line || notes)
 
@@ -66,14 +79,14 @@ function NewWorkOrder() {
     e.preventDefault()
     setShowErrors(true)
     setServerError(null)
-    if (!product || typeof quantity !== 'number' || quantity <= 0 || !Number.isInteger(quantity)) return
+    if (!product || !pieces.ok || pieces.value === null) return
     if (!dateValid(startFrom) || !dateValid(dueBy) || (startFrom && startFrom.length < 10) || (dueBy && dueBy.length < 10) || !datesOrdered) return
     if (needsOperators) return
     setSaving(true)
     try {
       const wo = await trpcClient.workOrders.create.mutate({
         product_key: product._key,
-        quantity,
+        quantity: pieces.value,
         start_from: startFrom || null,
         due_by: dueBy || null,
         line,
@@ -126,15 +139,13 @@ function NewWorkOrder() {
               maw={560}
             />
             <Group align="flex-start" gap="md" wrap="wrap">
-              <NumberInput
+              <NumberTextInput
                 label={t`Quantità`}
                 withAsterisk
-                min={1}
-                max={MAX_QUANTITY}
-                allowDecimal={false}
-                allowNegative={false}
+                name="quantity"
+                {...QUANTITY_RULES}
                 value={quantity}
-                onChange={(x) => setQuantity(typeof x === 'number' ? x : '')}
+                onChange={setQuantity}
                 error={quantityError}
                 w={160}
               />
@@ -146,9 +157,9 @@ function NewWorkOrder() {
                 onChange={setDueBy}
                 error={!datesOrdered ? t`La data di consegna non può precedere la data di inizio` : null}
               />
-              <TextInput label={t`Linea`} value={line} onChange={(e) => setLine(e.currentTarget.value)} maxLength={100} w={200} />
+              <TextInput label={t`Linea`} value={line} onChange={(e) => setLine(e.currentTarget.value)} maxLength={WORK_ORDER_LINE_MAX} w={200} />
             </Group>
-            <Textarea label={t`Note`} description={t`Visibili agli operatori`} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} autosize minRows={3} maxLength={20_000} />
+            <Textarea label={t`Note`} description={t`Visibili agli operatori`} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} autosize minRows={3} maxLength={WORK_ORDER_NOTES_MAX} />
           </Stack>
         </Paper>
 

@@ -1,8 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Badge, Button, Group, Modal, NumberInput, Paper, ScrollArea, Select, Stack, Table, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Badge, Button, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { useState } from 'react'
 import { minimumJobQuantity, distributedQt, type DistributionPhase, distributionProblems } from '../../../../../../src/domains/work-orders/rules'
 import { MAX_QUANTITY, type WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
+import type { NumberRules } from '../../../../../../src/i18n/number-text'
+import { asNumberText, NumberTextInput, numberOrText, readDraftNumber } from '../../../../../components/NumberTextInput'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
@@ -17,12 +19,20 @@ type JobRow = {
   completed_qt: number
   active_qt: number
   status: string
-  value: number | ''
+  /** A number, or the typed text while it is not one (NumberTextInput `numberOrText`). */
+  value: number | string
 }
-type NewJob = { id: number; operator_key: string | null; value: number | '' }
+type NewJob = { id: number; operator_key: string | null; value: number | string }
 type PhaseState = { phase_key: string; name: string; position: number; jobs: JobRow[]; new_jobs: NewJob[]; touched: boolean }
 
-const num = (x: number | '') => (typeof x === 'number' && Number.isFinite(x) ? x : 0)
+const num = (x: number | string) => (typeof x === 'number' && Number.isFinite(x) ? x : 0)
+const QUANTITY_RULES: NumberRules = { min: 1, max: MAX_QUANTITY, integer: true }
+const JOB_RULES: NumberRules = { min: 0, max: MAX_QUANTITY, integer: true }
+const NEW_JOB_RULES: NumberRules = { min: 1, max: MAX_QUANTITY, integer: true }
+const reads = (x: number | string, rules: NumberRules) => {
+  const read = readDraftNumber(x, rules)
+  return read.ok && read.value !== null
+}
 
 function initialPhases(wo: WorkOrderDetail): PhaseState[] {
   return wo.phases.map((p) => ({
@@ -76,14 +86,14 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
   const { t } = useLingui()
   const operatorOptions = useOperatorOptions()
   const allowUnassigned = useAllowUnassigned() ?? true
-  const [quantity, setQuantity] = useState<number | ''>(wo.planned_qt)
+  const [quantity, setQuantity] = useState<number | string>(wo.planned_qt)
   const [phases, setPhases] = useState<PhaseState[]>(() => initialPhases(wo))
   const [serverError, setServerError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [nextId, setNextId] = useState(1)
 
   const q = num(quantity)
-  const quantityValid = typeof quantity === 'number' && Number.isInteger(quantity) && quantity > 0
+  const quantityValid = reads(quantity, QUANTITY_RULES)
   const distribution: DistributionPhase[] = phases.map((p) => ({
     phase_key: p.phase_key,
     name: p.name,
@@ -92,12 +102,13 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
     new_jobs: p.new_jobs.map((n) => ({ operator_key: n.operator_key, quantity: num(n.value) })),
   }))
   const problems = quantityValid ? distributionProblems(q, distribution, allowUnassigned) : []
-  const newJobsValid = phases.every((p) => p.new_jobs.every((n) => num(n.value) > 0))
+  // Typed text that is not a number (or breaks a field's limits) keeps the dialog from saving; the field says why.
+  const newJobsValid = phases.every((p) => p.new_jobs.every((n) => reads(n.value, NEW_JOB_RULES)) && p.jobs.every((j) => reads(j.value, JOB_RULES)))
   const changed = q !== wo.planned_qt || phases.some((p) => p.new_jobs.length > 0 || p.jobs.some((j) => num(j.value) !== j.quantity))
   const canSave = quantityValid && problems.length === 0 && newJobsValid && changed && !saving
 
-  function changeQuantity(x: number | string) {
-    const next = typeof x === 'number' ? x : ''
+  function changeQuantity(text: string) {
+    const next = numberOrText(text)
     setQuantity(next)
     setServerError(null)
     if (typeof next === 'number' && next > 0) setPhases((prev) => prev.map((p) => follow(p, next)))
@@ -140,14 +151,11 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
     <Modal opened onClose={onClose} title={t`Cambia quantità di ${wo.code}`} size="xl" centered scrollAreaComponent={ScrollArea.Autosize}>
       <Stack gap="md">
         <Group align="flex-end" gap="md">
-          <NumberInput
+          <NumberTextInput
             label={t`Nuova quantità pianificata`}
             data-autofocus
-            min={1}
-            max={MAX_QUANTITY}
-            allowDecimal={false}
-            allowNegative={false}
-            value={quantity}
+            {...QUANTITY_RULES}
+            value={asNumberText(quantity)}
             onChange={changeQuantity}
             error={!quantityValid ? t`Inserisci una quantità maggiore di 0` : null}
             w={220}
@@ -207,17 +215,15 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
                           </Text>
                         </Table.Td>
                         <Table.Td>
-                          <NumberInput
+                          <NumberTextInput
                             aria-label={t`Quantità del job di ${j.operator_name ?? t`non assegnato`}`}
                             size="xs"
-                            min={0}
-                            allowDecimal={false}
-                            allowNegative={false}
-                            value={j.value}
+                            {...JOB_RULES}
+                            value={asNumberText(j.value)}
                             onChange={(x) =>
                               editPhase(p.phase_key, (ph) => ({
                                 ...ph,
-                                jobs: ph.jobs.map((y) => (y.job_key === j.job_key ? { ...y, value: typeof x === 'number' ? x : '' } : y)),
+                                jobs: ph.jobs.map((y) => (y.job_key === j.job_key ? { ...y, value: numberOrText(x) } : y)),
                               }))
                             }
                             error={below ? t`Minimo ${minimum}` : null}
@@ -252,17 +258,15 @@ export function QuantityDialog({ wo, onClose }: { wo: WorkOrderDetail; onClose: 
                           </Badge>
                         </Table.Td>
                         <Table.Td>
-                          <NumberInput
+                          <NumberTextInput
                             aria-label={t`Quantità del nuovo job`}
                             size="xs"
-                            min={1}
-                            allowDecimal={false}
-                            allowNegative={false}
-                            value={n.value}
+                            {...NEW_JOB_RULES}
+                            value={asNumberText(n.value)}
                             onChange={(x) =>
                               editPhase(p.phase_key, (ph) => ({
                                 ...ph,
-                                new_jobs: ph.new_jobs.map((y) => (y.id === n.id ? { ...y, value: typeof x === 'number' ? x : '' } : y)),
+                                new_jobs: ph.new_jobs.map((y) => (y.id === n.id ? { ...y, value: numberOrText(x) } : y)),
                               }))
                             }
                             error={num(n.value) <= 0 ? t`Maggiore di 0` : null}
