@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
 import { type CSSVariablesResolver, createTheme } from '@mantine/core'
 
 /**
@@ -13,6 +15,8 @@ export const theme = createTheme({
     Modal: { styles: { content: { background: 'var(--mes-surface-2)' }, header: { background: 'var(--mes-surface-2)' } } },
     Popover: { styles: { dropdown: { background: 'var(--mes-surface-2)' } } },
     Menu: { styles: { dropdown: { background: 'var(--mes-surface-2)' } } },
+    // The kit's own English label, in the user's language (read at each render: follows a switch).
+    PasswordInput: { defaultProps: () => ({ visibilityToggleButtonProps: { 'aria-label': i18n._(msg`Mostra o nascondi la password`) } }) },
   },
 })
 
