@@ -87,7 +87,7 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   page,
   baseURL,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(180_000)
   const api = await adminApi(baseURL!)
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Floor') })
   // Two phases (phase 2 not ready), and a second work order whose job will run "on another device".
@@ -249,7 +249,7 @@ test('a long form step: the sticky Cancel/Save bar never covers the last field (
 })
 
 test('"Update times": minutes over 59 say why Confirm is off and stay as typed; hours and minutes then save (it and en)', async ({ page, baseURL }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(150_000)
   await page.setViewportSize({ width: 1280, height: 800 })
   const api = await adminApi(baseURL!)
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Time') })
