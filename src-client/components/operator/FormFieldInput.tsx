@@ -18,7 +18,7 @@ import {
   TextInput,
 } from '@mantine/core'
 import { useState } from 'react'
-import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
+import { FORM_TEXT_MAX, FORM_VALUES_MAX, type FieldDefinition, type FormValue } from '../../../src/domains/execution/schemas'
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
 import { toApiError } from '../../lib/api-error'
@@ -68,9 +68,9 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
   switch (field.type) {
     case 'text':
       return field.multiple ? (
-        <TagsInput {...common} value={list} onChange={onChange} placeholder={t`Scrivi o scansiona, poi Invio`} />
+        <TagsInput {...common} value={list} onChange={onChange} placeholder={t`Scrivi o scansiona, poi Invio`} maxLength={FORM_TEXT_MAX} maxTags={FORM_VALUES_MAX} />
       ) : (
-        <TextInput {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autoComplete="off" />
+        <TextInput {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autoComplete="off" maxLength={FORM_TEXT_MAX} />
       )
     case 'number': {
       // The draft keeps the typed text (lib/number-field-values.ts); saved values are numbers.
@@ -84,6 +84,7 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
             onChange={onChange}
             // ',' is a decimal separator here, so it must not split values.
             splitChars={[';']}
+            maxTags={FORM_VALUES_MAX}
             placeholder={t`Numeri, Invio dopo ciascuno`}
           />
         )

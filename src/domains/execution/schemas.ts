@@ -45,13 +45,15 @@ export const StepKey = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'step
  * options, date 'YYYY-MM-DD', time 'HH:MM', files an array of stored file names; a `multiple`
  * field takes an array. null, '' and [] mean "not filled".
  */
+export const FORM_TEXT_MAX = 5000
+export const FORM_VALUES_MAX = 100
 export const FormValue = v.union(
   [
     v.null(),
     v.boolean(),
     v.pipe(v.number(), v.finite()),
-    v.pipe(v.string(), v.maxLength(5000)),
-    v.pipe(v.array(v.union([v.pipe(v.string(), v.maxLength(5000)), v.pipe(v.number(), v.finite())])), v.maxLength(100)),
+    v.pipe(v.string(), v.maxLength(FORM_TEXT_MAX)),
+    v.pipe(v.array(v.union([v.pipe(v.string(), v.maxLength(FORM_TEXT_MAX)), v.pipe(v.number(), v.finite())])), v.maxLength(FORM_VALUES_MAX)),
   ],
   'value must be null, true/false, a number, text or a list',
 )
