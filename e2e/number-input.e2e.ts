@@ -6,7 +6,8 @@ import { adminApi, createReadyUser, SHOTS_DIR, signIn, uniqueName } from './help
  * Numbers are saved as typed, pasted or scanned (issue 11, "Wrong data"): ',' and '.' are both
  * decimal separators in either language, "12," stays on screen while the decimals are typed,
  * text that is not a number is refused next to the field and never saved, and a negative value
- * where 0 or more is required is refused, never turned positive. Checked over the API.
+ * where 0 or more is required is refused, never turned positive. Checked over the API. A
+ * refusal from the server (INVALID_INPUT issues) reads translated and names the field.
  */
 
 const MESSAGES = {
@@ -213,6 +214,23 @@ for (const [locale, lang] of [
       await expect(minimum).toHaveValue('-3')
       await page.screenshot({ path: `${SHOTS_DIR}/number-input-minimum-${lang}.png` })
       expect((await ok<{ minimum_order: number | null }>(await api.get(`/api/product/${product._key}`))).minimum_order).toBe(10)
+    })
+
+    test('a refusal the server names reads translated, with the field', async ({ page, baseURL }) => {
+      const admin = await createReadyUser(baseURL!, 'admin')
+      await signIn(page, admin.username, admin.password)
+      await open(page, '/app/admin/general/company', admin.password)
+      // The field stops at its limit, so the request is changed on its way: the server's own answer is what shows.
+      await page.route('**/api/trpc/settings.update**', async (route) => {
+        const body = JSON.parse(route.request().postData() ?? '{}')
+        body['0'].company_name = 'x'.repeat(201)
+        await route.continue({ postData: JSON.stringify(body) })
+      })
+      const name = page.locator('input[name="company_name"]')
+      await expect(name).toHaveAttribute('maxlength', '200')
+      await name.pressSequentially(' 2', { delay: 5 })
+      await page.getByRole('button', { name: m.save, exact: true }).click()
+      await expect(page.getByText(lang === 'it' ? 'Ragione sociale: al massimo 200 caratteri' : 'Company name: at most 200 characters')).toBeVisible()
     })
   })
 }
