@@ -151,6 +151,33 @@ test.describe('production: operator queues, history in words, site queue positio
     await expect(cards.nth(1)).toContainText(o3)
   })
 
+  test('the operator queues and the history in Italian', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
+    const page = await context.newPage()
+    const [o1, o2, o3] = plant.orders.map((o) => o.code) as [string, string, string]
+    await signIn(page, 'produzione')
+    await page.getByRole('tab', { name: 'Code operatori' }).click()
+    await page.getByRole('searchbox', { name: 'Cerca operatore' }).pressSequentially(plant.tag)
+    const a = card(page, plant.a)
+    await expect(codesIn(a)).toHaveText([o1, o2, o3])
+    await expect(a).toContainText("Segue l'ordine di stabilimento")
+    await jobIn(a, o2).getByRole('button', { name: `Azioni sul job ${o2}` }).click()
+    await expect(page.getByRole('menuitem', { name: 'In cima alla coda' })).toBeDisabled()
+    await page.getByRole('menuitem', { name: 'Sposta a un altro operatore…' }).click()
+    await expect(page.getByRole('dialog', { name: `Sposta il job ${o2} a un altro operatore` })).toBeVisible()
+    await page.screenshot({ path: `${SHOTS}/queues-it-1024.png`, fullPage: true })
+    await page.getByRole('dialog').getByRole('button', { name: 'Annulla' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await page.getByRole('tab', { name: 'Ordini di lavoro' }).click()
+    await expect(page).toHaveURL(/\/overview\/workorder/)
+    await page.getByRole('searchbox', { name: 'Cerca', exact: true }).pressSequentially(o1)
+    await page.getByRole('link', { name: o1, exact: true }).click()
+    await page.getByRole('tab', { name: 'Storico' }).click()
+    await expect(page.getByTestId('history-event').last()).toHaveText('Ordine di lavoro creato')
+    await page.screenshot({ path: `${SHOTS}/history-it-1024.png`, fullPage: true })
+    await context.close()
+  })
+
   test('history tells the pause reason and a correction from -> to, and filters by kind', async ({ page, baseURL }) => {
     const [first] = plant.orders as [Plant['orders'][number]]
     const operator = await apiAs(baseURL!, plant.a.username, plant.a.password)

@@ -263,7 +263,7 @@ export function MoveToOperatorDialog({
             Fase {job.phase_name}, ora nella coda di {displayNameOf(from.operator)}.
           </Trans>
         </Text>
-        <Select label={t`Operatore`} data={options} value={target} onChange={setTarget} searchable nothingFoundMessage={t`Nessun operatore`} data-autofocus />
+        <Select label={t`Operatore`} data={options} value={target} onChange={setTarget} searchable nothingFoundMessage={t`Nessun operatore`} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             <Trans>Annulla</Trans>

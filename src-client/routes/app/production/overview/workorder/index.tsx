@@ -258,33 +258,29 @@ function WorkOrderList() {
         id: 'queue_position',
         header: () => t`Pos.`,
         enableSorting: false,
-        cell: ({ row }) => (
-          <Text size="sm" c="dimmed" data-testid="queue-place">
-            {place(row.index)}
-          </Text>
-        ),
-      },
-      ...columns,
-      {
-        id: 'queue_actions',
-        header: () => '',
-        enableSorting: false,
+        // The place and its menu sit beside the drag handle, visible however narrow the screen.
         // Clicks inside the menu and its dialog (portals bubble through React) must not open the work order.
         cell: ({ row }) => (
           // biome-ignore lint/a11y/noStaticElementInteractions: keeps the row click from firing
           <div onClick={(e) => e.stopPropagation()}>
-            <QueuePositionMenu
-            wo={row.original}
-            position={place(row.index)}
-            total={total}
-            onMoved={(to) => {
-              const target = Math.ceil(to / PAGE_SIZE)
-              if (target !== page) setSearch({ page: target > 1 ? target : undefined }, false)
-            }}
-            />
+            <Group gap={4} wrap="nowrap">
+              <Text size="sm" c="dimmed" miw={28} ta="right" data-testid="queue-place">
+                {place(row.index)}
+              </Text>
+              <QueuePositionMenu
+                wo={row.original}
+                position={place(row.index)}
+                total={total}
+                onMoved={(to) => {
+                  const target = Math.ceil(to / PAGE_SIZE)
+                  if (target !== page) setSearch({ page: target > 1 ? target : undefined }, false)
+                }}
+              />
+            </Group>
           </div>
         ),
       },
+      ...columns,
     ]
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [columns, reorderable, page, total, i18n.locale])
