@@ -155,7 +155,10 @@ async function run(ctx: BenchContext) {
   console.log(`[bench] wrk -t${threads} -c${connections}: ${warmup} s warm-up, then ${rounds} round(s) of ${seconds} s per target, targets interleaved`)
   for (const t of targets) await runWrk(wrk, options(t, warmup))
 
-  type Measured = WrkResult & { appUsPerReq: number | null; dbUsPerReq: number | null }
+  type Measured = WrkResult & { appUsPerReq: number | null; dbUsPerReq: number | null; queriesPerReq: number | null }
+  // Statements the app process sent to PostgreSQL (counted in servers/app.ts), for the db targets.
+  const queryCount = async (t: Target) =>
+    t.usesDb ? ((await (await fetch(`http://127.0.0.1:${t.server.port}/__bench/queries`)).json()) as { queries: number }).queries : 0
   const measured = new Map<Target['id'], Measured[]>(targets.map((t) => [t.id, []]))
   const pgCpu = backendCpu(adminUrl, database.name)
   const perRequest = (ms: number | null, requests: number) => (ms === null || !requests ? null : (ms * 1000) / requests)
@@ -163,14 +166,21 @@ async function run(ctx: BenchContext) {
     for (const t of targets) {
       const pid = t.server.proc.pid
       if (t.usesDb) await pgCpu.begin()
+      const q0 = await queryCount(t)
       const app0 = processCpuMs(pid)
       const r = await runWrk(wrk, options(t, seconds))
       const app1 = processCpuMs(pid)
       const db = t.usesDb ? await pgCpu.end() : null
-      const m: Measured = { ...r, appUsPerReq: perRequest(app0 === null || app1 === null ? null : app1 - app0, r.requests), dbUsPerReq: perRequest(db, r.requests) }
+      const queries = t.usesDb && r.requests ? ((await queryCount(t)) - q0) / r.requests : null
+      const m: Measured = {
+        ...r,
+        appUsPerReq: perRequest(app0 === null || app1 === null ? null : app1 - app0, r.requests),
+        dbUsPerReq: perRequest(db, r.requests),
+        queriesPerReq: queries,
+      }
       measured.get(t.id)?.push(m)
       const bad = errorCount(r) ? `  ERRORS ${JSON.stringify(r.errors)}` : ''
-      const cpu = `server CPU ${fmtUs(m.appUsPerReq)} us/req${t.usesDb ? `, PostgreSQL ${fmtUs(m.dbUsPerReq)} us/req` : ''}, wrk ${fmtPct(r.clientCpu)} of a core`
+      const cpu = `server CPU ${fmtUs(m.appUsPerReq)} us/req${t.usesDb ? `, PostgreSQL ${fmtUs(m.dbUsPerReq)} us/req, ${m.queriesPerReq?.toFixed(2)} queries/req` : ''}, wrk ${fmtPct(r.clientCpu)} of a core`
       console.log(`  round ${round} (${t.id}) ${t.label.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2).padStart(6)} ms  ${cpu}${bad}`)
     }
   }
@@ -186,6 +196,7 @@ async function run(ctx: BenchContext) {
       appUs: medianOrNull(rs.map((r) => r.appUsPerReq)),
       wrkCpu: medianOrNull(rs.map((r) => r.clientCpu)),
       dbUs: medianOrNull(rs.map((r) => r.dbUsPerReq)),
+      queries: medianOrNull(rs.map((r) => r.queriesPerReq)),
       all: rs.map((r) => r.rps.toFixed(0)).join(' / '),
     }
   })
@@ -204,7 +215,7 @@ async function run(ctx: BenchContext) {
   ]
 
   const results = table(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU us/req', 'PostgreSQL CPU us/req', 'wrk CPU', 'req/s per round'],
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU us/req', 'PostgreSQL CPU us/req', 'queries/req', 'wrk CPU', 'req/s per round'],
     summary.map((s) => [
       `(${s.t.id}) ${s.t.label}`,
       s.rps.toFixed(0),
@@ -213,10 +224,11 @@ async function run(ctx: BenchContext) {
       String(s.errors),
       fmtUs(s.appUs),
       s.t.usesDb ? fmtUs(s.dbUs) : '-',
+      s.t.usesDb && s.queries !== null ? s.queries.toFixed(2) : '-',
       fmtPct(s.wrkCpu),
       s.all,
     ]),
-    [false, true, true, true, true, true, true, true, false],
+    [false, true, true, true, true, true, true, true, true, false],
   )
   // Other work on the machine makes req/s ratios swing far more than the code does.
   const noisy = busyBefore !== null && busyBefore > 0.25
@@ -244,6 +256,7 @@ async function run(ctx: BenchContext) {
       '',
       'req/s, p50 and p99: medians over the rounds. CPU per request: user+system time of the server process and of the',
       'PostgreSQL backends serving the bench database, divided by the requests served (less sensitive to other load).',
+      'queries/req: statements the app process sent to PostgreSQL per request (pg.Client#query counted in bench/servers/app.ts).',
       "wrk CPU: the load generator's own CPU as a share of one core; near 100% the client, not the server, is the limit.",
       '',
       `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; load: wrk -t${threads} -c${connections}, ${warmup} s warm-up, ${rounds} x ${seconds} s per target (interleaved; medians shown).`,

@@ -49,6 +49,10 @@ function* walk(dir: string): Generator<string> {
 const NODE_MODULES = /[\\/]node_modules[\\/]/
 /** Libraries only a few screens use: never grouped, so they stay with the screens that import them. */
 const HEAVY = /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|@dnd-kit|@mantine[\\/]dates|dayjs)/
+/** The app's own modules that lazy screens share: components, client helpers, the shared src/ (schemas, rules). */
+const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
+/** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table). */
+const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField)\.tsx$/
 const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
 
 /**
@@ -61,7 +65,8 @@ const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
  * - the lazy screens (TanStack autoCodeSplitting) of one area in one chunk per area, without
  *   the components they import (`includeDependenciesRecursively: false`), which would otherwise
  *   land in whichever area claims them first and drag that area along;
- * - the app's components used by several lazy screens in `shared`; the rest stay with their screen.
+ * - the app's modules used by several lazy screens in `shared` (but the table and date picker
+ *   wrappers, which would drag their heavy libraries into every area); the rest stay with their screen.
  * Measured with `bun run bench client` (bench/RESULTS.md), which is how to judge a change here.
  * Rolldown still emits a tiny re-export chunk per lazy route (rolldown issue 9729).
  */
@@ -77,6 +82,6 @@ export const clientChunks = {
       includeDependenciesRecursively: false,
       priority: 10,
     },
-    { name: 'shared', test: /[\\/]src-client[\\/](?:components|lib)[\\/]/, minShareCount: 2, includeDependenciesRecursively: false, priority: 5 },
+    { name: 'shared', test: (id: string) => SHARED.test(id) && !HEAVY_PARTS.test(id), minShareCount: 2, includeDependenciesRecursively: false, priority: 5 },
   ],
 }
