@@ -1,26 +1,33 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core'
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { JobCorrection } from '../../../src/domains/jobs/rules'
 import type { JobRow } from '../../../src/domains/jobs/schemas'
+import { type NumberRules, readNumberText } from '../../../src/i18n/number-text'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
+import { NumberTextInput, toNumberText } from '../NumberTextInput'
 import { CORRECTION_LABELS } from './job-labels'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
+const WHOLE: NumberRules = { min: 0, integer: true }
 
 /** Confirms one production correction (SPEC 4), with its value where it takes one. */
 export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action: JobCorrection; onClose: () => void }) {
   const { t, i18n } = useLingui()
   const queryClient = useQueryClient()
-  const [completed, setCompleted] = useState<number>(job.completed_qt)
-  // As typed ('' = empty): never clamped or zeroed behind the person's back.
-  const [hours, setHours] = useState<number | string>(Math.floor(job.time_spent_ms / HOUR))
-  const [minutes, setMinutes] = useState<number | string>(Math.floor((job.time_spent_ms % HOUR) / MINUTE))
+  // As typed (NumberTextInput): never clamped, zeroed or made positive behind the person's back.
+  const [completed, setCompleted] = useState(() => toNumberText(job.completed_qt))
+  const [hours, setHours] = useState(() => toNumberText(Math.floor(job.time_spent_ms / HOUR)))
+  const [minutes, setMinutes] = useState(() => toNumberText(Math.floor((job.time_spent_ms % HOUR) / MINUTE)))
+  const completedRules: NumberRules = { min: 0, max: job.quantity, integer: true }
+  const pieces = readNumberText(completed, { ...completedRules, required: true })
+  const hoursRead = readNumberText(hours, { ...WHOLE, required: true })
+  const minutesRead = readNumberText(minutes, { ...WHOLE, required: true })
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const what = `${job.work_order_code} · ${job.phase_name}`
@@ -30,8 +37,8 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
     setFailure(null)
     try {
       const base = { job_key: job._key }
-      if (action === 'update_progress') await trpcClient.jobs.update.mutate({ ...base, action, completed_qt: completed })
-      else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: Number(hours) * HOUR + Number(minutes) * MINUTE })
+      if (action === 'update_progress') await trpcClient.jobs.update.mutate({ ...base, action, completed_qt: pieces.ok ? pieces.value! : Number.NaN })
+      else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: (hoursRead.ok ? hoursRead.value! : Number.NaN) * HOUR + (minutesRead.ok ? minutesRead.value! : Number.NaN) * MINUTE })
       else await trpcClient.jobs.update.mutate({ ...base, action })
       await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
       notifySuccess(t`Job aggiornato`)
@@ -42,16 +49,16 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
     }
   }
 
-  // Why Conferma is off, said next to the field.
-  const hoursError = hours === '' || typeof hours !== 'number' ? t`Scrivi le ore (0 se nessuna)` : undefined
-  const minutesError =
-    minutes === '' || typeof minutes !== 'number'
-      ? t`Scrivi i minuti (0 se nessuno)`
-      : minutes > 59
-        ? t`Al massimo 59 minuti: ${minutes} min sono ${Math.floor(minutes / 60)} h ${minutes % 60} min, scrivi le ore nel campo Ore`
-        : undefined
+  // Why Conferma is off, said next to the field (text that is not a whole number says so itself).
+  const hoursError = !hoursRead.ok ? t`Scrivi le ore (0 se nessuna)` : undefined
+  const typedMinutes = minutesRead.ok ? minutesRead.value! : 0
+  const minutesError = !minutesRead.ok
+    ? t`Scrivi i minuti (0 se nessuno)`
+    : typedMinutes > 59
+      ? t`Al massimo 59 minuti: ${typedMinutes} min sono ${Math.floor(typedMinutes / 60)} h ${typedMinutes % 60} min, scrivi le ore nel campo Ore`
+      : undefined
   const invalid =
-    (action === 'update_progress' && !(Number.isInteger(completed) && completed >= 0 && completed <= job.quantity)) ||
+    (action === 'update_progress' && !pieces.ok) ||
     (action === 'update_times' && (hoursError !== undefined || minutesError !== undefined))
 
   return (
@@ -78,39 +85,29 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
           </Text>
         )}
         {action === 'update_progress' && (
-          <NumberInput
+          <NumberTextInput
             label={t`Pezzi fatti`}
             description={t`Da 0 a ${job.quantity}. Il materiale della fase e i rilasci alla fase successiva seguono la correzione.`}
-            min={0}
-            max={job.quantity}
-            allowDecimal={false}
-            allowNegative={false}
+            {...completedRules}
             value={completed}
-            onChange={(v) => setCompleted(typeof v === 'number' ? v : Number(v))}
+            onChange={setCompleted}
             data-autofocus
           />
         )}
         {action === 'update_times' && (
           <Group grow align="flex-start">
-            <NumberInput
+            <NumberTextInput
               label={t`Ore`}
-              min={0}
-              clampBehavior="none"
-              allowDecimal={false}
-              allowNegative={false}
+              {...WHOLE}
               value={hours}
               onChange={setHours}
               error={hoursError}
               data-autofocus
               data-testid="correct-hours"
             />
-            <NumberInput
+            <NumberTextInput
               label={t`Minuti`}
-              min={0}
-              max={59}
-              clampBehavior="none"
-              allowDecimal={false}
-              allowNegative={false}
+              {...WHOLE}
               value={minutes}
               onChange={setMinutes}
               error={minutesError}
