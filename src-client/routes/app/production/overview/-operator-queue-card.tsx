@@ -256,7 +256,7 @@ export function MoveToOperatorDialog({
   const options = queues.filter((q) => q.operator._key !== from.operator._key).map((q) => ({ value: q.operator._key, label: displayNameOf(q.operator) }))
   const code = job.work_order_code
   return (
-    <Modal opened onClose={onClose} title={t`Sposta il job ${code} a un altro operatore`}>
+    <Modal opened onClose={onClose} title={t`Sposta il job ${code} a un altro operatore`} closeButtonProps={{ 'aria-label': t`Chiudi` }}>
       <Stack>
         <Text size="sm">
           <Trans>

@@ -90,7 +90,7 @@ function PositionDialog({
   const to = reading.ok ? reading.value : null
   const code = wo.code
   return (
-    <Modal opened onClose={onClose} title={t`Sposta ${code} nella coda`}>
+    <Modal opened onClose={onClose} title={t`Sposta ${code} nella coda`} closeButtonProps={{ 'aria-label': t`Chiudi` }}>
       <form
         onSubmit={(e) => {
           e.preventDefault()
