@@ -17,8 +17,10 @@ const t = initTRPC
   .create({
     isDev: false,
     errorFormatter({ shape, error }) {
-      // An input schema's refusal is answered like REST's (400 INVALID_INPUT with `issues`).
-      const schemaIssues = error.cause instanceof StandardSchemaV1Error ? invalidInput(inputIssues(error.cause.issues as v.BaseIssue<unknown>[])) : null
+      // An input schema's refusal is answered like REST's (400 INVALID_INPUT with `issues`);
+      // an output schema's failure stays an internal error.
+      const schemaIssues =
+        error.code === 'BAD_REQUEST' && error.cause instanceof StandardSchemaV1Error ? invalidInput(inputIssues(error.cause.issues as v.BaseIssue<unknown>[])) : null
       const cause = error instanceof AppError ? error : schemaIssues
       const validation = error.code === 'BAD_REQUEST' && !cause
       return {
