@@ -175,6 +175,13 @@ test('every area reads in Italian: no English text or label on the main screens'
     leaks.push(...(await englishOn(page, path)))
   }
 
+  // A date field's calendar (on the issues overview, the last screen visited).
+  await visit(page, '/app/quality/issues')
+  await page.getByRole('textbox', { name: 'Aperte dal' }).click()
+  await expect(page.getByRole('button', { name: 'Scegli il mese' })).toBeVisible()
+  leaks.push(...(await englishOn(page, 'calendar')))
+  await page.keyboard.press('Escape')
+
   // The header's menus: the user menu and the area navigation.
   await page.getByTestId('user-menu').click()
   await expect(page.getByRole('menu')).toBeVisible()
@@ -189,6 +196,14 @@ test('every area reads in Italian: no English text or label on the main screens'
   await expect(lock).toBeVisible()
   await settle(page)
   leaks.push(...(await englishOn(page, 'lock screen')))
+  // Closing it: the login screen with its notice, then an address that does not exist.
+  await lock.getByRole('button', { name: 'Chiudi la sessione e avviane un\'altra' }).click()
+  await expect(page).toHaveURL(/\/login/)
+  await settle(page)
+  leaks.push(...(await englishOn(page, 'login after the lock screen')))
+  await page.goto('/nowhere')
+  await expect(page.getByRole('heading', { name: '404' })).toBeVisible()
+  leaks.push(...(await englishOn(page, 'not found')))
 
   expect(leaks, 'English text in the Italian UI').toEqual([])
 })
