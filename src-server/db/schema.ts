@@ -126,6 +126,20 @@ export interface IssueTypesTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
+export type CounterFrequency = 'never' | 'year' | 'month' | 'week' | 'day'
+
+export interface CountersTable {
+  id: Generated<string>
+  name: string
+  template: string
+  frequency: ColumnType<CounterFrequency, CounterFrequency | undefined, CounterFrequency>
+  next_value: ColumnType<number, number | undefined, number>
+  /** 'YYYY-MM-DD' (plant time zone): first day of the period next_value belongs to; null = never resets. */
+  period_start: string | null
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
 type Json<T> = ColumnType<T, string | undefined, string>
 
@@ -369,6 +383,7 @@ export interface Database {
   form_fields: FormFieldsTable
   operations: OperationsTable
   issue_types: IssueTypesTable
+  counters: CountersTable
   products: ProductsTable
   product_docs: ProductDocsTable
   tags: TagsTable
