@@ -58,6 +58,15 @@ export const ERROR_CODES = [
   'ISSUE_TYPE_NAME_REQUIRED',
   'ISSUE_TYPE_CODE_TAKEN',
   'ISSUE_TYPE_IN_USE',
+  // admin/counter: counters that make serial codes
+  'COUNTER_NAME_REQUIRED',
+  'COUNTER_NAME_TAKEN',
+  'COUNTER_IN_USE',
+  'COUNTER_TEMPLATE_BRACES',
+  'COUNTER_TEMPLATE_UNKNOWN_PART',
+  'COUNTER_TEMPLATE_SEQUENCE',
+  'COUNTER_TEMPLATE_PERIOD_MISSING',
+  'COUNTER_SEQUENCE_FULL',
   // product library: products, documents, custom field files, tags
   'PRODUCT_CODE_REQUIRED',
   'PRODUCT_CODE_TAKEN',

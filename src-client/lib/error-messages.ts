@@ -6,6 +6,11 @@ import type { ApiError } from './api-error'
 import { issueMessage } from './input-issue-messages'
 import { i18n } from './i18n'
 
+// Counter template parts are quoted as values: braces in a message would read as ICU placeholders.
+const COUNTER_PARTS = '{YYYY} {YY} {MM} {DD} {WW} {###}'
+const COUNTER_PARTS_EXAMPLE = '{YY}, {#####}'
+const COUNTER_SEQUENCE_PART = '{###}'
+
 /** What the user reads for each server error code; the record type forces every code to be translated. */
 const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   INVALID_INPUT: null, // each of `issues` names its field (input-issue-messages.ts); else the server's message
@@ -60,6 +65,14 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   ISSUE_TYPE_NAME_REQUIRED: msg`Nome del tipo di segnalazione obbligatorio`,
   ISSUE_TYPE_CODE_TAKEN: msg`Codice del tipo di segnalazione già in uso`,
   ISSUE_TYPE_IN_USE: msg`Tipo di segnalazione in uso: non può essere eliminato`,
+  COUNTER_NAME_REQUIRED: msg`Nome del contatore obbligatorio`,
+  COUNTER_NAME_TAKEN: msg`Nome del contatore già in uso`,
+  COUNTER_IN_USE: msg`Impossibile eliminare il contatore: è usato da seriali o fasi`,
+  COUNTER_TEMPLATE_BRACES: msg`Modello non valido: ogni parentesi graffa aperta deve essere chiusa (es. ${COUNTER_PARTS_EXAMPLE})`,
+  COUNTER_TEMPLATE_UNKNOWN_PART: msg`Modello non valido: parte sconosciuta tra graffe. Si possono usare ${COUNTER_PARTS}`,
+  COUNTER_TEMPLATE_SEQUENCE: msg`Il modello deve contenere una sola sequenza ${COUNTER_SEQUENCE_PART} con al massimo 12 cifre`,
+  COUNTER_TEMPLATE_PERIOD_MISSING: msg`Il modello deve mostrare il periodo dell'azzeramento (anno, e mese, settimana o giorno), altrimenti i codici si ripeterebbero`,
+  COUNTER_SEQUENCE_FULL: msg`Il contatore ha esaurito i numeri della sua sequenza: allarga ${COUNTER_SEQUENCE_PART} nel modello`,
   PRODUCT_CODE_REQUIRED: msg`Il codice del prodotto è obbligatorio`,
   PRODUCT_CODE_TAKEN: msg`Codice prodotto già in uso`,
   PRODUCT_IN_TRASH: msg`Il prodotto è nel cestino: ripristinalo prima di modificarlo`,

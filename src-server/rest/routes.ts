@@ -10,6 +10,7 @@ import { jobRoutes } from '../domains/jobs/rest'
 import { mediaRoutes } from '../domains/media/rest'
 import { messageRoutes } from '../domains/messages/rest'
 import { operationRoutes } from '../domains/operations/rest'
+import { counterRoutes } from '../domains/counters/rest'
 import { processRoutes } from '../domains/process/rest'
 import { productRoutes } from '../domains/products/rest'
 import { sessionRoutes } from '../domains/session/rest'
@@ -20,4 +21,4 @@ import { workOrderRoutes } from '../domains/work-orders/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes]

@@ -10,6 +10,7 @@ import { jobsRouter } from '../domains/jobs/trpc'
 import { mediaRouter } from '../domains/media/trpc'
 import { messagesRouter } from '../domains/messages/trpc'
 import { operationsRouter } from '../domains/operations/trpc'
+import { countersRouter } from '../domains/counters/trpc'
 import { processRouter } from '../domains/process/trpc'
 import { productsRouter } from '../domains/products/trpc'
 import { sessionRouter } from '../domains/session/trpc'
@@ -27,6 +28,7 @@ export const appRouter = router({
   media: mediaRouter,
   formFields: formFieldsRouter,
   operations: operationsRouter,
+  counters: countersRouter,
   issueTypes: issueTypesRouter,
   issues: issuesRouter,
   settings: settingsRouter,
