@@ -196,6 +196,8 @@ export interface ProductPhasesTable {
   print_templates: Json<string[]>
   created_at: CreatedAt
   updated_at: UpdatedAt
+  traceability_level: Generated<'none' | 'form' | 'complete'>
+  counter_id: string | null
 }
 
 export interface BomLinesTable {
@@ -207,6 +209,16 @@ export interface BomLinesTable {
   quantity: number
   quantity_per: 'item' | 'job' | 'batch'
   traceability: Generated<'none' | 'form' | 'complete'>
+  declared_serials: Generated<boolean>
+}
+
+/** Fields a serial carries (migration 2026-11-25-04), keyed by their form field. */
+export interface SerialFieldsTable {
+  field_id: string
+  mandatory: Generated<boolean>
+  position: number
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** DATE columns travel as 'YYYY-MM-DD' text (db/connect.ts). */
@@ -390,6 +402,7 @@ export interface Database {
   tag_links: TagLinksTable
   product_phases: ProductPhasesTable
   bom_lines: BomLinesTable
+  serial_fields: SerialFieldsTable
   work_orders: WorkOrdersTable
   work_order_phases: WorkOrderPhasesTable
   jobs: JobsTable

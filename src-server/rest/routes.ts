@@ -13,6 +13,7 @@ import { operationRoutes } from '../domains/operations/rest'
 import { counterRoutes } from '../domains/counters/rest'
 import { processRoutes } from '../domains/process/rest'
 import { productRoutes } from '../domains/products/rest'
+import { serialFieldRoutes } from '../domains/serial-fields/rest'
 import { sessionRoutes } from '../domains/session/rest'
 import { settingsRoutes } from '../domains/settings/rest'
 import { tagRoutes } from '../domains/tags/rest'
@@ -21,4 +22,4 @@ import { workOrderRoutes } from '../domains/work-orders/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes]

@@ -4,6 +4,7 @@ import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
+import { serialFieldsRouter } from '../domains/serial-fields/trpc'
 import { issueTypesRouter } from '../domains/issue-types/trpc'
 import { issuesRouter } from '../domains/issues/trpc'
 import { jobsRouter } from '../domains/jobs/trpc'
@@ -27,6 +28,7 @@ export const appRouter = router({
   events: eventsRouter,
   media: mediaRouter,
   formFields: formFieldsRouter,
+  serialFields: serialFieldsRouter,
   operations: operationsRouter,
   counters: countersRouter,
   issueTypes: issueTypesRouter,

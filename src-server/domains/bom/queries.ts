@@ -18,6 +18,7 @@ export function selectBomLines(db: Db) {
       'b.quantity',
       'b.quantity_per',
       'b.traceability',
+      'b.declared_serials',
     ])
     .orderBy('p.position')
     .orderBy('b.position')

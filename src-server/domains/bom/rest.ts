@@ -13,7 +13,7 @@ export const bomRoutes = [
     method: 'get',
     path: '/product/{key}/bom',
     tag,
-    summary: 'The bill of materials of a product: lines by phase with item, quantity per item/job/batch and traceability level',
+    summary: 'The bill of materials of a product: lines by phase with item, quantity per item/job/batch, traceability level and declared_serials (the serials of the component must be declared)',
     access: { scope: PROCESS_READERS },
     params: ProductParams,
     response: Bom,

@@ -8,8 +8,8 @@ import { componentsLeadingBack, lockBoms, selectBomLines } from './queries'
 
 /**
  * A product's bill of materials (SPEC 3 Bom line, 5): lines per phase of its process, each an
- * item (another product), a quantity per item / job / batch and the component's traceability
- * level. `PUT product/{key}/bom` sends every line; rules, each with its code:
+ * item (another product), a quantity per item / job / batch, the component's traceability
+ * level and whether its serials must be declared. `PUT product/{key}/bom` sends every line; rules, each with its code:
  * - the phase is a phase of this product (422 UNKNOWN_PHASE);
  * - the quantity is positive as stored with 4 decimals (400 BOM_QUANTITY_NOT_POSITIVE);
  * - an item cannot repeat in a phase (400 BOM_ITEM_REPEATED);
@@ -70,7 +70,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
 
     const current = await trx
       .selectFrom('bom_lines')
-      .select(['id', 'phase_id', 'item_id', 'position', 'quantity', 'quantity_per', 'traceability'])
+      .select(['id', 'phase_id', 'item_id', 'position', 'quantity', 'quantity_per', 'traceability', 'declared_serials'])
       .where('product_id', '=', product.id)
       .execute()
     const hadItem = new Set(current.map((l) => l.item_id))
@@ -116,6 +116,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
         quantity: storedBomQuantity(line.quantity),
         quantity_per: line.quantity_per,
         traceability: line.traceability ?? 'none',
+        declared_serials: line.declared_serials ?? false,
         position,
       }
       const old = byPair.get(pairKey(line.phase_key, line.item_key))
@@ -125,12 +126,12 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
         added.push(summary)
         continue
       }
-      const fields = (['quantity', 'quantity_per', 'traceability'] as const).filter((f) => old[f] !== values[f])
+      const fields = (['quantity', 'quantity_per', 'traceability', 'declared_serials'] as const).filter((f) => old[f] !== values[f])
       if (fields.length === 0 && old.position === position) continue
       await trx.updateTable('bom_lines').set(values).where('id', '=', old.id).execute()
       if (fields.length) changed.push({ ...summary, changed: fields })
     }
-    // One statement for the new lines (up to MAX_BOM_LINES rows of 7 parameters).
+    // One statement for the new lines (up to MAX_BOM_LINES rows of 8 parameters).
     if (inserts.length) await trx.insertInto('bom_lines').values(inserts).execute()
     if (added.length === 0 && removed.length === 0 && changed.length === 0 && !reordered) return
     await trx.updateTable('products').set({ updated_at: now }).where('id', '=', product.id).execute()

@@ -3,8 +3,8 @@ import type { FieldRow } from '../../../src/domains/form-fields/schemas'
 import type { Db } from '../../db/connect'
 
 /**
- * "The field is referenced": by an operation's default steps. The product library adds product
- * steps and product metadata here, so every in-use rule (type change, delete) follows.
+ * "The field is referenced": by an operation's default steps, product steps, product metadata
+ * or the serial fields, so every in-use rule (type change, delete) follows.
  */
 export function fieldInUse(fieldId: Expression<string>) {
   return sql<boolean>`(exists (
@@ -16,6 +16,8 @@ export function fieldInUse(fieldId: Expression<string>) {
   ) or exists (
     select 1 from products pm
     where pm.metadata @> jsonb_build_array(jsonb_build_object('custom_field_key', ${fieldId}::text))
+  ) or exists (
+    select 1 from serial_fields sf where sf.field_id = ${fieldId}::uuid
   ))`
 }
 
@@ -49,6 +51,11 @@ export async function productsUsingFieldInSteps(db: Db, fieldId: string): Promis
     .limit(50)
     .execute()
   return rows.map((r) => r.code)
+}
+
+/** Whether serials carry the field (admin/general/serial-field). */
+export async function isSerialField(db: Db, fieldId: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('serial_fields').select('field_id').where('field_id', '=', fieldId).executeTakeFirst())
 }
 
 /** Names of the operations whose default steps use the field, for messages. */

@@ -14,7 +14,7 @@ import type { Db } from '../../db/connect'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { containsPattern } from '../../db/like'
-import { operationsUsingField, productsUsingFieldInMetadata, productsUsingFieldInSteps, selectFieldRows } from './queries'
+import { isSerialField, operationsUsingField, productsUsingFieldInMetadata, productsUsingFieldInSteps, selectFieldRows } from './queries'
 
 type Definition = { name: string; type: FieldType; options: string[]; multiple: boolean; mandatory: boolean; help_text: string }
 
@@ -127,16 +127,19 @@ export async function patchField(svc: Services, actor: Actor, key: string, patch
         const operations = await operationsUsingField(trx, key)
         const products = await productsUsingFieldInSteps(trx, key)
         const described = await productsUsingFieldInMetadata(trx, key)
-        if (operations.length || products.length || described.length) {
+        const serial = await isSerialField(trx, key)
+        if (operations.length || products.length || described.length || serial) {
           const users = [
             operations.length ? `operations: ${operations.join(', ')}` : '',
             products.length ? `product processes: ${products.join(', ')}` : '',
             described.length ? `product metadata: ${described.join(', ')}` : '',
+            serial ? 'serial fields' : '',
           ]
           throw conflict('FIELD_IN_USE', `the field is in use, its type cannot change (${users.filter(Boolean).join('; ')})`, {
             operations,
             ...(products.length ? { products } : {}),
             ...(described.length ? { metadata_products: described } : {}),
+            ...(serial ? { serial_field: true } : {}),
           })
         }
       }
@@ -176,14 +179,15 @@ export async function deleteField(svc: Services, actor: Actor, key: string): Pro
     const operations = await operationsUsingField(trx, key)
     const products = await productsUsingFieldInSteps(trx, key)
     const described = await productsUsingFieldInMetadata(trx, key)
-    if (operations.length === 0 && products.length === 0 && described.length === 0) {
+    const serial = await isSerialField(trx, key)
+    if (operations.length === 0 && products.length === 0 && described.length === 0 && !serial) {
       await trx.deleteFrom('form_fields').where('id', '=', key).execute()
       await appendEvent(trx, actor, { event_type: 'FORM_FIELD_DELETED', subject_type: 'form_field', subject_key: key, data: { name: old.name } }, now)
       return { _key: key, deleted: true, archived: false }
     }
     if (old.archived_at === null) {
       await trx.updateTable('form_fields').set({ archived_at: now, updated_at: now }).where('id', '=', key).execute()
-      await appendEvent(trx, actor, { event_type: 'FORM_FIELD_ARCHIVED', subject_type: 'form_field', subject_key: key, data: { name: old.name, operations, products, metadata_products: described } }, now)
+      await appendEvent(trx, actor, { event_type: 'FORM_FIELD_ARCHIVED', subject_type: 'form_field', subject_key: key, data: { name: old.name, operations, products, metadata_products: described, serial_field: serial } }, now)
     }
     return { _key: key, deleted: false, archived: true }
   })

@@ -18,6 +18,8 @@ export function selectPhaseRows(db: Db) {
       'p.steps',
       'p.production_notes',
       'p.print_templates',
+      'p.traceability_level',
+      'p.counter_id as counter_key',
       sql<number>`(select count(*)::int from bom_lines b where b.phase_id = p.id)`.as('component_count'),
     ])
 }

@@ -27,7 +27,7 @@ export const processRoutes = [
     path: '/product/{key}/process',
     tag,
     summary:
-      'Replace the process with the whole ordered list of phases: phases with _key are kept and updated, new ones copy their operation\'s default steps (new step keys) and the default phase parameters unless given, missing ones are removed (409 PHASE_HAS_COMPONENTS for a phase with bom lines). Errors: 422 UNKNOWN_PHASE, UNKNOWN_OPERATION, WRONG_DEPARTMENT_KEY; 400 RELEASE_BATCH_QT_REQUIRED, STEP_FIELDS_REQUIRED, UNKNOWN_FIELD, FIELD_ARCHIVED, UNKNOWN_MEDIA',
+      'Replace the process with the whole ordered list of phases: phases with _key are kept and updated, new ones copy their operation\'s default steps (new step keys) and the default phase parameters unless given, missing ones are removed (409 PHASE_HAS_COMPONENTS for a phase with bom lines). Each phase carries its traceability_level (none, form, complete) and counter_key (the counter numbering what it produces). Errors: 422 UNKNOWN_PHASE, UNKNOWN_OPERATION, WRONG_DEPARTMENT_KEY, UNKNOWN_COUNTER; 400 RELEASE_BATCH_QT_REQUIRED, STEP_FIELDS_REQUIRED, UNKNOWN_FIELD, FIELD_ARCHIVED, UNKNOWN_MEDIA',
     access: { scope: 'library' },
     params: ProductParams,
     body: ProcessInput,
@@ -39,7 +39,7 @@ export const processRoutes = [
     path: '/product/{key}/process/copy',
     tag,
     summary:
-      'Append the phases of another product (all, or phase_keys) with new phase and step keys; bom lines are not copied. Errors: 400 PROCESS_COPY_SELF, 422 UNKNOWN_PRODUCT, UNKNOWN_PHASE, PROCESS_COPY_EMPTY',
+      'Append the phases of another product (all, or phase_keys) with new phase and step keys, their parameters, traceability level and counter; bom lines are not copied. Errors: 400 PROCESS_COPY_SELF, 422 UNKNOWN_PRODUCT, UNKNOWN_PHASE, PROCESS_COPY_EMPTY',
     access: { scope: 'library' },
     params: ProductParams,
     body: CopyProcessInput,

@@ -25,6 +25,7 @@ import { selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from '.
  * - A product in the trash is read-only (409 PRODUCT_IN_TRASH, the products module's lock).
  * - Step keys are unique across every process and operation: a step sent with a key used
  *   elsewhere (a pasted copy) gets a new key; a key used twice in the list is refused.
+ * - A phase names the counter numbering what it produces: an existing one (422 UNKNOWN_COUNTER).
  * - Copying the process of another product appends its phases (all or the chosen ones) with new
  *   phase and step keys; bom lines are not copied.
  * Every change appends one event (PROCESS_UPDATED with what changed, PROCESS_COPIED).
@@ -87,6 +88,14 @@ async function referenced(db: Db, operationKeys: string[], departmentKeys: strin
   return opById
 }
 
+/** The counters the phases name exist; share-locked so a delete waits for this save. */
+async function assertCountersExist(db: Db, counterKeys: string[]) {
+  if (counterKeys.length === 0) return
+  const found = new Set((await db.selectFrom('counters').select('id').where('id', 'in', counterKeys).forShare().execute()).map((c) => c.id))
+  const missing = counterKeys.filter((k) => !found.has(k))
+  if (missing.length) throw unprocessable('UNKNOWN_COUNTER', `unknown counter: ${missing.join(', ')}`, { counters: missing })
+}
+
 const unique = <T>(xs: readonly T[]) => [...new Set(xs)]
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -100,6 +109,8 @@ type Planned = {
   steps: Step[]
   production_notes: string
   print_templates: string[]
+  traceability_level: Phase['traceability_level']
+  counter_id: string | null
 }
 
 /** `PUT product/{key}/process`: the whole ordered list of phases (see the rules above). */
@@ -140,6 +151,7 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
         unique(input.phases.map((p) => p.operation_key)),
         unique(input.phases.flatMap((p) => (p.department_key ? [p.department_key] : []))),
       )
+      await assertCountersExist(trx, unique(input.phases.flatMap((p) => (p.counter_key ? [p.counter_key] : []))))
       const defaults = input.phases.some((p) => p._key === undefined && p.parameters === undefined) ? await getDefaultPhaseParameters({ db: trx }) : null
 
       // What each phase will be.
@@ -158,6 +170,8 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
           steps: p.steps ? normaliseSteps(p.steps, () => crypto.randomUUID()) : old ? old.steps : withNewKeys(operation.default_phase_steps),
           production_notes: p.production_notes ?? old?.production_notes ?? '',
           print_templates: p.print_templates ? unique(p.print_templates) : (old?.print_templates ?? []),
+          traceability_level: p.traceability_level ?? old?.traceability_level ?? 'none',
+          counter_id: p.counter_key === undefined ? (old?.counter_key ?? null) : p.counter_key,
         }
       })
       if (plan.length > MAX_PHASES) throw badRequest('INVALID_INPUT', `at most ${MAX_PHASES} phases`)
@@ -202,6 +216,8 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
           steps: JSON.stringify(p.steps),
           production_notes: p.production_notes,
           print_templates: JSON.stringify(p.print_templates),
+          traceability_level: p.traceability_level,
+          counter_id: p.counter_id,
           updated_at: now,
         }
         if (p.isNew) {
@@ -218,6 +234,8 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
           !sameSteps(old.steps, p.steps) && 'steps',
           old.production_notes !== p.production_notes && 'production_notes',
           !same(old.print_templates, p.print_templates) && 'print_templates',
+          old.traceability_level !== p.traceability_level && 'traceability_level',
+          old.counter_key !== p.counter_id && 'counter',
         ].filter((c): c is string => Boolean(c))
         if (changed.length === 0 && old.position === index + 1) continue
         await trx.updateTable('product_phases').set(row).where('id', '=', p._key).execute()
@@ -292,6 +310,8 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
       steps: JSON.stringify(withNewKeys(p.steps)),
       production_notes: p.production_notes,
       print_templates: JSON.stringify(p.print_templates),
+      traceability_level: p.traceability_level,
+      counter_id: p.counter_key,
       created_at: now,
       updated_at: now,
     }))

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { TRACEABILITY_LEVELS } from '../products/bom'
 import { PhaseParameters } from './phase-parameters'
 import { Step, StepsInput } from './steps'
 
@@ -20,6 +21,10 @@ export const PhaseInput = v.object({
   steps: v.optional(StepsInput),
   production_notes: v.optional(v.pipe(v.string(), v.maxLength(20_000))),
   print_templates: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.maxLength(50))),
+  /** SPEC 4 traceability level of what the phase produces; missing: 'none' (new phase) or the current one. */
+  traceability_level: v.optional(v.picklist(TRACEABILITY_LEVELS, 'traceability_level must be none, form or complete')),
+  /** The counter numbering what the phase produces (null: none); missing: the current one. */
+  counter_key: v.optional(v.nullable(v.pipe(v.string(), v.uuid('counter_key must be a counter key')))),
 })
 export type PhaseInput = v.InferOutput<typeof PhaseInput>
 
@@ -38,6 +43,8 @@ export const Phase = v.object({
   steps: v.array(Step),
   production_notes: v.string(),
   print_templates: v.array(v.string()),
+  traceability_level: v.picklist(TRACEABILITY_LEVELS),
+  counter_key: v.nullable(v.string()),
   /** Bom lines in this phase: a phase with components cannot be removed. */
   component_count: v.number(),
 })

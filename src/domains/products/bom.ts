@@ -15,6 +15,8 @@ export const BomLineInput = v.object({
   quantity: v.pipe(v.number('quantity must be a number'), v.maxValue(BOM_QUANTITY_MAX)),
   quantity_per: v.picklist(QUANTITY_PER, 'quantity_per must be item, job or batch'),
   traceability: v.optional(v.picklist(TRACEABILITY_LEVELS, 'traceability must be none, form or complete')),
+  /** The component is serial-tracked: its serials must be declared when it is used (default false). */
+  declared_serials: v.optional(v.boolean()),
 })
 export type BomLineInput = v.InferOutput<typeof BomLineInput>
 
@@ -33,6 +35,7 @@ export const BomLine = v.object({
   quantity: v.number(),
   quantity_per: v.picklist(QUANTITY_PER),
   traceability: v.picklist(TRACEABILITY_LEVELS),
+  declared_serials: v.boolean(),
 })
 export type BomLine = v.InferOutput<typeof BomLine>
 export const Bom = v.object({ product_key: v.string(), lines: v.array(BomLine) })
