@@ -1,4 +1,4 @@
-import { badRequest } from './errors'
+import { invalidField } from './input-issues'
 
 /** Nothing the API takes nests this deep; PostgreSQL fails and PGlite hangs on very deep jsonb. */
 export const MAX_INPUT_DEPTH = 32
@@ -12,20 +12,19 @@ export const MAX_INPUT_DEPTH = 32
  */
 export function assertStorableInput(value: unknown): void {
   const stack: [unknown, string, number][] = [[value, '', 0]]
-  const where = (path: string) => path || 'input'
   while (stack.length > 0) {
     const [v, path, depth] = stack.pop()!
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw badRequest('INVALID_INPUT', `${where(path)}: text must not contain NUL characters`)
-      if (!v.isWellFormed()) throw badRequest('INVALID_INPUT', `${where(path)}: text must be valid Unicode (unpaired surrogate)`)
+      if (v.includes('\u0000')) throw invalidField({ path, kind: 'bad_characters', message: 'text must not contain NUL characters' })
+      if (!v.isWellFormed()) throw invalidField({ path, kind: 'bad_characters', message: 'text must be valid Unicode (unpaired surrogate)' })
       continue
     }
     if (v === null || typeof v !== 'object' || v instanceof Blob) continue
-    if (depth >= MAX_INPUT_DEPTH) throw badRequest('INVALID_INPUT', `${where(path)}: nested too deeply`)
+    if (depth >= MAX_INPUT_DEPTH) throw invalidField({ path, kind: 'invalid', message: 'nested too deeply' })
     for (const [k, child] of Object.entries(v)) {
       const childPath = path ? `${path}.${k}` : k
       if (k.includes('\u0000') || !k.isWellFormed()) {
-        throw badRequest('INVALID_INPUT', `${where(path)}: keys must be valid Unicode without NUL characters`)
+        throw invalidField({ path, kind: 'bad_characters', message: 'keys must be valid Unicode without NUL characters' })
       }
       stack.push([child, childPath, depth + 1])
     }

@@ -74,3 +74,41 @@ describe('INVALID_INPUT answers carry the issues, over REST and tRPC alike', () 
     ])
   })
 })
+
+describe('INVALID_INPUT a service raises itself carries the same issues', () => {
+  const h = useHarness()
+  let admin: string
+  beforeAll(async () => {
+    admin = await adminToken(h)
+  })
+
+  test('repeated and empty choice options, a yes/no field with multiple values: the field named, nothing created', async () => {
+    const cases: [unknown, object][] = [
+      [{ name: 'Colore', type: 'choice', options: ['A', ' a '] }, { path: 'options', kind: 'duplicate' }],
+      [{ name: 'Colore', type: 'choice', options: ['A', ''] }, { path: 'options', kind: 'empty_item' }],
+      [{ name: 'Ok', type: 'boolean', multiple: true }, { path: 'multiple', kind: 'not_allowed' }],
+    ]
+    for (const [body, issue] of cases) {
+      const res = await h.request('POST', '/api/field', { token: admin, body })
+      expect(res.status).toBe(400)
+      expect(res.body.detail.code).toBe('INVALID_INPUT')
+      expect(res.body.detail.issues).toEqual([{ ...issue, message: expect.any(String) }])
+    }
+    expect((await h.request('GET', '/api/field', { token: admin })).body.detail).toEqual([])
+  })
+
+  test('text holding NUL, over REST and tRPC: the path of the text', async () => {
+    const rest = await h.request('POST', '/api/product', { token: admin, body: { code: 'P-NUL', notes: 'a\u0000b' } })
+    expect(rest.status).toBe(400)
+    expect(rest.body.detail.issues).toEqual([{ path: 'notes', kind: 'bad_characters', message: expect.any(String) }])
+    const trpc = await trpcCall(h, 'products.create', 'mutation', { code: 'P-NUL', notes: 'a\u0000b' }, { token: admin })
+    expect(trpc.status).toBe(400)
+    expect(trpc.body.error.data.extra.issues).toEqual([{ path: 'notes', kind: 'bad_characters', message: expect.any(String) }])
+  })
+
+  test('a tag query with a context but no item: context_key required', async () => {
+    const res = await h.request('GET', '/api/tag?context=product', { token: admin })
+    expect(res.status).toBe(400)
+    expect(res.body.detail.issues).toEqual([{ path: 'context_key', kind: 'required', message: expect.any(String) }])
+  })
+})

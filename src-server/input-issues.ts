@@ -46,9 +46,19 @@ export function inputIssues(issues: readonly AnyIssue[]): InputIssue[] {
   })
 }
 
-/** 400 INVALID_INPUT: the first issue is the message ("notes: Invalid length ..."), all of them go in `issues`. */
-export function invalidInput(issues: readonly InputIssue[]) {
+/**
+ * 400 INVALID_INPUT: the first issue is the message ("notes: Invalid length ..."), all of them go
+ * in `issues`; `extra` adds keys to the answer (`phase`, `step` ...).
+ */
+export function invalidInput(issues: readonly InputIssue[], extra?: Record<string, unknown>) {
   const first = issues[0]
   const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'invalid input'
-  return badRequest('INVALID_INPUT', message, { issues })
+  return badRequest('INVALID_INPUT', message, { ...extra, issues })
 }
+
+/**
+ * 400 INVALID_INPUT for a rule a service checks itself (a repeated key, an empty file ...),
+ * answered like a schema refusal so the client names the field in the user's language.
+ * `message` is the English text without the path.
+ */
+export const invalidField = (issue: InputIssue, extra?: Record<string, unknown>) => invalidInput([issue], extra)

@@ -27,6 +27,20 @@ export const INPUT_ISSUE_KINDS = [
   'not_a_number',
   'two_separators',
   'too_many_digits',
+  /** Numbers: more decimals than `limit` (a value is refused, never rounded). */
+  'max_decimals',
+  /** A list holding the same value (or _key) twice. */
+  'duplicate',
+  /** A list holding an empty element. */
+  'empty_item',
+  /** Text holding characters that cannot be stored or are not allowed there. */
+  'bad_characters',
+  /** An uploaded file of 0 bytes. */
+  'empty_file',
+  /** A value the field takes elsewhere but not in this context. */
+  'not_allowed',
+  /** A date more than `limit` years ahead. */
+  'max_years',
   /** Anything else; `message` says what. */
   'invalid',
 ] as const

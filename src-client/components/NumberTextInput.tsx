@@ -16,13 +16,13 @@ type Props = Omit<TextInputProps, 'value' | 'onChange' | 'type' | 'min' | 'max' 
 /**
  * A number field that keeps exactly what was typed, pasted or scanned (src/i18n/number-text.ts):
  * ',' and '.' are both decimal separators, "12," stays "12," while the decimals are typed, and
- * nothing is stripped or rounded. Text that is not a number, or breaks `min`/`max`/`integer`,
+ * nothing is stripped or rounded. Text that is not a number, or breaks `min`/`max`/`integer`/`decimals`,
  * shows its reason under the field (the form must not save it); a form's own `error` (required,
  * a server refusal) shows when the text itself is fine.
  */
-export function NumberTextInput({ value, onChange, min, max, integer, unit, error, onFocus, onBlur, ...rest }: Props) {
+export function NumberTextInput({ value, onChange, min, max, integer, decimals, unit, error, onFocus, onBlur, ...rest }: Props) {
   const [focused, setFocused] = useState(false)
-  const reading = readNumberText(value, { min, max, integer })
+  const reading = readNumberText(value, { min, max, integer, decimals })
   // "-" or "," on their way to a number are not called wrong while the field is being typed in.
   const own = !reading.ok && !(focused && isPartialNumberText(value)) ? capitalised(issueText(reading.problem, reading.limit)) : null
   return (

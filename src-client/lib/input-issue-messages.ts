@@ -11,6 +11,7 @@ import { i18n } from './i18n'
 
 /** What a field key reads as; keys missing here show as they are. */
 const FIELD_LABELS: Record<string, MessageDescriptor> = {
+  _key: msg`Chiave`,
   active: msg`Attivo`,
   body: msg`Testo`,
   close_within: msg`Chiudere entro`,
@@ -18,24 +19,40 @@ const FIELD_LABELS: Record<string, MessageDescriptor> = {
   comment: msg`Commento`,
   company_name: msg`Ragione sociale`,
   completed_qt: msg`Pezzi fatti`,
+  contents: msg`File`,
+  context: msg`Contesto`,
+  context_key: msg`Elemento`,
+  cursor: msg`Pagina`,
   department_key: msg`Reparto`,
   description: msg`Descrizione`,
   due_by: msg`Consegna entro`,
   email: msg`Email`,
+  expiration: msg`Scadenza`,
+  fields: msg`Campi`,
+  file: msg`File`,
+  filenames: msg`Nomi dei file`,
   help_text: msg`Testo di aiuto`,
   hourly_cost: msg`Costo orario`,
+  jobs: msg`Job`,
+  media: msg`Allegati`,
+  metadata: msg`Campi personalizzati`,
   minimum_order: msg`Ordine minimo`,
+  multiple: msg`Valori multipli`,
   name: msg`Nome`,
   notes: msg`Note`,
+  object_key: msg`Elemento`,
   operator_hourly_cost: msg`Costo orario operatore`,
   options: msg`Opzioni`,
   password: msg`Password`,
+  phase_operators: msg`Operatori delle fasi`,
   phases: msg`Fasi`,
   quantity: msg`Quantità`,
   scope: msg`Permessi`,
   start_from: msg`Inizio da`,
   steps: msg`Passi`,
+  subfolder: msg`Campo del modulo`,
   surname: msg`Cognome`,
+  tag_name: msg`Tag`,
   tags: msg`Tag`,
   technical_batch: msg`Lotto tecnico`,
   title: msg`Titolo`,
@@ -44,11 +61,19 @@ const FIELD_LABELS: Record<string, MessageDescriptor> = {
   values: msg`Valori`,
 }
 
+const lastNamedSegment = (path: string) => path.split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? ''
+
 /** The label of a field path: its last named segment (`phases.0.name` reads as "Nome"). */
 export function fieldLabel(path: string): string {
-  const key = path.split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? ''
+  const key = lastNamedSegment(path)
   const label = FIELD_LABELS[key]
   return label ? i18n._(label) : key
+}
+
+/** The translated label of a field path, or undefined when the path names no known field. */
+export function knownFieldLabel(path: string): string | undefined {
+  const label = FIELD_LABELS[lastNamedSegment(path)]
+  return label ? i18n._(label) : undefined
 }
 
 const limitText = (limit: number | undefined) => numberToText(limit ?? 0, decimalSeparatorOf(i18n.locale))
@@ -87,6 +112,20 @@ export function issueText(kind: InputIssueKind, limit?: number): string {
       return i18n._(msg`usa un solo separatore decimale (virgola o punto), senza separatore delle migliaia`)
     case 'too_many_digits':
       return i18n._(msg`al massimo ${n} cifre`)
+    case 'max_decimals':
+      return limit === 0 ? i18n._(msg`solo numeri interi`) : i18n._(msg`al massimo ${n} decimali`)
+    case 'duplicate':
+      return i18n._(msg`contiene valori ripetuti`)
+    case 'empty_item':
+      return i18n._(msg`contiene un valore vuoto`)
+    case 'bad_characters':
+      return i18n._(msg`contiene caratteri non ammessi`)
+    case 'empty_file':
+      return i18n._(msg`il file è vuoto`)
+    case 'not_allowed':
+      return i18n._(msg`non ammesso qui`)
+    case 'max_years':
+      return i18n._(msg`al massimo ${n} anni da oggi`)
     case 'invalid':
       return i18n._(msg`valore non valido`)
   }

@@ -6,7 +6,7 @@ import { AppError, badRequest } from '../errors'
 import type { AppEnv } from '../http-env'
 import { assertStorableInput } from '../input-guard'
 import type { InputIssue } from '../../src/input-issues'
-import { inputIssues, invalidInput } from '../input-issues'
+import { inputIssues, invalidInput, invalidField } from '../input-issues'
 import { unexpectedInputIssues, unknownKeyIssues } from '../unknown-keys'
 import { type AnyRoute, JSON_BODY_LIMIT } from './route'
 
@@ -44,7 +44,7 @@ async function readBody(route: AnyRoute, req: Request): Promise<unknown> {
     try {
       form = await req.formData()
     } catch {
-      throw badRequest('INVALID_INPUT', 'expected a multipart/form-data body')
+      throw invalidField({ path: '', kind: 'type', message: 'expected a multipart/form-data body' })
     }
     // A name given more than once (several files under `contents`) becomes a list.
     const fields = new Map<string, FormDataEntryValue | FormDataEntryValue[]>()

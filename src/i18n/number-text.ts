@@ -18,12 +18,14 @@ export type NumberRules = {
   min?: number
   max?: number
   integer?: boolean
+  /** At most this many decimals (trailing zeros do not count): more are refused, never rounded. */
+  decimals?: number
   required?: boolean
 }
 
 export type NumberTextProblem = Extract<
   InputIssueKind,
-  'required' | 'not_a_number' | 'two_separators' | 'too_many_digits' | 'integer' | 'min_value' | 'max_value'
+  'required' | 'not_a_number' | 'two_separators' | 'too_many_digits' | 'integer' | 'max_decimals' | 'min_value' | 'max_value'
 >
 
 export type NumberReading = { ok: true; value: number | null } | { ok: false; problem: NumberTextProblem; limit?: number }
@@ -50,6 +52,7 @@ export function readNumberText(text: string, rules: NumberRules = {}): NumberRea
   // -0 reads as 0.
   const value = sign === '-' || sign === '\u2212' ? 0 - magnitude : magnitude
   if (rules.integer && !Number.isInteger(value)) return { ok: false, problem: 'integer' }
+  if (rules.decimals !== undefined && fraction.replace(/0+$/, '').length > rules.decimals) return { ok: false, problem: 'max_decimals', limit: rules.decimals }
   if (rules.min !== undefined && value < rules.min) return { ok: false, problem: 'min_value', limit: rules.min }
   if (rules.max !== undefined && value > rules.max) return { ok: false, problem: 'max_value', limit: rules.max }
   return { ok: true, value }
@@ -60,6 +63,12 @@ export function readNumberText(text: string, rules: NumberRules = {}): NumberRea
  * wrong while it is still being typed.
  */
 export const isPartialNumberText = (text: string) => /^[+\-\u2212]?[.,]?$/.test(text.trim()) && text.trim() !== ''
+
+/** Decimals of a number as JSON writes it (1.23456 has 5, 1e-7 has 7): a decimals limit checked on a number. */
+export function decimalCount(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(Math.abs(value)).toLowerCase().split('e')
+  return Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent))
+}
 
 /** The decimal separator a locale writes: ',' for Italian, '.' otherwise. */
 export const decimalSeparatorOf = (locale: string): ',' | '.' => (locale.startsWith('it') ? ',' : '.')

@@ -11,6 +11,7 @@ import type { Actor, Services } from '../../context'
 import { badRequest, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { selectApiTokenRows } from './queries'
+import { invalidField } from '../../input-issues'
 
 const missing = () => notFound('NOT_FOUND', 'API token not found')
 
@@ -25,7 +26,7 @@ function checkedInput(input: ApiTokenCreateInput, now: Date): { description: str
   if ('problem' in expiration) throw badRequest('API_TOKEN_EXPIRATION_INVALID', `expiration: ${expiration.problem}`)
   if (expiration.at <= now.getTime()) throw badRequest('API_TOKEN_EXPIRATION_PAST', 'the expiration must be in the future')
   if (expiration.at > now.getTime() + API_TOKEN_MAX_LIFETIME_MS) {
-    throw badRequest('INVALID_INPUT', 'expiration: at most 5 years ahead')
+    throw invalidField({ path: 'expiration', kind: 'max_years', limit: 5, message: 'at most 5 years ahead' })
   }
   return { description, expiresAt: new Date(expiration.at), scope: checkedScope(input.scope) }
 }

@@ -78,11 +78,11 @@ describe('bill of materials', () => {
     expect((await put(key, [])).body.detail.lines).toEqual([])
   })
 
-  test('quantity must be positive (as stored with 4 decimals)', async () => {
+  test('quantity must be positive', async () => {
     const { key, phases } = await productWithPhases('B-QTY')
     const item = await insertProduct(h, 'B-QTY-ITEM')
     const before = await tableCounts(h)
-    for (const quantity of [0, -1, 0.00001, -0.5]) {
+    for (const quantity of [0, -1, -0.5]) {
       const res = await put(key, [line(phases[0]!, item, quantity)])
       expect({ quantity, status: res.status, code: appCode(res.body), message: res.body.detail.message, line: res.body.detail.line }).toEqual({
         quantity,
@@ -98,7 +98,32 @@ describe('bill of materials', () => {
     expect(appCode(text.body)).toBe('INVALID_INPUT')
     expect(await tableCounts(h)).toEqual(before)
     expect((await put(key, [line(phases[0]!, item, 0.0001)])).body.detail.lines[0].quantity).toBe(0.0001)
-    expect((await put(key, [line(phases[0]!, item, 1.23456)])).body.detail.lines[0].quantity).toBe(1.2346)
+  })
+
+  test('more than 4 decimals are refused, never rounded; 4 are kept as given', async () => {
+    const { key, phases } = await productWithPhases('B-DEC')
+    const item = await insertProduct(h, 'B-DEC-ITEM')
+    const before = await tableCounts(h)
+    for (const quantity of [1.23456, 0.00001, 1e-7]) {
+      const res = await put(key, [line(phases[0]!, item, 1), line(phases[1]!, item, quantity)])
+      expect({ quantity, status: res.status, detail: res.body.detail }).toEqual({
+        quantity,
+        status: 400,
+        detail: {
+          code: 'INVALID_INPUT',
+          message: 'lines.1.quantity: at most 4 decimals',
+          line: 1,
+          lines: [1],
+          issues: [{ path: 'lines.1.quantity', kind: 'max_decimals', limit: 4, message: 'at most 4 decimals' }],
+        },
+      })
+    }
+    const trpc = await trpcCall(h, 'bom.update', 'mutation', { key, lines: [line(phases[0]!, item, 2.00005)] }, { token: library })
+    expect(trpc.status).toBe(400)
+    expect(trpc.body.error.data.extra.issues).toEqual([{ path: 'lines.0.quantity', kind: 'max_decimals', limit: 4, message: 'at most 4 decimals' }])
+    expect(await tableCounts(h)).toEqual(before)
+    expect((await put(key, [line(phases[0]!, item, 1.2345)])).body.detail.lines[0].quantity).toBe(1.2345)
+    expect((await put(key, [line(phases[0]!, item, 12345.5)])).body.detail.lines[0].quantity).toBe(12345.5)
   })
 
   test('an item cannot repeat in a phase; in another phase it may', async () => {

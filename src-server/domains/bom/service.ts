@@ -1,4 +1,6 @@
-import { type Bom, type BomInput, bomLineProblems, storedBomQuantity } from '../../../src/domains/products/bom'
+import { BOM_QUANTITY_DECIMALS, type Bom, type BomInput, bomLineProblems } from '../../../src/domains/products/bom'
+import { decimalCount } from '../../../src/i18n/number-text'
+import { invalidInput } from '../../input-issues'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import { badRequest, unprocessable } from '../../errors'
@@ -29,8 +31,18 @@ export async function getBom(svc: Pick<Services, 'db'>, productKey: string): Pro
 
 const lineLabel = (index: number) => `line ${index + 1}`
 
+/** A quantity with more decimals than the database keeps is refused, never rounded (a typed value is never changed silently). */
+function assertStorableQuantities(input: BomInput) {
+  const lines = input.lines.flatMap((l, index) => (decimalCount(l.quantity) > BOM_QUANTITY_DECIMALS ? [index] : []))
+  if (lines.length === 0) return
+  const message = `at most ${BOM_QUANTITY_DECIMALS} decimals`
+  const issues = lines.map((index) => ({ path: `lines.${index}.quantity`, kind: 'max_decimals' as const, limit: BOM_QUANTITY_DECIMALS, message }))
+  throw invalidInput(issues, { line: lines[0], lines })
+}
+
 export async function updateBom(svc: Services, actor: Actor, productKey: string, input: BomInput): Promise<Bom> {
   if (!isUuid(productKey)) throw productNotFound()
+  assertStorableQuantities(input)
   const problems = bomLineProblems(input.lines)
   const first = problems[0]
   if (first) {
@@ -113,7 +125,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
     const inserts = []
     for (const [position, line] of input.lines.entries()) {
       const values = {
-        quantity: storedBomQuantity(line.quantity),
+        quantity: line.quantity,
         quantity_per: line.quantity_per,
         traceability: line.traceability ?? 'none',
         declared_serials: line.declared_serials ?? false,

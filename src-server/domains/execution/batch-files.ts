@@ -9,6 +9,7 @@ import { appendEvent } from '../events/service'
 import { checkedUploads, storeInFolder } from '../products/stored-files'
 import { batchPlace, lockBatch, lockJob, phaseInfo } from './queries'
 import { assertRunningOperator, batchNotFound } from './service'
+import { invalidField } from '../../input-issues'
 
 /**
  * `POST files` with bucket 'batch': the files of a form step's `files` field, uploaded by the
@@ -32,13 +33,13 @@ async function assertUploadAllowed(db: Db, actor: Actor, batchId: string, fieldI
   const phase = await phaseInfo(db, job.phase_id)
   if (!phase.steps.some((s) => s.fields.includes(fieldId))) throw badRequest('UNKNOWN_FIELD', 'subfolder: no form step of this batch has this field', { field_key: fieldId })
   const field = await db.selectFrom('form_fields').select(['name', 'type']).where('id', '=', fieldId).executeTakeFirstOrThrow()
-  if (field.type !== 'files') throw badRequest('INVALID_INPUT', `subfolder: the form field "${field.name}" is not a files field`)
+  if (field.type !== 'files') throw invalidField({ path: 'subfolder', kind: 'not_allowed', message: `the form field "${field.name}" is not a files field` })
   return job
 }
 
 export async function uploadBatchFieldFiles(svc: Services, actor: Actor, input: BatchFilesUpload): Promise<FilesResult> {
-  if (!isUuid(input.object_key)) throw badRequest('INVALID_INPUT', 'object_key must be a batch key')
-  if (!isUuid(input.subfolder)) throw badRequest('INVALID_INPUT', 'subfolder must be a form field key')
+  if (!isUuid(input.object_key)) throw invalidField({ path: 'object_key', kind: 'format', message: 'must be a batch key' })
+  if (!isUuid(input.subfolder)) throw invalidField({ path: 'subfolder', kind: 'format', message: 'must be a form field key' })
   const batchId = input.object_key.toLowerCase()
   const fieldId = input.subfolder.toLowerCase()
   const files = await checkedUploads(input.contents, input.filenames)

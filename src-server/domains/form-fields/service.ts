@@ -15,6 +15,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { containsPattern } from '../../db/like'
 import { isSerialField, operationsUsingField, productsUsingFieldInMetadata, productsUsingFieldInSteps, selectFieldRows } from './queries'
+import { invalidField } from '../../input-issues'
 
 type Definition = { name: string; type: FieldType; options: string[]; multiple: boolean; mandatory: boolean; help_text: string }
 
@@ -28,12 +29,12 @@ function checkedDefinition(d: Definition): Definition {
   let options: string[] = []
   if (d.type === 'choice') {
     options = d.options.map((o) => o.trim())
-    if (options.some((o) => o === '')) throw badRequest('INVALID_INPUT', 'options may not be empty')
-    if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) throw badRequest('INVALID_INPUT', 'options must all be different')
+    if (options.some((o) => o === '')) throw invalidField({ path: 'options', kind: 'empty_item', message: 'may not be empty' })
+    if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) throw invalidField({ path: 'options', kind: 'duplicate', message: 'must all be different' })
     if (options.length === 0) throw badRequest('FIELD_OPTIONS_REQUIRED', 'a choice field needs at least one option')
   }
   if (d.multiple && SINGLE_VALUE_TYPES.includes(d.type)) {
-    throw badRequest('INVALID_INPUT', `${d.type} fields take a single value: multiple values are not available`)
+    throw invalidField({ path: 'multiple', kind: 'not_allowed', message: `${d.type} fields take a single value: multiple values are not available` })
   }
   return { ...d, name, options, help_text: d.help_text.trim() }
 }

@@ -29,7 +29,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import type { Selectable } from 'kysely'
 import type { JobsTable, WorkOrderPhasesTable } from '../../db/schema'
-import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors'
+import { AppError, conflict, forbidden, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
 import { phaseInfo } from '../execution/queries'
@@ -46,6 +46,7 @@ import {
   selectJobRow,
   siteOrder,
 } from './queries'
+import { invalidField } from '../../input-issues'
 
 /**
  * The job side of production planning (SPEC 4, 5, 7; DOMAIN.md "Work orders and jobs",
@@ -85,7 +86,7 @@ function decodeCursor(cursor: string): CursorValue {
       return { sequence, position, key }
     }
   } catch {}
-  throw badRequest('INVALID_INPUT', 'cursor: not a cursor this list gave')
+  throw invalidField({ path: 'cursor', kind: 'invalid', message: 'not a cursor this list gave' })
 }
 
 /**
@@ -368,7 +369,7 @@ export async function assignJobs(svc: Services, actor: Actor, input: AssignInput
  */
 export async function rebalancePhase(svc: Services, actor: Actor, input: RebalanceInput): Promise<RebalanceResult> {
   const listed = input.jobs.filter((r) => r.job_key !== undefined).map((r) => r.job_key!)
-  if (new Set(listed).size !== listed.length) throw badRequest('INVALID_INPUT', 'jobs: a job is listed twice')
+  if (new Set(listed).size !== listed.length) throw invalidField({ path: 'jobs', kind: 'duplicate', message: 'a job is listed twice' })
   const now = svc.clock.now()
   const result = await svc.db.transaction().execute(async (trx) => {
     const settings = await readSettings(trx)
@@ -636,7 +637,7 @@ export async function saveOperatorQueue(svc: Services, actor: Actor, userKey: st
     if (userKey !== actor.userId) throw forbidden('OWN_QUEUE_ONLY', 'operators order their own queue only')
     if (input.independent !== undefined) throw forbidden('NOT_AUTHORISED', 'only production turns independent ordering on or off')
   }
-  if (input.jobs && new Set(input.jobs).size !== input.jobs.length) throw badRequest('INVALID_INPUT', 'jobs: a job is listed twice')
+  if (input.jobs && new Set(input.jobs).size !== input.jobs.length) throw invalidField({ path: 'jobs', kind: 'duplicate', message: 'a job is listed twice' })
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     const settings = await readSettings(trx)

@@ -1,6 +1,7 @@
 import { MAX_MEDIA_IMAGE_BYTES, MEDIA_TYPES, type MediaContentType } from '../../../src/domains/process/media'
 import { badRequest } from '../../errors'
 import { inspectImage } from '../../storage/images'
+import { invalidField } from '../../input-issues'
 
 const ascii = (bytes: Uint8Array, from: number, length: number) =>
   String.fromCharCode(...bytes.subarray(from, Math.min(bytes.length, from + length)))
@@ -27,7 +28,7 @@ export function sniffMediaType(bytes: Uint8Array): MediaContentType | null {
  * at most 10 MiB). Anything else is refused with UNSUPPORTED_MEDIA_TYPE.
  */
 export function checkedMediaType(bytes: Uint8Array): MediaContentType {
-  if (bytes.byteLength === 0) throw badRequest('INVALID_INPUT', 'the file is empty')
+  if (bytes.byteLength === 0) throw invalidField({ path: 'file', kind: 'empty_file', message: 'the file is empty' })
   const type = sniffMediaType(bytes)
   if (!type) {
     throw badRequest(

@@ -120,7 +120,7 @@ describe('media uploads', () => {
     expect(broken.body.detail.code).toBe('INVALID_IMAGE')
     const empty = await upload(new Uint8Array(), 'empty.pdf')
     expect(empty.status).toBe(400)
-    expect(empty.body.detail.message).toBe('the file is empty')
+    expect(empty.body.detail).toMatchObject({ message: 'file: the file is empty', issues: [{ path: 'file', kind: 'empty_file', message: 'the file is empty' }] })
     expect(await written(h)).toEqual(before)
   })
 

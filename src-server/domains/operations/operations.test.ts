@@ -76,7 +76,7 @@ describe('operations', () => {
     const cases: [unknown[], number, string, string?][] = [
       [[{ type: 'instruction' }, { type: 'form', title: 'Vuoto' }], 400, 'STEP_FIELDS_REQUIRED', 'form step 2 needs at least one field'],
       [[{ type: 'form', fields: [] }], 400, 'STEP_FIELDS_REQUIRED'],
-      [[{ type: 'instruction', fields: [fieldA] }], 400, 'INVALID_INPUT', 'instruction step 1 cannot have form fields'],
+      [[{ type: 'instruction', fields: [fieldA] }], 400, 'INVALID_INPUT', 'steps.0.fields: instruction step 1 cannot have form fields'],
       [[{ type: 'form', fields: [crypto.randomUUID()] }], 400, 'UNKNOWN_FIELD'],
       [[{ type: 'instruction', media: [crypto.randomUUID()] }], 400, 'UNKNOWN_MEDIA'],
       [[{ type: 'instruction', media: ['../../etc/passwd'] }], 400, 'INVALID_INPUT'],

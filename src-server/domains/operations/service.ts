@@ -10,6 +10,7 @@ import { assertFieldsUsable } from '../form-fields/service'
 import { containsPattern } from '../../db/like'
 import { assertMediaExist } from '../media/service'
 import { selectOperationRows } from './queries'
+import { invalidField } from '../../input-issues'
 
 const operationNotFound = () => notFound('NOT_FOUND', 'operation not found')
 const nameTaken = () => conflict('OPERATION_NAME_TAKEN', 'operation name already in use')
@@ -37,10 +38,10 @@ export async function checkedSteps(db: Db, input: readonly StepInput[], previous
     throw badRequest('STEP_FIELDS_REQUIRED', `form step ${problem.index + 1} needs at least one field`, { step: problem.index })
   }
   if (problem?.code === 'INSTRUCTION_WITH_FIELDS') {
-    throw badRequest('INVALID_INPUT', `instruction step ${problem.index + 1} cannot have form fields`, { step: problem.index })
+    throw invalidField({ path: `steps.${problem.index}.fields`, kind: 'not_allowed', message: `instruction step ${problem.index + 1} cannot have form fields` }, { step: problem.index })
   }
   if (problem?.code === 'DUPLICATE_STEP_KEY') {
-    throw badRequest('INVALID_INPUT', `step ${problem.index + 1} repeats the _key of another step`, { step: problem.index })
+    throw invalidField({ path: `steps.${problem.index}._key`, kind: 'duplicate', message: `step ${problem.index + 1} repeats the _key of another step` }, { step: problem.index })
   }
   const steps = normaliseSteps(input, () => crypto.randomUUID())
   await assertFieldsUsable(db, stepFieldKeys(steps), new Set(stepFieldKeys(previous)))

@@ -11,6 +11,7 @@ import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
 import { lockProduct, productNotFound } from '../products/service'
 import { selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from './queries'
+import { invalidField } from '../../input-issues'
 
 /**
  * A product's process (SPEC 3, DOMAIN.md "Master data"): ordered phases, each made from an
@@ -65,9 +66,10 @@ function assertStepRules(index: number, steps: NonNullable<PhaseInput['steps']>)
   if (!problem) return
   const where = { phase: index, step: problem.index }
   const step = `${phaseLabel(index)}, step ${problem.index + 1}`
+  const stepPath = `phases.${index}.steps.${problem.index}`
   if (problem.code === 'STEP_FIELDS_REQUIRED') throw badRequest('STEP_FIELDS_REQUIRED', `${step}: a form step needs at least one field`, where)
-  if (problem.code === 'INSTRUCTION_WITH_FIELDS') throw badRequest('INVALID_INPUT', `${step}: an instruction step cannot have form fields`, where)
-  throw badRequest('INVALID_INPUT', `${step}: repeats the _key of another step`, where)
+  if (problem.code === 'INSTRUCTION_WITH_FIELDS') throw invalidField({ path: `${stepPath}.fields`, kind: 'not_allowed', message: `${step}: an instruction step cannot have form fields` }, where)
+  throw invalidField({ path: `${stepPath}._key`, kind: 'duplicate', message: `${step}: repeats the _key of another step` }, where)
 }
 
 /** Fresh keys for copied steps (an operation's defaults, another product's phases). */
@@ -127,7 +129,7 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
       const kept = new Set<string>()
       for (const [index, p] of input.phases.entries()) {
         if (p._key === undefined) continue
-        if (kept.has(p._key)) throw badRequest('INVALID_INPUT', `${phaseLabel(index)} repeats the _key of another phase`, { phase: index })
+        if (kept.has(p._key)) throw invalidField({ path: `phases.${index}._key`, kind: 'duplicate', message: `${phaseLabel(index)} repeats the _key of another phase` }, { phase: index })
         kept.add(p._key)
       }
       const unknown = [...kept].filter((k) => !byKey.has(k))
@@ -174,7 +176,7 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
           counter_id: p.counter_key === undefined ? (old?.counter_key ?? null) : p.counter_key,
         }
       })
-      if (plan.length > MAX_PHASES) throw badRequest('INVALID_INPUT', `at most ${MAX_PHASES} phases`)
+      if (plan.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
 
       // Step keys: unique in the list, and new to the system unless already this product's.
       const ownKeys = new Set(current.flatMap((p) => p.steps.map((s) => s._key)))
@@ -182,10 +184,14 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
       for (const [index, phase] of plan.entries()) {
         for (const [stepIndex, step] of phase.steps.entries()) {
           if (listed.has(step._key)) {
-            throw badRequest('INVALID_INPUT', `${phaseLabel(index)}, step ${stepIndex + 1}: repeats the _key of a step of ${phaseLabel(listed.get(step._key)!)}`, {
-              phase: index,
-              step: stepIndex,
-            })
+            throw invalidField(
+              {
+                path: `phases.${index}.steps.${stepIndex}._key`,
+                kind: 'duplicate',
+                message: `${phaseLabel(index)}, step ${stepIndex + 1}: repeats the _key of a step of ${phaseLabel(listed.get(step._key)!)}`,
+              },
+              { phase: index, step: stepIndex },
+            )
           }
           listed.set(step._key, index)
         }
@@ -298,7 +304,7 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
     }
     if (chosen.length === 0) throw unprocessable('PROCESS_COPY_EMPTY', `product ${source.code} has no phases to copy`)
     const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).forUpdate().execute()
-    if (current.length + chosen.length > MAX_PHASES) throw badRequest('INVALID_INPUT', `at most ${MAX_PHASES} phases`)
+    if (current.length + chosen.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
     const rows = chosen.map((p, i) => ({
       id: crypto.randomUUID(),
       product_id: product.id,

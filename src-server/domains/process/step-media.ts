@@ -4,7 +4,7 @@ import { MAX_STEP_MEDIA, type Step } from '../../../src/domains/process/steps'
 import { authorize } from '../../auth/authorize'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { badRequest, conflict, notFound } from '../../errors'
+import { conflict, notFound } from '../../errors'
 import type { AppEnv } from '../../http-env'
 import { appendEvent } from '../events/service'
 import { sendMediaFile } from '../media/http'
@@ -12,6 +12,7 @@ import { selectMediaRows } from '../media/queries'
 import { createMedia } from '../media/service'
 import { lockProduct } from '../products/service'
 import { phaseOfStep } from './queries'
+import { invalidField } from '../../input-issues'
 
 /**
  * The media of one product step, by the step's key (SPEC 7): list, upload-and-attach, detach by
@@ -81,7 +82,7 @@ export async function addStepMedia(svc: Services, actor: Actor, stepKey: string,
   const now = svc.clock.now()
   const row = await createMedia(svc, actor, file, async (trx, media) => {
     const found = await lockedStep(trx, stepKey)
-    if (found.step.media.length >= MAX_STEP_MEDIA) throw badRequest('INVALID_INPUT', `a step may have at most ${MAX_STEP_MEDIA} media`)
+    if (found.step.media.length >= MAX_STEP_MEDIA) throw invalidField({ path: 'media', kind: 'max_items', limit: MAX_STEP_MEDIA, message: `a step may have at most ${MAX_STEP_MEDIA} media` })
     const attached = await mediaOf(trx, stepKey, found.step.media)
     if (attached.some((m) => m.filename === media.filename)) {
       throw conflict('STEP_MEDIA_NAME_TAKEN', `a file named ${media.filename} is already attached to the step`, { filename: media.filename })

@@ -5,13 +5,14 @@ import type { FilesDeleteInput, FilesResult } from '../../../src/domains/product
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { badRequest, conflict, forbidden } from '../../errors'
+import { conflict, forbidden } from '../../errors'
 import { assertFieldsUsable } from '../form-fields/service'
 import { appendEvent } from '../events/service'
 import { fieldFilesFolder } from './metadata'
 import { PRODUCT_WRITERS } from './access'
 import { lockProduct } from './service'
 import { checkedUploads, storeInFolder } from './stored-files'
+import { invalidField } from '../../input-issues'
 
 /**
  * `POST files` / `DELETE files` (SPEC 7: bucket, object_key, subfolder, filenames, contents):
@@ -40,14 +41,14 @@ async function checkedFilesField(db: Db, fieldKey: string, allowArchived: boolea
   const key = fieldKey.toLowerCase()
   await assertFieldsUsable(db, [key], allowArchived ? new Set([key]) : new Set())
   const field = await db.selectFrom('form_fields').select(['id', 'name', 'type']).where('id', '=', key).executeTakeFirstOrThrow()
-  if (field.type !== 'files') throw badRequest('INVALID_INPUT', `subfolder: the form field "${field.name}" is not a files field`)
+  if (field.type !== 'files') throw invalidField({ path: 'subfolder', kind: 'not_allowed', message: `the form field "${field.name}" is not a files field` })
   return field
 }
 
 export async function uploadFieldFiles(svc: Services, actor: Actor, input: FilesUpload): Promise<FilesResult> {
   if (!PRODUCT_WRITERS.some((s) => hasScope(actor.scope, s))) throw forbidden('NOT_AUTHORISED', 'not authorised')
-  if (!isUuid(input.object_key)) throw badRequest('INVALID_INPUT', 'object_key must be a product key')
-  if (!isUuid(input.subfolder)) throw badRequest('INVALID_INPUT', 'subfolder must be a form field key')
+  if (!isUuid(input.object_key)) throw invalidField({ path: 'object_key', kind: 'format', message: 'must be a product key' })
+  if (!isUuid(input.subfolder)) throw invalidField({ path: 'subfolder', kind: 'format', message: 'must be a form field key' })
   const productId = input.object_key.toLowerCase()
   const fieldId = input.subfolder.toLowerCase()
   // Check everything before writing anything.
@@ -88,7 +89,7 @@ export async function uploadFieldFiles(svc: Services, actor: Actor, input: Files
  */
 export async function deleteFieldFiles(svc: Services, actor: Actor, input: FilesDeleteInput): Promise<FilesResult> {
   const bad = input.filenames.find((n) => !isStoredFileName(n))
-  if (bad !== undefined) throw badRequest('INVALID_INPUT', `filenames: "${bad}" is not a stored file name`)
+  if (bad !== undefined) throw invalidField({ path: 'filenames', kind: 'invalid', message: `"${bad}" is not a stored file name` })
   const productId = input.object_key.toLowerCase()
   const fieldId = input.subfolder.toLowerCase()
   const folder = fieldFilesFolder(productId, fieldId)

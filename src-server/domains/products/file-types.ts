@@ -1,6 +1,7 @@
 import { DOC_TYPES, type DocExtension, docExtension, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { AppError, badRequest } from '../../errors'
 import { inspectImage } from '../../storage/images'
+import { invalidField } from '../../input-issues'
 
 const ascii = (bytes: Uint8Array, from: number, length: number) => String.fromCharCode(...bytes.subarray(from, Math.min(bytes.length, from + length)))
 const startsWith = (bytes: Uint8Array, sig: readonly number[]) => sig.every((b, i) => bytes[i] === b)
@@ -22,7 +23,7 @@ const unsupported = (why: string) =>
  * Images must decode (10 MiB at most); text must be UTF-8 without NUL bytes.
  */
 export function checkedFileType(name: string, bytes: Uint8Array): { ext: DocExtension; contentType: string } {
-  if (bytes.byteLength === 0) throw badRequest('INVALID_INPUT', 'the file is empty')
+  if (bytes.byteLength === 0) throw invalidField({ path: 'file', kind: 'empty_file', message: 'the file is empty' })
   if (bytes.byteLength > MAX_DOC_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'the file is larger than 25 MiB')
   const ext = docExtension(name)
   if (!ext) throw unsupported(`"${name}" has no allowed extension`)

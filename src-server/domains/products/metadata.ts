@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect'
 import { badRequest } from '../../errors'
 import type { FileStore } from '../../storage/file-store'
 import { assertFieldsUsable } from '../form-fields/service'
+import { invalidField } from '../../input-issues'
 
 /** Where the files of a product's custom file field are stored (`POST files`, bucket 'product'). */
 export const fieldFilesFolder = (productId: string, fieldId: string) => `products/${productId}/fields/${fieldId}`
@@ -25,7 +26,7 @@ export async function checkedMetadata(
 ): Promise<MetadataItem[]> {
   const keys = items.map((i) => i.custom_field_key.toLowerCase())
   const repeated = keys.find((k, i) => keys.indexOf(k) !== i)
-  if (repeated) throw badRequest('INVALID_INPUT', `metadata: the field ${repeated} appears more than once`, { custom_field_key: repeated })
+  if (repeated) throw invalidField({ path: 'metadata', kind: 'duplicate', message: `the field ${repeated} appears more than once` }, { custom_field_key: repeated })
   await assertFieldsUsable(db, keys, new Set(previous.map((p) => p.custom_field_key.toLowerCase())))
   if (keys.length === 0) return []
   const rows = await db

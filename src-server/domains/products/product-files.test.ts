@@ -162,7 +162,7 @@ describe('product image and documents', () => {
     const broken = await uploadDoc(pngBytes(2, 2).subarray(0, 20), 'rotto.png')
     expect(appCode(broken.body)).toBe('INVALID_IMAGE')
     const empty = await uploadDoc(new Uint8Array(), 'vuoto.pdf')
-    expect({ status: empty.status, message: empty.body.detail.message }).toEqual({ status: 400, message: 'the file is empty' })
+    expect({ status: empty.status, message: empty.body.detail.message }).toEqual({ status: 400, message: 'file: the file is empty' })
     expect(await written(h)).toEqual(before)
   })
 

@@ -8,6 +8,7 @@ import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
 import { checkedMetadata } from './metadata'
 import { productCountQuery, productListQuery, selectProductRows, withDocUrls } from './queries'
+import { invalidField } from '../../input-issues'
 
 /**
  * The product library (SPEC 3 Product, 4 "active or inactive, reactivated; moved to trash and
@@ -161,7 +162,7 @@ export async function updateProduct(svc: Services, actor: Actor, key: string, in
  * PRODUCT_RESTORED). Asking for the state it already has changes nothing.
  */
 export async function setProductState(svc: Services, actor: Actor, key: string, patch: { active?: boolean; trash?: boolean }): Promise<ProductRow> {
-  if (patch.active === undefined && patch.trash === undefined) throw badRequest('INVALID_INPUT', 'give active and/or trash')
+  if (patch.active === undefined && patch.trash === undefined) throw invalidField({ path: '', kind: 'required', message: 'give active and/or trash' })
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     const old = await lockProduct(trx, key, { allowTrashed: true })

@@ -1,7 +1,7 @@
 import { MAX_FILES_PER_UPLOAD } from '../../../src/domains/products/files'
 import type { Services } from '../../context'
-import { badRequest } from '../../errors'
 import { checkedFileType, storedFileName } from './file-types'
+import { invalidField } from '../../input-issues'
 
 /**
  * The `POST files` upload steps every bucket shares: check the files (count, one name per file,
@@ -16,9 +16,9 @@ const asList = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array
 export async function checkedUploads(contents: File | File[], filenames: string | string[] | undefined): Promise<CheckedFile[]> {
   const files = asList(contents)
   const names = asList(filenames)
-  if (files.length === 0) throw badRequest('INVALID_INPUT', 'contents: at least one file')
-  if (files.length > MAX_FILES_PER_UPLOAD) throw badRequest('INVALID_INPUT', `contents: at most ${MAX_FILES_PER_UPLOAD} files at once`)
-  if (names.length > 0 && names.length !== files.length) throw badRequest('INVALID_INPUT', 'filenames: one name per file in contents')
+  if (files.length === 0) throw invalidField({ path: 'contents', kind: 'min_items', limit: 1, message: 'at least one file' })
+  if (files.length > MAX_FILES_PER_UPLOAD) throw invalidField({ path: 'contents', kind: 'max_items', limit: MAX_FILES_PER_UPLOAD, message: `at most ${MAX_FILES_PER_UPLOAD} files at once` })
+  if (names.length > 0 && names.length !== files.length) throw invalidField({ path: 'filenames', kind: 'invalid', message: 'one name per file in contents' })
   const checked: CheckedFile[] = []
   for (const [i, file] of files.entries()) {
     const name = storedFileName(names[i] ?? file.name)
@@ -39,7 +39,7 @@ async function freeName(svc: Services, folder: string, name: string, taken: Set<
     if (taken.has(candidate)) continue
     if (!(await svc.files.get(`${folder}/${candidate}`))) return candidate
   }
-  throw badRequest('INVALID_INPUT', 'too many files with this name')
+  throw invalidField({ path: 'filenames', kind: 'duplicate', message: 'too many files with this name' })
 }
 
 /** Writes the files into `folder`; returns their stored names and a way to remove them again. */

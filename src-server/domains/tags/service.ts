@@ -3,11 +3,12 @@ import { TAG_RESULTS_MAX, type Tag, type TagListQuery } from '../../../src/domai
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
-import { badRequest, isUniqueViolation, notFound } from '../../errors'
+import { isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { lockProduct } from '../products/service'
 import { readSettings } from '../settings/queries'
 import { itemTags } from './queries'
+import { invalidField } from '../../input-issues'
 
 /**
  * Tags (SPEC 3 Tag, 5 autocomplete, 7 `GET tag`, `POST tag/update-connections`): a library of
@@ -30,7 +31,7 @@ export type TagConnection = {
  */
 export async function listTags(svc: Services, query: TagListQuery): Promise<Tag[]> {
   if (query.context || query.context_key) {
-    if (!query.context || !query.context_key) throw badRequest('INVALID_INPUT', 'context and context_key go together')
+    if (!query.context || !query.context_key) throw invalidField({ path: query.context ? 'context_key' : 'context', kind: 'required', message: 'context and context_key go together' })
     const key = query.context_key.toLowerCase()
     const item = await svc.db.selectFrom('products').select('id').where('id', '=', key).executeTakeFirst()
     if (!item) throw notFound('NOT_FOUND', 'product not found')
@@ -51,7 +52,7 @@ export async function listTags(svc: Services, query: TagListQuery): Promise<Tag[
 async function lockContext(db: Db, context: 'product', key: string) {
   // The only context so far; others (work orders ...) add their check here.
   if (context === 'product') return (await lockProduct(db, key)).id
-  throw badRequest('INVALID_INPUT', 'unknown context')
+  throw invalidField({ path: 'context', kind: 'choice', message: 'unknown context' })
 }
 
 /**
@@ -60,7 +61,7 @@ async function lockContext(db: Db, context: 'product', key: string) {
  * Adding a tag already there or removing one that is not changes nothing.
  */
 export async function updateTagConnection(svc: Services, actor: Actor, input: TagConnection): Promise<Tag[]> {
-  if (!input.tag_key && !input.tag_name) throw badRequest('INVALID_INPUT', 'give tag_key or tag_name')
+  if (!input.tag_key && !input.tag_name) throw invalidField({ path: 'tag_name', kind: 'required', message: 'give tag_key or tag_name' })
   const now = svc.clock.now()
   const run = () =>
     svc.db.transaction().execute(async (trx) => {

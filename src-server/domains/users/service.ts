@@ -14,6 +14,7 @@ import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
 import { preferencesOf } from '../session/service'
 import { countUsers, orderedUserRows, selectUserRows } from './queries'
+import { invalidField } from '../../input-issues'
 
 type CreateInput = v.InferOutput<typeof UserCreateInput>
 type PatchInput = v.InferOutput<typeof UserPatchInput>
@@ -24,7 +25,7 @@ function checkedUsername(username: string): string {
   const trimmed = username.trim()
   if (!trimmed) throw badRequest('USERNAME_REQUIRED', 'username required')
   if (!/^[\p{L}\p{N}._@-]+$/u.test(trimmed)) {
-    throw badRequest('INVALID_INPUT', 'username may hold letters, digits and . _ @ - only')
+    throw invalidField({ path: 'username', kind: 'bad_characters', message: 'may hold letters, digits and . _ @ - only' })
   }
   return trimmed
 }

@@ -51,6 +51,7 @@ import {
   workOrderJobs,
   workOrderPhases,
 } from './queries'
+import { invalidField } from '../../input-issues'
 
 export const DEFAULT_PAGE_SIZE = 50
 const SUBJECT = 'work_order'
@@ -377,7 +378,7 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
     const perPhase = new Map<string, string>()
     for (const po of input.phase_operators ?? []) {
       if (!phases.some((p) => p.id === po.phase_key)) throw badRequest('UNKNOWN_PHASE', 'phase_operators names a phase of another product', { phase_key: po.phase_key })
-      if (perPhase.has(po.phase_key)) throw badRequest('INVALID_INPUT', 'phase_operators: a phase is repeated', { phase_key: po.phase_key })
+      if (perPhase.has(po.phase_key)) throw invalidField({ path: 'phase_operators', kind: 'duplicate', message: 'a phase is repeated' }, { phase_key: po.phase_key })
       perPhase.set(po.phase_key, po.operator_key)
     }
     const operators = phases.map((p) => perPhase.get(p.id) ?? input.operator_key ?? null)
@@ -640,7 +641,7 @@ export async function changeQuantities(svc: Services, actor: Actor, key: string,
       if (!phases.some((ph) => ph.phase_id === p.phase_key)) {
         throw badRequest('UNKNOWN_PHASE', 'the distribution names a phase that is not one of this work order', { phase_key: p.phase_key })
       }
-      if (byPhase.has(p.phase_key)) throw badRequest('INVALID_INPUT', 'phases: a phase is listed twice', { phase_key: p.phase_key })
+      if (byPhase.has(p.phase_key)) throw invalidField({ path: 'phases', kind: 'duplicate', message: 'a phase is listed twice' }, { phase_key: p.phase_key })
       byPhase.set(p.phase_key, p)
     }
     const distribution: DistributionPhase[] = phases.map((ph) => {
@@ -651,7 +652,7 @@ export async function changeQuantities(svc: Services, actor: Actor, key: string,
         if (!phaseJobs.some((pj) => pj.id === j.job_key)) {
           throw badRequest('UNKNOWN_JOB', `job ${j.job_key} is not a job of phase ${ph.position} (${ph.name})`, { job_key: j.job_key, phase_key: ph.phase_id })
         }
-        if (newQuantity.has(j.job_key)) throw badRequest('INVALID_INPUT', 'a job is listed twice', { job_key: j.job_key })
+        if (newQuantity.has(j.job_key)) throw invalidField({ path: 'jobs', kind: 'duplicate', message: 'a job is listed twice' }, { job_key: j.job_key })
         newQuantity.set(j.job_key, j.quantity)
       }
       return {

@@ -48,17 +48,14 @@ export function componentQuantity(line: Pick<BomLine, 'quantity' | 'quantity_per
   return line.quantity
 }
 
-/** Quantities are stored with 4 decimals (numeric(14, 4)). */
+/** Quantities are stored with 4 decimals (numeric(14, 4)); more are refused, never rounded. */
 export const BOM_QUANTITY_DECIMALS = 4
-
-/** The quantity as stored: rounded to BOM_QUANTITY_DECIMALS. */
-export const storedBomQuantity = (q: number) => Math.round(q * 10 ** BOM_QUANTITY_DECIMALS) / 10 ** BOM_QUANTITY_DECIMALS
 
 export type BomLineProblem = { index: number; code: 'BOM_QUANTITY_NOT_POSITIVE' | 'BOM_ITEM_REPEATED' }
 
 /**
  * The rules of SPEC 5 a list of lines breaks, line by line (client forms and the server agree):
- * the quantity must be positive (as stored, so 0.00001 counts as 0) and an item cannot repeat in
+ * the quantity must be positive and an item cannot repeat in
  * a phase (the later occurrences are the ones in error). Lines without an item yet are skipped
  * for the repetition rule.
  */
@@ -66,7 +63,7 @@ export function bomLineProblems(lines: readonly { phase_key: string; item_key: s
   const problems: BomLineProblem[] = []
   const seen = new Set<string>()
   for (const [index, line] of lines.entries()) {
-    if (line.quantity === null || !Number.isFinite(line.quantity) || !(storedBomQuantity(line.quantity) > 0)) {
+    if (line.quantity === null || !Number.isFinite(line.quantity) || !(line.quantity > 0)) {
       problems.push({ index, code: 'BOM_QUANTITY_NOT_POSITIVE' })
     }
     if (!line.item_key) continue

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { readNumberText } from '../../../../../../src/i18n/number-text'
 import type { Phase } from '../../../../../../src/domains/process/process'
 import {
+  BOM_QUANTITY_DECIMALS,
   BOM_QUANTITY_MAX,
   type Bom,
   type BomLine,
@@ -74,7 +75,7 @@ const toDraft = (l: BomLine): DraftLine => ({
 
 /** The typed quantity: null when empty, NaN when not a number (the field says why; bomLineProblems refuses it). */
 const quantityOf = (l: DraftLine) => {
-  const read = readNumberText(l.quantity, { max: BOM_QUANTITY_MAX })
+  const read = readNumberText(l.quantity, { max: BOM_QUANTITY_MAX, decimals: BOM_QUANTITY_DECIMALS })
   return read.ok ? read.value : Number.NaN
 }
 const sameLines = (a: DraftLine[], b: DraftLine[]) =>
@@ -294,6 +295,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                         aria-label={t`Quantità del componente ${i + 1} della fase ${phaseIndex + 1}`}
                         w={QTY_W}
                         max={BOM_QUANTITY_MAX}
+                        decimals={BOM_QUANTITY_DECIMALS}
                         value={l.quantity}
                         onChange={(quantity) => update(l.id, { quantity })}
                         error={err?.quantity}
