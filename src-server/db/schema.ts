@@ -383,6 +383,32 @@ export interface MessageReadsTable {
   context_key: string
   last_read_at: Timestamp
 }
+export type SerialState = 'temporary' | 'final'
+export interface SerialsTable {
+  id: Generated<string>
+  code: string
+  product_id: string
+  work_order_id: string | null
+  job_id: string | null
+  batch_id: string | null
+  phase_id: string | null
+  operator_id: string | null
+  data: Json<Record<string, unknown>>
+  state: Generated<SerialState>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+export interface SerialLinksTable {
+  id: Generated<string>
+  parent_serial_id: string
+  child_serial_id: string
+  phase_id: string | null
+  bom_line_id: string | null
+  batch_id: string | null
+  state: Generated<SerialState>
+  created_by: string | null
+  created_at: CreatedAt
+}
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -415,6 +441,8 @@ export interface Database {
   issue_attachments: IssueAttachmentsTable
   messages: MessagesTable
   message_reads: MessageReadsTable
+  serials: SerialsTable
+  serial_links: SerialLinksTable
 }
 
 export type User = Selectable<UsersTable>

@@ -14,6 +14,7 @@ import { operationsRouter } from '../domains/operations/trpc'
 import { countersRouter } from '../domains/counters/trpc'
 import { processRouter } from '../domains/process/trpc'
 import { productsRouter } from '../domains/products/trpc'
+import { serialsRouter } from '../domains/serials/trpc'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsRouter } from '../domains/tags/trpc'
@@ -44,6 +45,7 @@ export const appRouter = router({
   jobs: jobsRouter,
   execution: executionRouter,
   messages: messagesRouter,
+  serials: serialsRouter,
 })
 
 export type AppRouter = typeof appRouter
