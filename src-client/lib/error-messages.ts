@@ -3,7 +3,7 @@ import type { MessageDescriptor } from '@lingui/core'
 import type { ErrorCode } from '../../src/errors'
 import { INPUT_ISSUE_KINDS, type InputIssue } from '../../src/input-issues'
 import type { ApiError } from './api-error'
-import { issueMessage } from './input-issue-messages'
+import { issueMessage, knownFieldLabel } from './input-issue-messages'
 import { i18n } from './i18n'
 
 // Counter template parts are quoted as values: braces in a message would read as ICU placeholders.
@@ -13,7 +13,7 @@ const COUNTER_SEQUENCE_PART = '{###}'
 
 /** What the user reads for each server error code; the record type forces every code to be translated. */
 const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
-  INVALID_INPUT: null, // each of `issues` names its field (input-issue-messages.ts); else the server's message
+  INVALID_INPUT: null, // each of `issues` names its field (input-issue-messages.ts); else invalidInputWithoutIssues
   MALFORMED_JSON: msg`Richiesta non valida`,
   PAYLOAD_TOO_LARGE: msg`Il file o i dati sono troppo grandi`,
   NOT_FOUND: msg`Elemento non trovato`,
@@ -191,12 +191,23 @@ function throttledMessage(seconds: number): string {
   return i18n._(msg`Troppi tentativi falliti: riprova tra ${wait}`)
 }
 
+/**
+ * An INVALID_INPUT without issues (an older server, a proxy): never the server's English text,
+ * but "Dati non validi", naming the field when the message starts with a known one ("notes: ...").
+ */
+function invalidInputWithoutIssues(serverMessage: string): string {
+  const path = /^([\w.]+):/.exec(serverMessage)?.[1]
+  const label = path ? knownFieldLabel(path) : undefined
+  return label ? i18n._(msg`Dati non validi: ${label}`) : i18n._(msg`Dati non validi`)
+}
+
 export function errorMessage(error: ApiError): string {
   if (error.code === 'NETWORK') return i18n._(NETWORK)
   const retryAfter = error.extra.retry_after
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
+  if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)
   const descriptor = MESSAGES[error.code as ErrorCode]
   return descriptor ? i18n._(descriptor) : error.message
 }
