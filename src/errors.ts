@@ -160,6 +160,7 @@ export const ERROR_CODES = [
   'MESSAGE_DELETED',
   // traceability: serials, links, genealogy
   'UNKNOWN_SERIAL',
+  'COUNTER_NOT_DEFINED',
   'SERIAL_CODE_REQUIRED',
   'SERIAL_CODE_INVALID',
   'SERIAL_DATA_INVALID',

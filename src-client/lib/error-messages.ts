@@ -160,6 +160,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SERIAL_FIELD_TAKEN: msg`Il campo è già tra i campi dei seriali`,
   SERIAL_FIELD_ORDER_MISMATCH: msg`I campi dei seriali sono cambiati: ricarica la pagina`,
   UNKNOWN_SERIAL: msg`Seriale non trovato`,
+  COUNTER_NOT_DEFINED: msg`Nessun contatore definito: inserisci il seriale a mano`,
   SERIAL_CODE_REQUIRED: msg`Il codice del seriale è obbligatorio`,
   SERIAL_CODE_INVALID: msg`Codice seriale non valido: al massimo 200 caratteri, senza caratteri di controllo`,
   SERIAL_DATA_INVALID: msg`Dati del seriale non validi`,

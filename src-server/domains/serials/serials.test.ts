@@ -16,7 +16,7 @@ let boardLine: string
 
 /** Runs a service write in its own transaction, as execution will. */
 const inTrx = <T>(fn: (trx: Db) => Promise<T>) => h.svc.db.transaction().execute(fn)
-const make = (code: string, product = assembly, extra: Record<string, unknown> = {}) =>
+const make = (code: string | undefined, product = assembly, extra: Record<string, unknown> = {}) =>
   inTrx((trx) => createSerial(trx, actor, { code, product_id: product, ...extra }, h.clock.now()))
 const link = (parent_id: string, child_id: string, extra: Partial<NewSerialLink> = {}) =>
   inTrx((trx) => linkSerials(trx, actor, { parent_id, child_id, ...extra }, h.clock.now()))
@@ -66,6 +66,21 @@ describe('createSerial', () => {
     expect(await refused(make('SN-DATA', assembly, { data: { note: 'a\u0000b' } }))).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
     expect(await refused(make('SN-PROD', '00000000-0000-4000-8000-000000000000'))).toMatchObject({ status: 422, code: 'UNKNOWN_PRODUCT' })
     expect(await tableCounts(h)).toEqual(before)
+  })
+})
+
+describe('createSerial with a counter', () => {
+  test('no code typed: the counter numbers it; without a counter COUNTER_NOT_DEFINED; a counter code in use is refused', async () => {
+    const { id: counter } = await h.svc.db.insertInto('counters').values({ name: 'Seriali', template: 'CNT-{###}' }).returning('id').executeTakeFirstOrThrow()
+    const first = await make(undefined, assembly, { counter_id: counter })
+    expect((await getSerial(h.svc, first)).code).toBe('CNT-001')
+    await make('CNT-002')
+    const before = await tableCounts(h)
+    expect(await refused(make(undefined, assembly, { counter_id: counter }))).toMatchObject({ status: 409, code: 'SERIAL_NEW_ALREADY_PRESENT' })
+    expect(await refused(make(undefined))).toMatchObject({ status: 422, code: 'COUNTER_NOT_DEFINED' })
+    // Refused: the counter's number went back with the rollback.
+    expect(await tableCounts(h)).toEqual(before)
+    expect((await h.svc.db.selectFrom('counters').select('next_value').where('id', '=', counter).executeTakeFirstOrThrow()).next_value).toBe(2)
   })
 })
 

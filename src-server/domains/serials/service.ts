@@ -16,6 +16,7 @@ import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../errors'
+import { nextCounterCode } from '../counters/service'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
 import { readGenealogy } from './genealogy'
@@ -62,7 +63,10 @@ function checkedReason(reason: string | undefined): string {
 // Writes called by execution inside the batch's transaction (and by tests directly)
 
 export type NewSerial = {
-  code: string
+  /** The code typed or scanned; without it the counter numbers the serial. */
+  code?: string
+  /** The counter of the phase that makes the serial (product_phases.counter_id). */
+  counter_id?: string | null
   product_id: string
   work_order_id?: string | null
   job_id?: string | null
@@ -75,11 +79,12 @@ export type NewSerial = {
 }
 
 /**
- * Creates one serial in the caller's transaction: a used code is refused with
- * SERIAL_NEW_ALREADY_PRESENT (SPEC 8). Appends SERIAL_CREATED. Returns the serial's key.
+ * Creates one serial in the caller's transaction, its code typed or, when none is typed, the next
+ * code of the counter (COUNTER_NOT_DEFINED without one: the serial must be entered by hand). A used
+ * code is refused with SERIAL_NEW_ALREADY_PRESENT (SPEC 8). Appends SERIAL_CREATED. Returns its key.
  */
 export async function createSerial(trx: Db, actor: Actor | null, input: NewSerial, now: Date): Promise<string> {
-  const code = checkedCode(input.code)
+  const code = checkedCode(input.code ?? (await counterCode(trx, input.counter_id, now)))
   const data = checkedData(input.data)
   if (!isUuid(input.product_id) || !(await trx.selectFrom('products').select('id').where('id', '=', input.product_id).executeTakeFirst())) {
     throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
@@ -116,6 +121,10 @@ export async function createSerial(trx: Db, actor: Actor | null, input: NewSeria
     now,
   )
   return id
+}
+async function counterCode(trx: Db, counterId: string | null | undefined, now: Date): Promise<string> {
+  if (!counterId) throw unprocessable('COUNTER_NOT_DEFINED', 'no counter numbers these serials: enter the serial code by hand')
+  return (await nextCounterCode(trx, counterId, now)).code
 }
 const codeInUseOnCreate = (code: string) => conflict('SERIAL_NEW_ALREADY_PRESENT', `serial code ${code} already used: cannot create a new one`)
 
