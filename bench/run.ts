@@ -1,4 +1,5 @@
 import { clientLoad } from './client'
+import { genealogyBench } from './genealogy'
 import { heartbeat } from './heartbeat'
 import { httpOverhead } from './http-overhead'
 import type { BenchModule } from './lib/module'
@@ -9,7 +10,7 @@ import { planningScale } from './planning-scale'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {
