@@ -54,6 +54,34 @@ const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
 /** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table). */
 const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField)\.tsx$/
 const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
+/** The shop-floor screens: their tablets are the slow devices, what they load is kept to what they use. */
+const OPERATOR = /[\\/]src-client[\\/]routes[\\/]app[\\/]operator[\\/]/
+
+type ChunkingContext = { getModuleInfo: (id: string) => { importers: readonly string[] } | null }
+
+/**
+ * Whether an operator screen imports `id`, directly or through other modules (static imports:
+ * what loads with the screen). Memoised per build; a cycle counts as "no" until proven.
+ */
+function operatorReaches(id: string, ctx: ChunkingContext, memo: Map<string, boolean>): boolean {
+  const known = memo.get(id)
+  if (known !== undefined) return known
+  memo.set(id, false)
+  const reached = (ctx.getModuleInfo(id)?.importers ?? []).some((by) => OPERATOR.test(by) || operatorReaches(by, ctx, memo))
+  memo.set(id, reached)
+  return reached
+}
+
+/**
+ * The shared modules split in two: `shared` for what the operator's screens use (issues,
+ * messages, the work session's parts, client helpers) and `office` for the rest (job and issue
+ * tables, process and product editors), so the operator does not download the office screens'
+ * components nor the table library they import.
+ */
+function sharedChunkName(): (id: string, ctx: ChunkingContext) => string {
+  const memo = new Map<string, boolean>()
+  return (id, ctx) => (operatorReaches(id, ctx, memo) ? 'shared' : 'office')
+}
 
 /**
  * Rolldown chunk groups (build.rolldownOptions.output.codeSplitting), highest priority first:
@@ -65,8 +93,9 @@ const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
  * - the lazy screens (TanStack autoCodeSplitting) of one area in one chunk per area, without
  *   the components they import (`includeDependenciesRecursively: false`), which would otherwise
  *   land in whichever area claims them first and drag that area along;
- * - the app's modules used by several lazy screens in `shared` (but the table and date picker
- *   wrappers, which would drag their heavy libraries into every area); the rest stay with their screen.
+ * - the app's modules used by several lazy screens in `shared` (those the operator's screens
+ *   use) and `office` (the others), but the table and date picker wrappers, which would drag
+ *   their heavy libraries into every area; the rest stay with their screen.
  * Measured with `bun run bench client` (bench/RESULTS.md), which is how to judge a change here.
  * Rolldown still emits a tiny re-export chunk per lazy route (rolldown issue 9729).
  */
@@ -82,6 +111,13 @@ export const clientChunks = {
       includeDependenciesRecursively: false,
       priority: 10,
     },
-    { name: 'shared', test: (id: string) => SHARED.test(id) && !HEAVY_PARTS.test(id), minShareCount: 2, includeDependenciesRecursively: false, priority: 5 },
+    {
+      name: sharedChunkName(),
+      debugName: 'shared',
+      test: (id: string) => SHARED.test(id) && !HEAVY_PARTS.test(id),
+      minShareCount: 2,
+      includeDependenciesRecursively: false,
+      priority: 5,
+    },
   ],
 }

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications'
-import type { SessionInfo } from '../../src/domains/session/schemas'
+import type { LoginResult, SessionInfo } from '../../src/domains/session/schemas'
 import { type ApiError, toApiError } from './api-error'
 import { resetInteraction } from './activity'
 import { rest, setRestErrorHandler } from './rest'
@@ -25,6 +25,11 @@ export class AuthStore {
   private listeners = new Set<() => void>()
   /** A page load with a live session starts locked. */
   private firstCheck = true
+  /**
+   * Set by the sign-in, whose answer carried the session: the navigation that follows it needs
+   * no whoami of its own (one check skipped, once; every later navigation asks the server).
+   */
+  private confirmedBySignIn = false
   /** Registered by the app: go to the login screen with a notice. */
   onSignedOut: (reason: LoginReason | null) => void = () => {}
   /**
@@ -62,6 +67,10 @@ export class AuthStore {
 
   /** Recognises the session (whoami, then session info); called on every navigation. */
   async ensure(): Promise<AuthState> {
+    if (this.confirmedBySignIn && this.state.status === 'active') {
+      this.confirmedBySignIn = false
+      return this.state
+    }
     try {
       const who = await trpcClient.session.whoami.query()
       const known = this.session
@@ -92,12 +101,12 @@ export class AuthStore {
     return this.state
   }
 
+  /** The sign-in answer carries the session details: the screen's data can start right after it. */
   async login(username: string, password: string): Promise<SessionInfo> {
-    await rest('POST', '/login', { username, password })
+    const { session } = await rest<LoginResult>('POST', '/login', { username, password })
     this.firstCheck = false
+    this.confirmedBySignIn = true
     queryClient.clear()
-    const who = await trpcClient.session.whoami.query()
-    const session = await trpcClient.session.info.mutate({ user_key: who.user_key })
     resetInteraction()
     notifications.clean()
     this.set({ status: 'active', session })
@@ -150,6 +159,7 @@ export class AuthStore {
   }
 
   private signedOut(reason: LoginReason | null) {
+    this.confirmedBySignIn = false
     queryClient.clear()
     this.set({ status: 'anonymous' })
     this.onSignedOut(reason)

@@ -17,7 +17,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { FORM_TEXT_MAX, FORM_VALUES_MAX, type FieldDefinition, type FormValue } from '../../../src/domains/execution/schemas'
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
@@ -26,8 +26,10 @@ import { capitalised, issueText } from '../../lib/input-issue-messages'
 import { numberTextProblem } from '../../lib/number-field-values'
 import { notifyError } from '../../lib/notify'
 import { rest } from '../../lib/rest'
-import { DateField } from '../DateField'
 import { NumberTextInput, toNumberText } from '../NumberTextInput'
+
+/** The date picker (@mantine/dates, dayjs) loads only when a step has a date field: most steps have none. */
+const DateField = lazy(() => import('../DateField').then((m) => ({ default: m.DateField })))
 
 type Props = {
   field: FieldDefinition
@@ -173,7 +175,10 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
           placeholder={t`AAAA/MM/GG, Invio dopo ciascuna`}
         />
       ) : (
-        <DateField {...common} value={str || null} onChange={(v) => onChange(v)} maw={260} />
+        // Until the picker has loaded the value shows in a disabled field: nothing typed can be lost.
+        <Suspense fallback={<TextInput {...wrapper} value={str ? isoToDateText(str) : ''} disabled readOnly maw={260} />}>
+          <DateField {...common} value={str || null} onChange={(v) => onChange(v)} maw={260} />
+        </Suspense>
       )
     case 'time':
       if (field.multiple) {

@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import { hasScope } from '../../../src/auth/scopes'
 import { DEFAULT_PREFERENCES, type LoginInput, type Preferences, type SessionInfo } from '../../../src/domains/session/schemas'
 import { hashPassword, verifyPassword } from '../../auth/password'
-import { createSession, endSession, endUserSessions, setSessionLocked } from '../../auth/sessions'
+import { createSession, endSession, endUserSessions, setSessionLocked, validateSessionToken } from '../../auth/sessions'
 import { throttledCheck } from '../../auth/throttle'
 import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
@@ -16,7 +16,7 @@ export async function login(
   svc: Services,
   input: v.InferOutput<typeof LoginInput>,
   client: RequestCtx['client'],
-): Promise<{ token: string; user_key: string; must_change_password: boolean }> {
+): Promise<{ token: string; user_key: string; must_change_password: boolean; session: SessionInfo }> {
   const now = svc.clock.now()
   const user = await svc.db
     .selectFrom('users')
@@ -31,13 +31,22 @@ export async function login(
   if (!(await throttledCheck(svc.db, input.username, client.ip, now, signsIn)) || !user) {
     throw unauthorized('LOGIN_FAILED', LOGIN_FAILED)
   }
-  return svc.db.transaction().execute(async (trx) => {
+  const token = await svc.db.transaction().execute(async (trx) => {
     const { token, session } = await createSession(trx, user.id, now, client)
     await trx.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute()
     const actor: Actor = { userId: user.id, sessionId: session.id, scope: user.scope, tokenId: null }
     await appendEvent(trx, actor, { event_type: 'LOGIN', subject_type: 'user', subject_key: user.id, data: { ip: client.ip } }, now)
-    return { token, user_key: user.id, must_change_password: user.must_change_password }
+    return token
   })
+  // The new session read back as every later request reads it, so the answer matches POST session.
+  const valid = await validateSessionToken(svc.db, token, now)
+  if (!valid) throw new Error('a session just created does not validate')
+  return {
+    token,
+    user_key: user.id,
+    must_change_password: user.must_change_password,
+    session: sessionInfoOf({ via: 'session', ...valid, cookie: false }),
+  }
 }
 
 export function whoami(auth: Auth) {
@@ -55,6 +64,11 @@ export function preferencesOf(user: User): Preferences {
 /** SPEC `POST session {user_key}`: the signed-in user's session details; another user's key is refused. */
 export async function sessionInfo(ctx: RequestCtx, auth: Auth, userKey: string): Promise<SessionInfo> {
   if (userKey !== auth.user.id) throw forbidden('WRONG_USER_ID', 'wrong user ID')
+  return sessionInfoOf(auth)
+}
+
+/** The session details of a recognised caller (POST session, and the sign-in answer). */
+function sessionInfoOf(auth: Auth): SessionInfo {
   const user = auth.user
   return {
     user_key: user.id,

@@ -23,6 +23,16 @@ describe('sign-in', () => {
     expect(who.body.detail.user_key).toBe(res.body.detail.user_key)
   })
 
+  test('the login answer carries the same session details as POST session (no whoami, no POST session after it)', async () => {
+    const login = await h.request('POST', '/api/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
+    expect(login.status).toBe(200)
+    const { token, user_key, session } = login.body.detail
+    expect(session).toMatchObject({ user_key, session_key: token.split('.')[0], username: 'admin', must_change_password: false })
+    expect(session.idle_lock_minutes).toBeGreaterThan(0)
+    const info = await h.request('POST', '/api/session', { token, body: { user_key } })
+    expect(session).toEqual(info.body.detail)
+  })
+
   test('wrong password and unknown user get the same 401', async () => {
     const a = await h.request('POST', '/api/login', { body: { username: 'admin', password: 'nope-nope' } })
     const b = await h.request('POST', '/api/login', { body: { username: 'ghost', password: 'nope-nope' } })

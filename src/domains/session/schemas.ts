@@ -9,12 +9,6 @@ export const LoginInput = v.object({
   password: v.pipe(v.string(), v.minLength(1, 'password required'), v.maxLength(200)),
 })
 
-export const LoginResult = v.object({
-  token: v.string(),
-  user_key: v.string(),
-  must_change_password: v.boolean(),
-})
-
 export const Preferences = v.object({
   locale: v.nullable(v.picklist(LOCALES)),
   home_page: v.nullable(v.picklist(HOME_PAGE_NAMES)),
@@ -39,6 +33,15 @@ export const SessionInfo = v.object({
   idle_lock_minutes: v.number(),
 })
 export type SessionInfo = v.InferOutput<typeof SessionInfo>
+
+/** The sign-in answer carries the session details too: the client needs no whoami and POST session after it. */
+export const LoginResult = v.object({
+  token: v.string(),
+  user_key: v.string(),
+  must_change_password: v.boolean(),
+  session: SessionInfo,
+})
+export type LoginResult = v.InferOutput<typeof LoginResult>
 
 export const WhoAmI = v.object({ user_key: v.string(), session_key: v.nullable(v.string()), locked: v.boolean() })
 
