@@ -32,6 +32,9 @@ import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
 import { Route as AppReportIndexRouteImport } from './routes/app/report/index'
 import { Route as AppTraceabilityIndexRouteImport } from './routes/app/traceability/index'
 import { Route as AppWarehouseIndexRouteImport } from './routes/app/warehouse/index'
+import { Route as AppAdminCounterIndexRouteImport } from './routes/app/admin/counter/index'
+import { Route as AppAdminCounterCounter_keyRouteImport } from './routes/app/admin/counter/$counter_key'
+import { Route as AppAdminCounterNewRouteImport } from './routes/app/admin/counter/new'
 import { Route as AppAdminFieldIndexRouteImport } from './routes/app/admin/field/index'
 import { Route as AppAdminFieldField_keyRouteImport } from './routes/app/admin/field/$field_key'
 import { Route as AppAdminFieldNewRouteImport } from './routes/app/admin/field/new'
@@ -61,6 +64,7 @@ import { Route as AppProductionOverviewQueuesRouteImport } from './routes/app/pr
 import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/app/production/workorder/$wo_key/route'
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
+import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
 import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
@@ -209,6 +213,22 @@ const AppWarehouseIndexRoute = AppWarehouseIndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => AppWarehouseRouteRoute,
+} as any)
+const AppAdminCounterIndexRoute = AppAdminCounterIndexRouteImport.update({
+  id: '/counter/',
+  path: '/counter/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminCounterCounter_keyRoute =
+  AppAdminCounterCounter_keyRouteImport.update({
+    id: '/counter/$counter_key',
+    path: '/counter/$counter_key',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppAdminCounterNewRoute = AppAdminCounterNewRouteImport.update({
+  id: '/counter/new',
+  path: '/counter/new',
+  getParentRoute: () => AppAdminRouteRoute,
 } as any)
 const AppAdminFieldIndexRoute = AppAdminFieldIndexRouteImport.update({
   id: '/field/',
@@ -366,6 +386,12 @@ const AppQualityIssuesIssueKeyRoute =
     id: '/issues/$issueKey',
     path: '/issues/$issueKey',
     getParentRoute: () => AppQualityRouteRoute,
+  } as any)
+const AppAdminCounterCounter_keyDeleteRoute =
+  AppAdminCounterCounter_keyDeleteRouteImport.update({
+    id: '/delete',
+    path: '/delete',
+    getParentRoute: () => AppAdminCounterCounter_keyRoute,
   } as any)
 const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
   AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
@@ -581,6 +607,8 @@ export interface FileRoutesByFullPath {
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
   '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyRouteRouteWithChildren
   '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyRouteRouteWithChildren
+  '/app/admin/counter/$counter_key': typeof AppAdminCounterCounter_keyRouteWithChildren
+  '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -598,6 +626,7 @@ export interface FileRoutesByFullPath {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
@@ -606,6 +635,7 @@ export interface FileRoutesByFullPath {
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
+  '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -652,6 +682,8 @@ export interface FileRoutesByTo {
   '/app/traceability': typeof AppTraceabilityIndexRoute
   '/app/warehouse': typeof AppWarehouseIndexRoute
   '/app/admin/users/$user_key': typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  '/app/admin/counter/$counter_key': typeof AppAdminCounterCounter_keyRouteWithChildren
+  '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -669,6 +701,7 @@ export interface FileRoutesByTo {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/admin/counter': typeof AppAdminCounterIndexRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types': typeof AppAdminIssueTypesIndexRoute
@@ -677,6 +710,7 @@ export interface FileRoutesByTo {
   '/app/library/product': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues': typeof AppQualityIssuesIndexRoute
+  '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -738,6 +772,8 @@ export interface FileRoutesById {
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyRouteRouteWithChildren
   '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyRouteRouteWithChildren
   '/app/production/workorder/$wo_key': typeof AppProductionWorkorderWo_keyRouteRouteWithChildren
+  '/app/admin/counter/$counter_key': typeof AppAdminCounterCounter_keyRouteWithChildren
+  '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
@@ -755,6 +791,7 @@ export interface FileRoutesById {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
@@ -763,6 +800,7 @@ export interface FileRoutesById {
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
+  '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -825,6 +863,8 @@ export interface FileRouteTypes {
     | '/app/library/product/$product_key'
     | '/app/operator/job/$jobKey'
     | '/app/production/workorder/$wo_key'
+    | '/app/admin/counter/$counter_key'
+    | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -842,6 +882,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
@@ -850,6 +891,7 @@ export interface FileRouteTypes {
     | '/app/library/product/'
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
+    | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -896,6 +938,8 @@ export interface FileRouteTypes {
     | '/app/traceability'
     | '/app/warehouse'
     | '/app/admin/users/$user_key'
+    | '/app/admin/counter/$counter_key'
+    | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -913,6 +957,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/admin/counter'
     | '/app/admin/field'
     | '/app/admin/general'
     | '/app/admin/issue-types'
@@ -921,6 +966,7 @@ export interface FileRouteTypes {
     | '/app/library/product'
     | '/app/operator/select-job'
     | '/app/quality/issues'
+    | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -981,6 +1027,8 @@ export interface FileRouteTypes {
     | '/app/library/product/$product_key'
     | '/app/operator/job/$jobKey'
     | '/app/production/workorder/$wo_key'
+    | '/app/admin/counter/$counter_key'
+    | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
     | '/app/admin/general/api-token'
@@ -998,6 +1046,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
@@ -1006,6 +1055,7 @@ export interface FileRouteTypes {
     | '/app/library/product/'
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
+    | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -1207,6 +1257,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/warehouse/'
       preLoaderRoute: typeof AppWarehouseIndexRouteImport
       parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/admin/counter/': {
+      id: '/app/admin/counter/'
+      path: '/counter'
+      fullPath: '/app/admin/counter/'
+      preLoaderRoute: typeof AppAdminCounterIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/counter/$counter_key': {
+      id: '/app/admin/counter/$counter_key'
+      path: '/counter/$counter_key'
+      fullPath: '/app/admin/counter/$counter_key'
+      preLoaderRoute: typeof AppAdminCounterCounter_keyRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/counter/new': {
+      id: '/app/admin/counter/new'
+      path: '/counter/new'
+      fullPath: '/app/admin/counter/new'
+      preLoaderRoute: typeof AppAdminCounterNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
     }
     '/app/admin/field/': {
       id: '/app/admin/field/'
@@ -1410,6 +1481,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/quality/issues/$issueKey'
       preLoaderRoute: typeof AppQualityIssuesIssueKeyRouteImport
       parentRoute: typeof AppQualityRouteRoute
+    }
+    '/app/admin/counter/$counter_key/delete': {
+      id: '/app/admin/counter/$counter_key/delete'
+      path: '/delete'
+      fullPath: '/app/admin/counter/$counter_key/delete'
+      preLoaderRoute: typeof AppAdminCounterCounter_keyDeleteRouteImport
+      parentRoute: typeof AppAdminCounterCounter_keyRoute
     }
     '/app/admin/issue-types/$issueTypeKey/delete': {
       id: '/app/admin/issue-types/$issueTypeKey/delete'
@@ -1669,6 +1747,21 @@ const AppAdminUsersUser_keyRouteRouteWithChildren =
     AppAdminUsersUser_keyRouteRouteChildren,
   )
 
+interface AppAdminCounterCounter_keyRouteChildren {
+  AppAdminCounterCounter_keyDeleteRoute: typeof AppAdminCounterCounter_keyDeleteRoute
+}
+
+const AppAdminCounterCounter_keyRouteChildren: AppAdminCounterCounter_keyRouteChildren =
+  {
+    AppAdminCounterCounter_keyDeleteRoute:
+      AppAdminCounterCounter_keyDeleteRoute,
+  }
+
+const AppAdminCounterCounter_keyRouteWithChildren =
+  AppAdminCounterCounter_keyRoute._addFileChildren(
+    AppAdminCounterCounter_keyRouteChildren,
+  )
+
 interface AppAdminIssueTypesIssueTypeKeyRouteChildren {
   AppAdminIssueTypesIssueTypeKeyDeleteRoute: typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
 }
@@ -1703,6 +1796,8 @@ interface AppAdminRouteRouteChildren {
   AppAdminGeneralRouteRoute: typeof AppAdminGeneralRouteRouteWithChildren
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminUsersUser_keyRouteRoute: typeof AppAdminUsersUser_keyRouteRouteWithChildren
+  AppAdminCounterCounter_keyRoute: typeof AppAdminCounterCounter_keyRouteWithChildren
+  AppAdminCounterNewRoute: typeof AppAdminCounterNewRoute
   AppAdminFieldField_keyRoute: typeof AppAdminFieldField_keyRoute
   AppAdminFieldNewRoute: typeof AppAdminFieldNewRoute
   AppAdminIssueTypesIssueTypeKeyRoute: typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
@@ -1710,6 +1805,7 @@ interface AppAdminRouteRouteChildren {
   AppAdminOperationsOperation_keyRoute: typeof AppAdminOperationsOperation_keyRouteWithChildren
   AppAdminOperationsNewRoute: typeof AppAdminOperationsNewRoute
   AppAdminUsersNewRoute: typeof AppAdminUsersNewRoute
+  AppAdminCounterIndexRoute: typeof AppAdminCounterIndexRoute
   AppAdminFieldIndexRoute: typeof AppAdminFieldIndexRoute
   AppAdminIssueTypesIndexRoute: typeof AppAdminIssueTypesIndexRoute
   AppAdminOperationsIndexRoute: typeof AppAdminOperationsIndexRoute
@@ -1720,6 +1816,8 @@ const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
   AppAdminGeneralRouteRoute: AppAdminGeneralRouteRouteWithChildren,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminUsersUser_keyRouteRoute: AppAdminUsersUser_keyRouteRouteWithChildren,
+  AppAdminCounterCounter_keyRoute: AppAdminCounterCounter_keyRouteWithChildren,
+  AppAdminCounterNewRoute: AppAdminCounterNewRoute,
   AppAdminFieldField_keyRoute: AppAdminFieldField_keyRoute,
   AppAdminFieldNewRoute: AppAdminFieldNewRoute,
   AppAdminIssueTypesIssueTypeKeyRoute:
@@ -1729,6 +1827,7 @@ const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
     AppAdminOperationsOperation_keyRouteWithChildren,
   AppAdminOperationsNewRoute: AppAdminOperationsNewRoute,
   AppAdminUsersNewRoute: AppAdminUsersNewRoute,
+  AppAdminCounterIndexRoute: AppAdminCounterIndexRoute,
   AppAdminFieldIndexRoute: AppAdminFieldIndexRoute,
   AppAdminIssueTypesIndexRoute: AppAdminIssueTypesIndexRoute,
   AppAdminOperationsIndexRoute: AppAdminOperationsIndexRoute,

@@ -109,7 +109,7 @@ export function sortInput<S extends string>(sorting: SortingState): { sort?: S; 
   return first ? { sort: first.id as S, desc: first.desc } : {}
 }
 
-export function BackLink({ to, children }: { to: '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field'; children: ReactNode }) {
+export function BackLink({ to, children }: { to: '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field' | '/app/admin/counter'; children: ReactNode }) {
   return (
     <Anchor component={Link} to={to} size="sm" mb="xs" display="inline-block">
       ← {children}

@@ -17,6 +17,7 @@ function AdminLayout() {
           { to: '/app/admin/users', label: <Trans>Utenti</Trans> },
           { to: '/app/admin/operations', label: <Trans>Operazioni</Trans> },
           { to: '/app/admin/issue-types', label: <Trans>Tipi di segnalazione</Trans> },
+          { to: '/app/admin/counter', label: <Trans>Contatori</Trans> },
           { to: '/app/admin/field', label: <Trans>Campi personalizzati</Trans> },
         ]}
       />
