@@ -1,4 +1,5 @@
 import type { Services } from '../../context'
+import { seedDemoCounters } from './counters'
 import { seedDemoDepartments } from './departments'
 import { seedDemoIssues } from './issues'
 import { seedDemoExecution } from './execution'
@@ -18,6 +19,8 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   if (created.length) log(`demo: created users ${created.join(', ')}`)
   const libraries = await seedDemoLibraries(svc)
   if (libraries.length) log(`demo: created ${libraries.length} form fields, operations and issue types`)
+  const counters = await seedDemoCounters(svc)
+  if (counters.length) log(`demo: created counters ${counters.join(', ')}`)
   // Products and tags (after the form fields their metadata uses); the process/bom seed finds them by code.
   const products = await seedDemoProducts(svc)
   log(`demo: ${Object.keys(products).length} demo products ready`)

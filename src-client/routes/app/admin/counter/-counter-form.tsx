@@ -148,7 +148,7 @@ export function CounterForm({ counter }: { counter?: CounterRow }) {
                   <Text size="xs" c="dimmed">
                     <Trans>Ultimo azzeramento</Trans>
                   </Text>
-                  <Text size="sm">{counter?.reset_date ?? formatDate(new Date(`${resetDate}T12:00:00`))}</Text>
+                  <Text size="sm">{counter && counter.frequency === draft.frequency ? counter.reset_date : formatDate(new Date(`${resetDate}T12:00:00`))}</Text>
                 </div>
               )}
               {counter?.next_tick && counter.frequency === draft.frequency && (
