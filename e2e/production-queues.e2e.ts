@@ -17,7 +17,15 @@ async function apiAs(baseURL: string, username: string, password: string): Promi
   return request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } })
 }
 
-type Plant = { tag: string; a: NewUser; b: NewUser; productKey: string; orders: { key: string; code: string; job: string }[] }
+type Plant = { tag: string; a: NewUser; b: NewUser; productKey: string; orders: { key: string; code: string; job: string }[]; extra: string[] }
+
+/** Closes and archives work orders a test made, so they leave the shared site queue. */
+async function retire(api: APIRequestContext, keys: string[]) {
+  for (const key of keys) {
+    await ok(await api.patch(`/api/work-order/${key}`, { data: { status: 'closed' } }))
+    await ok(await api.post(`/api/work-order/${key}/archive`))
+  }
+}
 
 /** Two operators of their own (surnames share `tag`) and three work orders, each one job given to the first. */
 async function makePlant(baseURL: string): Promise<Plant> {
@@ -38,7 +46,7 @@ async function makePlant(baseURL: string): Promise<Plant> {
     const wo = await ok(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 5, operator_key: a.key } }))
     orders.push({ key: wo._key, code: wo.code, job: wo.phases[0].jobs[0]._key })
   }
-  return { tag, a, b, productKey: product._key, orders }
+  return { tag, a, b, productKey: product._key, orders, extra: [] }
 }
 
 const card = (page: Page, user: NewUser) => page.locator(`[data-testid="operator-queue"][data-operator="${user.username}"]`)
@@ -85,6 +93,14 @@ test.describe('production: operator queues, history in words, site queue positio
 
   test.beforeEach(async ({ baseURL }) => {
     plant = await makePlant(baseURL!)
+  })
+
+  // The e2e server is shared by every spec: the plant setting goes back to its default and the
+  // work orders made here leave the site queue (other specs read its first page).
+  test.afterEach(async ({ baseURL }) => {
+    const api = await adminApi(baseURL!)
+    await ok(await api.patch('/api/settings', { data: { independent_queue_reordering: false } }))
+    await retire(api, [...plant.orders.map((o) => o.key), ...plant.extra])
   })
 
   test('reorder a queue by drag and by the keyboard menu, back to the site order, move jobs to another operator', async ({ page }) => {
@@ -209,8 +225,9 @@ test.describe('production: operator queues, history in words, site queue positio
     const api = await adminApi(baseURL!)
     // More than one page of 50: the target is created last, so it sits at the end of the queue.
     const queued: number = (await ok(await api.get('/api/queue/site/0'))).work_orders.length
-    for (let i = queued; i < 52; i++) await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } }))
+    for (let i = queued; i < 52; i++) plant.extra.push((await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } })))._key)
     const target = await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } }))
+    plant.extra.push(target._key)
     const total: number = (await ok(await api.get('/api/queue/site/0'))).work_orders.length
     const lastPage = Math.ceil(total / 50)
 
