@@ -66,6 +66,9 @@ import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
 import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
+import { Route as AppAdminGeneralSerialFieldIndexRouteImport } from './routes/app/admin/general/serial-field/index'
+import { Route as AppAdminGeneralSerialFieldField_keyRouteImport } from './routes/app/admin/general/serial-field/$field_key'
+import { Route as AppAdminGeneralSerialFieldNewRouteImport } from './routes/app/admin/general/serial-field/new'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
 import { Route as AppAdminUsersUser_keyResetPasswordRouteImport } from './routes/app/admin/users/$user_key/reset-password'
@@ -400,6 +403,24 @@ const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
     getParentRoute: () => AppAdminIssueTypesIssueTypeKeyRoute,
   } as any)
 const AppAdminOperationsOperation_keyDeleteRoute =
+const AppAdminGeneralSerialFieldIndexRoute =
+  AppAdminGeneralSerialFieldIndexRouteImport.update({
+    id: '/serial-field/',
+    path: '/serial-field/',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralSerialFieldField_keyRoute =
+  AppAdminGeneralSerialFieldField_keyRouteImport.update({
+    id: '/serial-field/$field_key',
+    path: '/serial-field/$field_key',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralSerialFieldNewRoute =
+  AppAdminGeneralSerialFieldNewRouteImport.update({
+    id: '/serial-field/new',
+    path: '/serial-field/new',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
   AppAdminOperationsOperation_keyDeleteRouteImport.update({
     id: '/delete',
     path: '/delete',
@@ -644,6 +665,8 @@ export interface FileRoutesByFullPath {
   '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
@@ -666,6 +689,7 @@ export interface FileRoutesByFullPath {
   '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
   '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
+  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 export interface FileRoutesByTo {
@@ -720,6 +744,8 @@ export interface FileRoutesByTo {
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
   '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
@@ -742,6 +768,7 @@ export interface FileRoutesByTo {
   '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues': typeof AppOperatorJobJobKeyIssuesIndexRoute
   '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
+  '/app/admin/general/serial-field': typeof AppAdminGeneralSerialFieldIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -811,6 +838,8 @@ export interface FileRoutesById {
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
   '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
   '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
@@ -833,6 +862,7 @@ export interface FileRoutesById {
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
   '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
+  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
@@ -903,6 +933,8 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/docs'
     | '/app/operator/job/$jobKey/messages'
     | '/app/operator/job/$jobKey/notes'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/operator/job/$jobKey/process'
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
@@ -925,6 +957,7 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/issues/'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/app/admin/general/serial-field/'
     | '/'
     | '/login'
     | '/app'
@@ -979,6 +1012,8 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/messages'
     | '/app/operator/job/$jobKey/notes'
     | '/app/operator/job/$jobKey/process'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
@@ -1001,6 +1036,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/app/admin/general/serial-field'
     | '/app'
     | '/login'
     | '/app/admin'
@@ -1069,6 +1105,8 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/notes'
     | '/app/operator/job/$jobKey/process'
     | '/app/operator/job/$jobKey/steps'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
     | '/app/production/overview/workorder/new'
@@ -1091,6 +1129,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+    | '/app/admin/general/serial-field/'
   AppRoute: typeof AppRouteWithChildren
   LoginRoute: typeof LoginRoute
 }
@@ -1509,6 +1548,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/admin/users/$user_key/delete'
       preLoaderRoute: typeof AppAdminUsersUser_keyDeleteRouteImport
       parentRoute: typeof AppAdminUsersUser_keyRouteRoute
+    '/app/admin/general/serial-field/': {
+      id: '/app/admin/general/serial-field/'
+      path: '/serial-field'
+      fullPath: '/app/admin/general/serial-field/'
+      preLoaderRoute: typeof AppAdminGeneralSerialFieldIndexRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/serial-field/$field_key': {
+      id: '/app/admin/general/serial-field/$field_key'
+      path: '/serial-field/$field_key'
+      fullPath: '/app/admin/general/serial-field/$field_key'
+      preLoaderRoute: typeof AppAdminGeneralSerialFieldField_keyRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/serial-field/new': {
+      id: '/app/admin/general/serial-field/new'
+      path: '/serial-field/new'
+      fullPath: '/app/admin/general/serial-field/new'
+      preLoaderRoute: typeof AppAdminGeneralSerialFieldNewRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
     }
     '/app/admin/users/$user_key/reset-password': {
       id: '/app/admin/users/$user_key/reset-password'
@@ -1736,6 +1796,9 @@ interface AppAdminUsersUser_keyRouteRouteChildren {
 }
 
 const AppAdminUsersUser_keyRouteRouteChildren: AppAdminUsersUser_keyRouteRouteChildren =
+  AppAdminGeneralSerialFieldField_keyRoute: typeof AppAdminGeneralSerialFieldField_keyRoute
+  AppAdminGeneralSerialFieldNewRoute: typeof AppAdminGeneralSerialFieldNewRoute
+  AppAdminGeneralSerialFieldIndexRoute: typeof AppAdminGeneralSerialFieldIndexRoute
   {
     AppAdminUsersUser_keyDeleteRoute: AppAdminUsersUser_keyDeleteRoute,
     AppAdminUsersUser_keyResetPasswordRoute:
@@ -1745,6 +1808,10 @@ const AppAdminUsersUser_keyRouteRouteChildren: AppAdminUsersUser_keyRouteRouteCh
 const AppAdminUsersUser_keyRouteRouteWithChildren =
   AppAdminUsersUser_keyRouteRoute._addFileChildren(
     AppAdminUsersUser_keyRouteRouteChildren,
+  AppAdminGeneralSerialFieldField_keyRoute:
+    AppAdminGeneralSerialFieldField_keyRoute,
+  AppAdminGeneralSerialFieldNewRoute: AppAdminGeneralSerialFieldNewRoute,
+  AppAdminGeneralSerialFieldIndexRoute: AppAdminGeneralSerialFieldIndexRoute,
   )
 
 interface AppAdminCounterCounter_keyRouteChildren {

@@ -3,6 +3,7 @@ import type { MessageDescriptor } from '@lingui/core'
 import type { FieldType } from '../../src/domains/form-fields/schemas'
 import type { IssueLinkType } from '../../src/domains/issue-types/schemas'
 import type { StepType } from '../../src/domains/process/steps'
+import type { TraceabilityLevel } from '../../src/domains/products/bom'
 
 /** How people read the form field types (admin field library, forms, product metadata). */
 export const FIELD_TYPE_LABELS: Record<FieldType, MessageDescriptor> = {
@@ -30,3 +31,6 @@ export const STEP_TYPE_LABELS: Record<StepType, MessageDescriptor> = {
   instruction: msg`Istruzione`,
   form: msg`Modulo`,
 }
+
+/** SPEC 4 traceability levels (a phase's production, a bom component). */
+export const TRACEABILITY_LABELS: Record<TraceabilityLevel, MessageDescriptor> = { none: msg`Nessuna`, form: msg`Solo modulo`, complete: msg`Completa` }

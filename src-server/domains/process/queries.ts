@@ -24,6 +24,11 @@ export function selectPhaseRows(db: Db) {
     ])
 }
 
+/** The counters a phase can name, by name (PhaseCounterChoice). */
+export function selectCounterChoices(db: Db) {
+  return db.selectFrom('counters').select(['id as _key', 'name', 'template']).orderBy(sql`lower(name)`).orderBy('id')
+}
+
 /** JSON that a phase's steps contain when one of them has this key (served by the GIN index). */
 export const stepWithKey = (key: string) => JSON.stringify([{ _key: key }])
 

@@ -1,5 +1,13 @@
 import { type PhaseParameters, phaseParametersProblem, withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
-import { type CopyProcessInput, MAX_PHASES, type Phase, type PhaseInput, type Process, type ProcessInput } from '../../../src/domains/process/process'
+import {
+  type CopyProcessInput,
+  MAX_PHASES,
+  type Phase,
+  type PhaseCounterChoice,
+  type PhaseInput,
+  type Process,
+  type ProcessInput,
+} from '../../../src/domains/process/process'
 import { normaliseSteps, sameSteps, type Step, stepFieldKeys, stepMediaKeys, stepProblem } from '../../../src/domains/process/steps'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
@@ -10,7 +18,7 @@ import { assertFieldsUsable } from '../form-fields/service'
 import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
 import { lockProduct, productNotFound } from '../products/service'
-import { selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from './queries'
+import { selectCounterChoices, selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from './queries'
 import { invalidField } from '../../input-issues'
 
 /**
@@ -39,6 +47,11 @@ const toPhase = ({ product_id: _product, ...row }: StoredPhase): Phase => ({ ...
 async function readPhases(db: Db, productId: string): Promise<Phase[]> {
   const rows = await selectPhaseRows(db).where('p.product_id', '=', productId).orderBy('p.position').orderBy('p.id').execute()
   return (rows as StoredPhase[]).map(toPhase)
+}
+
+/** The counters the process editor offers for a phase (library users do not read the counter library). */
+export function listCounterChoices(svc: Pick<Services, 'db'>): Promise<PhaseCounterChoice[]> {
+  return selectCounterChoices(svc.db).execute()
 }
 
 /** `GET product/{key}/process`. */
@@ -91,11 +104,14 @@ async function referenced(db: Db, operationKeys: string[], departmentKeys: strin
 }
 
 /** The counters the phases name exist; share-locked so a delete waits for this save. */
-async function assertCountersExist(db: Db, counterKeys: string[]) {
+async function assertCountersExist(db: Db, phases: readonly PhaseInput[]) {
+  const counterKeys = unique(phases.flatMap((p) => (p.counter_key ? [p.counter_key] : [])))
   if (counterKeys.length === 0) return
   const found = new Set((await db.selectFrom('counters').select('id').where('id', 'in', counterKeys).forShare().execute()).map((c) => c.id))
   const missing = counterKeys.filter((k) => !found.has(k))
-  if (missing.length) throw unprocessable('UNKNOWN_COUNTER', `unknown counter: ${missing.join(', ')}`, { counters: missing })
+  if (missing.length === 0) return
+  const phase = phases.findIndex((p) => p.counter_key && !found.has(p.counter_key))
+  throw unprocessable('UNKNOWN_COUNTER', `${phaseLabel(phase)}: unknown counter: ${missing.join(', ')}`, { counters: missing, phase })
 }
 
 const unique = <T>(xs: readonly T[]) => [...new Set(xs)]
@@ -153,7 +169,7 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
         unique(input.phases.map((p) => p.operation_key)),
         unique(input.phases.flatMap((p) => (p.department_key ? [p.department_key] : []))),
       )
-      await assertCountersExist(trx, unique(input.phases.flatMap((p) => (p.counter_key ? [p.counter_key] : []))))
+      await assertCountersExist(trx, input.phases)
       const defaults = input.phases.some((p) => p._key === undefined && p.parameters === undefined) ? await getDefaultPhaseParameters({ db: trx }) : null
 
       // What each phase will be.

@@ -62,6 +62,16 @@ describe('traceability of phases and bom lines', () => {
     expect(copied.body.detail.phases[1]._key).not.toBe(assembly._key)
   })
 
+  test('the process editor offers the counters by name to the library only', async () => {
+    const choices = await trpcCall(h, 'process.counterChoices', 'query', undefined, { token: library })
+    expect(choices.body.result.data).toEqual([
+      { _key: counter, name: 'Seriali motori', template: 'SN{YY}-{####}' },
+      { _key: otherCounter, name: 'Seriali telai', template: 'SN{YY}-{####}' },
+    ])
+    const operator = (await userWithScope(h, 'op.trace', 'operator')).token
+    expect((await trpcCall(h, 'process.counterChoices', 'query', undefined, { token: operator })).status).toBe(403)
+  })
+
   test('refused: unknown counter (422), bad level or key (400); nothing is written', async () => {
     const product = await insertProduct(h, 'TR-3')
     const phase = (await putProcess(product, [{ operation_key: operation }])).body.detail.phases[0]

@@ -23,6 +23,7 @@ export const processRouter = router({
   copy: scoped('library')
     .input(v.object({ key: Key, ...CopyProcessInput.entries }))
     .mutation(({ ctx, input }) => processes.copyProcess(ctx, ctx.actor, input.key, { from_product_key: input.from_product_key, phase_keys: input.phase_keys })),
+  counterChoices: scoped('library').query(({ ctx }) => processes.listCounterChoices(ctx)),
   stepMedia: procedure({ scope: PROCESS_READERS })
     .input(v.object({ step_key: Key }))
     .query(({ ctx, input }) => stepMedia.listStepMedia(ctx, input.step_key)),

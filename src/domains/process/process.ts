@@ -49,6 +49,10 @@ export const Phase = v.object({
   component_count: v.number(),
 })
 export type Phase = v.InferOutput<typeof Phase>
+/** A counter a phase can name (the process editor's picker; the counters themselves are admin/counter). */
+export const PhaseCounterChoice = v.object({ _key: v.string(), name: v.string(), template: v.string() })
+export type PhaseCounterChoice = v.InferOutput<typeof PhaseCounterChoice>
+
 export const Process = v.object({ product_key: v.string(), phases: v.array(Phase) })
 export type Process = v.InferOutput<typeof Process>
 

@@ -13,6 +13,7 @@ function GeneralSettingsLayout() {
         tabs={[
           { to: '/app/admin/general/company', label: <Trans>Azienda</Trans> },
           { to: '/app/admin/general/default-phase', label: <Trans>Fase predefinita</Trans> },
+          { to: '/app/admin/general/serial-field', label: <Trans>Campi dei seriali</Trans> },
           { to: '/app/admin/general/departments', label: <Trans>Reparti</Trans> },
           { to: '/app/admin/general/api-token', label: <Trans>Token API</Trans> },
           { to: '/app/admin/general/other', label: <Trans>Altro</Trans> },

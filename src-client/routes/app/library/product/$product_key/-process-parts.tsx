@@ -41,6 +41,8 @@ export type DraftPhase = {
   steps: Step[]
   production_notes: string
   print_templates: string[]
+  traceability_level: Phase['traceability_level']
+  counter_key: string | null
   component_count: number
 }
 
@@ -57,6 +59,8 @@ export const toDraft = (p: Phase): DraftPhase => ({
   steps: p.steps,
   production_notes: p.production_notes,
   print_templates: p.print_templates,
+  traceability_level: p.traceability_level,
+  counter_key: p.counter_key,
   component_count: p.component_count,
 })
 

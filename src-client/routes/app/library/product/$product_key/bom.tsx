@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, Paper, Select, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
@@ -28,6 +28,7 @@ import { type ApiError, toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { rememberProduct } from '../../../../../lib/product-memory'
+import { TRACEABILITY_LABELS } from '../../../../../lib/library-labels'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 
 export const Route = createFileRoute('/app/library/product/$product_key/bom')({
@@ -37,8 +38,8 @@ export const Route = createFileRoute('/app/library/product/$product_key/bom')({
 const QTY_W = 150
 const PER_W = 130
 const TRACE_W = 150
+const SERIALS_W = 90
 const PER_LABELS: Record<QuantityPer, MessageDescriptor> = { item: msg`per pezzo`, job: msg`per lavoro`, batch: msg`per lotto` }
-const TRACE_LABELS: Record<TraceabilityLevel, MessageDescriptor> = { none: msg`Nessuna`, form: msg`Solo modulo`, complete: msg`Completa` }
 
 function BomPage() {
   const { product_key } = Route.useParams()
@@ -61,6 +62,7 @@ type DraftLine = {
   quantity: string
   quantity_per: QuantityPer
   traceability: TraceabilityLevel
+  declared_serials: boolean
 }
 
 const toDraft = (l: BomLine): DraftLine => ({
@@ -71,6 +73,7 @@ const toDraft = (l: BomLine): DraftLine => ({
   quantity: toNumberText(l.quantity),
   quantity_per: l.quantity_per,
   traceability: l.traceability,
+  declared_serials: l.declared_serials,
 })
 
 /** The typed quantity: null when empty, NaN when not a number (the field says why; bomLineProblems refuses it). */
@@ -82,7 +85,7 @@ const sameLines = (a: DraftLine[], b: DraftLine[]) =>
   a.length === b.length &&
   a.every((l, i) => {
     const m = b[i]!
-    return l.phase_key === m.phase_key && l.item?._key === m.item?._key && quantityOf(l) === quantityOf(m) && l.quantity_per === m.quantity_per && l.traceability === m.traceability
+    return l.phase_key === m.phase_key && l.item?._key === m.item?._key && quantityOf(l) === quantityOf(m) && l.quantity_per === m.quantity_per && l.traceability === m.traceability && l.declared_serials === m.declared_serials
   })
 
 /** Server refusals tied to one line, and which input they belong to. */
@@ -156,7 +159,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
     try {
       const result = await trpcClient.bom.update.mutate({
         key: productKey,
-        lines: ordered.map((l) => ({ phase_key: l.phase_key, item_key: l.item!._key, quantity: quantityOf(l)!, quantity_per: l.quantity_per, traceability: l.traceability })),
+        lines: ordered.map((l) => ({ phase_key: l.phase_key, item_key: l.item!._key, quantity: quantityOf(l)!, quantity_per: l.quantity_per, traceability: l.traceability, declared_serials: l.declared_serials })),
       })
       queryClient.setQueryData(trpc.bom.get.queryKey({ key: productKey }), result)
       // Component counts per phase show in the process.
@@ -250,7 +253,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                   variant="light"
                   size="compact-sm"
                   onClick={() =>
-                    setDraft((d) => [...d, { id: `new:${newStepKey()}`, phase_key: phase._key, item: null, item_active: true, quantity: '1', quantity_per: 'item', traceability: 'none' }])
+                    setDraft((d) => [...d, { id: `new:${newStepKey()}`, phase_key: phase._key, item: null, item_active: true, quantity: '1', quantity_per: 'item', traceability: 'none', declared_serials: false }])
                   }
                 >
                   <Trans>Aggiungi componente</Trans>
@@ -275,6 +278,9 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                   </Text>
                   <Text size="xs" c="dimmed" fw={600} w={TRACE_W}>
                     <Trans>Tracciabilità</Trans>
+                  </Text>
+                  <Text size="xs" c="dimmed" fw={600} w={SERIALS_W}>
+                    <Trans>Seriali dichiarati</Trans>
                   </Text>
                   <Box w={36} />
                 </Group>
@@ -312,12 +318,19 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                       <Select
                         aria-label={t`Tracciabilità, componente ${i + 1} della fase ${phaseIndex + 1}`}
                         w={TRACE_W}
-                        data={TRACEABILITY_LEVELS.map((v) => ({ value: v, label: i18n._(TRACE_LABELS[v]) }))}
+                        data={TRACEABILITY_LEVELS.map((v) => ({ value: v, label: i18n._(TRACEABILITY_LABELS[v]) }))}
                         value={l.traceability}
                         onChange={(v) => v && update(l.id, { traceability: v as TraceabilityLevel })}
                         allowDeselect={false}
                         comboboxProps={{ withinPortal: true }}
                       />
+                      <Box w={SERIALS_W} pt={8}>
+                        <Switch
+                          aria-label={t`Seriali dichiarati, componente ${i + 1} della fase ${phaseIndex + 1}`}
+                          checked={l.declared_serials}
+                          onChange={(e) => update(l.id, { declared_serials: e.currentTarget.checked })}
+                        />
+                      </Box>
                       <Tooltip label={t`Rimuovi componente`}>
                         <ActionIcon
                           variant="light"
@@ -352,6 +365,9 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                     <Table.Th w="16%">
                       <Trans>Tracciabilità</Trans>
                     </Table.Th>
+                    <Table.Th w="14%">
+                      <Trans>Seriali dichiarati</Trans>
+                    </Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -378,7 +394,8 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
                         {i18n.number(quantityOf(l) ?? 0, { maximumFractionDigits: 4 })}
                       </Table.Td>
                       <Table.Td pl="lg">{i18n._(PER_LABELS[l.quantity_per])}</Table.Td>
-                      <Table.Td>{i18n._(TRACE_LABELS[l.traceability])}</Table.Td>
+                      <Table.Td>{i18n._(TRACEABILITY_LABELS[l.traceability])}</Table.Td>
+                      <Table.Td data-testid="bom-declared-serials">{l.declared_serials ? t`Sì` : t`No`}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -17,6 +17,7 @@ import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { productMemory, rememberProduct } from '../../../../../lib/product-memory'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { PhaseTraceability } from './-phase-traceability'
 import { AddPhase, CopyProcessModal, type DraftPhase, NEW_PREFIX, PhaseList, PhasePrints, toDraft } from './-process-parts'
 
 export const Route = createFileRoute('/app/library/product/$product_key/process')({
@@ -51,13 +52,16 @@ function sameDraft(a: DraftPhase[], b: DraftPhase[]): boolean {
       JSON.stringify(p.parameters) === JSON.stringify(q.parameters) &&
       sameSteps(p.steps, q.steps) &&
       p.production_notes === q.production_notes &&
-      JSON.stringify(p.print_templates) === JSON.stringify(q.print_templates)
+      JSON.stringify(p.print_templates) === JSON.stringify(q.print_templates) &&
+      p.traceability_level === q.traceability_level &&
+      p.counter_key === q.counter_key
     )
   })
 }
 
 /** Which view shows what a server refusal is about. */
 const VIEW_OF_CODE: Record<string, View> = {
+  UNKNOWN_COUNTER: 'parameters',
   RELEASE_BATCH_QT_REQUIRED: 'parameters',
   STEP_FIELDS_REQUIRED: 'procedure',
   UNKNOWN_FIELD: 'procedure',
@@ -139,6 +143,8 @@ function ProcessEditor({ process }: { process: Process }) {
         steps: op.default_phase_steps.map((s) => ({ ...s, _key: newStepKey() })),
         production_notes: '',
         print_templates: [],
+        traceability_level: 'none',
+        counter_key: null,
         component_count: 0,
       },
     ])
@@ -182,6 +188,8 @@ function ProcessEditor({ process }: { process: Process }) {
           steps: p.steps,
           production_notes: p.production_notes,
           print_templates: p.print_templates,
+          traceability_level: p.traceability_level,
+          counter_key: p.counter_key,
         })),
       })
       queryClient.setQueryData(trpc.process.get.queryKey({ key: productKey }), result)
@@ -408,11 +416,14 @@ function PhaseDetail(props: {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="parameters" pt="md">
-          {editing ? (
-            <PhaseParametersFields value={phase.parameters} onChange={(parameters) => props.onChange({ parameters })} />
-          ) : (
-            <PhaseParametersSummary value={phase.parameters} />
-          )}
+          <Stack gap="md">
+            <PhaseTraceability value={phase} editing={editing} onChange={props.onChange} />
+            {editing ? (
+              <PhaseParametersFields value={phase.parameters} onChange={(parameters) => props.onChange({ parameters })} />
+            ) : (
+              <PhaseParametersSummary value={phase.parameters} />
+            )}
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="procedure" pt="md">
           {editing ? (
