@@ -65,10 +65,10 @@ import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
-import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminGeneralSerialFieldIndexRouteImport } from './routes/app/admin/general/serial-field/index'
 import { Route as AppAdminGeneralSerialFieldField_keyRouteImport } from './routes/app/admin/general/serial-field/$field_key'
 import { Route as AppAdminGeneralSerialFieldNewRouteImport } from './routes/app/admin/general/serial-field/new'
+import { Route as AppAdminIssueTypesIssueTypeKeyDeleteRouteImport } from './routes/app/admin/issue-types/$issueTypeKey/delete'
 import { Route as AppAdminOperationsOperation_keyDeleteRouteImport } from './routes/app/admin/operations/$operation_key/delete'
 import { Route as AppAdminUsersUser_keyDeleteRouteImport } from './routes/app/admin/users/$user_key/delete'
 import { Route as AppAdminUsersUser_keyResetPasswordRouteImport } from './routes/app/admin/users/$user_key/reset-password'
@@ -396,13 +396,6 @@ const AppAdminCounterCounter_keyDeleteRoute =
     path: '/delete',
     getParentRoute: () => AppAdminCounterCounter_keyRoute,
   } as any)
-const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
-  AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
-    id: '/delete',
-    path: '/delete',
-    getParentRoute: () => AppAdminIssueTypesIssueTypeKeyRoute,
-  } as any)
-const AppAdminOperationsOperation_keyDeleteRoute =
 const AppAdminGeneralSerialFieldIndexRoute =
   AppAdminGeneralSerialFieldIndexRouteImport.update({
     id: '/serial-field/',
@@ -421,6 +414,13 @@ const AppAdminGeneralSerialFieldNewRoute =
     path: '/serial-field/new',
     getParentRoute: () => AppAdminGeneralRouteRoute,
   } as any)
+const AppAdminIssueTypesIssueTypeKeyDeleteRoute =
+  AppAdminIssueTypesIssueTypeKeyDeleteRouteImport.update({
+    id: '/delete',
+    path: '/delete',
+    getParentRoute: () => AppAdminIssueTypesIssueTypeKeyRoute,
+  } as any)
+const AppAdminOperationsOperation_keyDeleteRoute =
   AppAdminOperationsOperation_keyDeleteRouteImport.update({
     id: '/delete',
     path: '/delete',
@@ -657,6 +657,8 @@ export interface FileRoutesByFullPath {
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -665,8 +667,6 @@ export interface FileRoutesByFullPath {
   '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
-  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
-  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
@@ -681,6 +681,7 @@ export interface FileRoutesByFullPath {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
   '/app/production/overview/job/': typeof AppProductionOverviewJobIndexRoute
@@ -689,7 +690,6 @@ export interface FileRoutesByFullPath {
   '/app/operator/job/$jobKey/issues/$issueKey': typeof AppOperatorJobJobKeyIssuesIssueKeyRoute
   '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
-  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
 export interface FileRoutesByTo {
@@ -735,6 +735,8 @@ export interface FileRoutesByTo {
   '/app/operator/select-job': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues': typeof AppQualityIssuesIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -744,8 +746,6 @@ export interface FileRoutesByTo {
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
-  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
-  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
   '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
@@ -759,6 +759,7 @@ export interface FileRoutesByTo {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/serial-field': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyIndexRoute
   '/app/production/overview/job': typeof AppProductionOverviewJobIndexRoute
@@ -768,7 +769,6 @@ export interface FileRoutesByTo {
   '/app/production/workorder/$wo_key/issues/$issueKey': typeof AppProductionWorkorderWo_keyIssuesIssueKeyRoute
   '/app/operator/job/$jobKey/issues': typeof AppOperatorJobJobKeyIssuesIndexRoute
   '/app/production/workorder/$wo_key/issues': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
-  '/app/admin/general/serial-field': typeof AppAdminGeneralSerialFieldIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -828,6 +828,8 @@ export interface FileRoutesById {
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
+  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
   '/app/admin/operations/$operation_key/delete': typeof AppAdminOperationsOperation_keyDeleteRoute
   '/app/admin/users/$user_key/delete': typeof AppAdminUsersUser_keyDeleteRoute
@@ -838,8 +840,6 @@ export interface FileRoutesById {
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
-  '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
-  '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/operator/job/$jobKey/notes': typeof AppOperatorJobJobKeyNotesRoute
   '/app/operator/job/$jobKey/process': typeof AppOperatorJobJobKeyProcessRoute
   '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
@@ -852,6 +852,7 @@ export interface FileRoutesById {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
   '/app/production/overview/job/': typeof AppProductionOverviewJobIndexRoute
@@ -862,7 +863,6 @@ export interface FileRoutesById {
   '/app/operator/job/$jobKey/issues/': typeof AppOperatorJobJobKeyIssuesIndexRoute
   '/app/production/workorder/$wo_key/issues/': typeof AppProductionWorkorderWo_keyIssuesIndexRoute
 }
-  '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
@@ -922,6 +922,8 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -933,8 +935,6 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/docs'
     | '/app/operator/job/$jobKey/messages'
     | '/app/operator/job/$jobKey/notes'
-    | '/app/admin/general/serial-field/$field_key'
-    | '/app/admin/general/serial-field/new'
     | '/app/operator/job/$jobKey/process'
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
@@ -946,6 +946,7 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/serial-field/'
     | '/app/library/product/$product_key/'
     | '/app/operator/job/$jobKey/'
     | '/app/production/overview/job/'
@@ -957,7 +958,6 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/issues/'
   fileRoutesByTo: FileRoutesByTo
   to:
-    | '/app/admin/general/serial-field/'
     | '/'
     | '/login'
     | '/app'
@@ -1000,6 +1000,8 @@ export interface FileRouteTypes {
     | '/app/operator/select-job'
     | '/app/quality/issues'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -1012,8 +1014,6 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/messages'
     | '/app/operator/job/$jobKey/notes'
     | '/app/operator/job/$jobKey/process'
-    | '/app/admin/general/serial-field/$field_key'
-    | '/app/admin/general/serial-field/new'
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
@@ -1024,6 +1024,7 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/serial-field'
     | '/app/library/product/$product_key'
     | '/app/operator/job/$jobKey'
     | '/app/production/overview/job'
@@ -1036,7 +1037,6 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
-    | '/app/admin/general/serial-field'
     | '/app'
     | '/login'
     | '/app/admin'
@@ -1092,6 +1092,8 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/serial-field/$field_key'
+    | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
     | '/app/admin/operations/$operation_key/delete'
     | '/app/admin/users/$user_key/delete'
@@ -1105,8 +1107,6 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/notes'
     | '/app/operator/job/$jobKey/process'
     | '/app/operator/job/$jobKey/steps'
-    | '/app/admin/general/serial-field/$field_key'
-    | '/app/admin/general/serial-field/new'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
     | '/app/production/overview/workorder/new'
@@ -1116,6 +1116,7 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/serial-field/'
     | '/app/library/product/$product_key/'
     | '/app/operator/job/$jobKey/'
     | '/app/production/overview/job/'
@@ -1129,7 +1130,6 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
-    | '/app/admin/general/serial-field/'
   AppRoute: typeof AppRouteWithChildren
   LoginRoute: typeof LoginRoute
 }
@@ -1528,26 +1528,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminCounterCounter_keyDeleteRouteImport
       parentRoute: typeof AppAdminCounterCounter_keyRoute
     }
-    '/app/admin/issue-types/$issueTypeKey/delete': {
-      id: '/app/admin/issue-types/$issueTypeKey/delete'
-      path: '/delete'
-      fullPath: '/app/admin/issue-types/$issueTypeKey/delete'
-      preLoaderRoute: typeof AppAdminIssueTypesIssueTypeKeyDeleteRouteImport
-      parentRoute: typeof AppAdminIssueTypesIssueTypeKeyRoute
-    }
-    '/app/admin/operations/$operation_key/delete': {
-      id: '/app/admin/operations/$operation_key/delete'
-      path: '/delete'
-      fullPath: '/app/admin/operations/$operation_key/delete'
-      preLoaderRoute: typeof AppAdminOperationsOperation_keyDeleteRouteImport
-      parentRoute: typeof AppAdminOperationsOperation_keyRoute
-    }
-    '/app/admin/users/$user_key/delete': {
-      id: '/app/admin/users/$user_key/delete'
-      path: '/delete'
-      fullPath: '/app/admin/users/$user_key/delete'
-      preLoaderRoute: typeof AppAdminUsersUser_keyDeleteRouteImport
-      parentRoute: typeof AppAdminUsersUser_keyRouteRoute
     '/app/admin/general/serial-field/': {
       id: '/app/admin/general/serial-field/'
       path: '/serial-field'
@@ -1569,6 +1549,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminGeneralSerialFieldNewRouteImport
       parentRoute: typeof AppAdminGeneralRouteRoute
     }
+    '/app/admin/issue-types/$issueTypeKey/delete': {
+      id: '/app/admin/issue-types/$issueTypeKey/delete'
+      path: '/delete'
+      fullPath: '/app/admin/issue-types/$issueTypeKey/delete'
+      preLoaderRoute: typeof AppAdminIssueTypesIssueTypeKeyDeleteRouteImport
+      parentRoute: typeof AppAdminIssueTypesIssueTypeKeyRoute
+    }
+    '/app/admin/operations/$operation_key/delete': {
+      id: '/app/admin/operations/$operation_key/delete'
+      path: '/delete'
+      fullPath: '/app/admin/operations/$operation_key/delete'
+      preLoaderRoute: typeof AppAdminOperationsOperation_keyDeleteRouteImport
+      parentRoute: typeof AppAdminOperationsOperation_keyRoute
+    }
+    '/app/admin/users/$user_key/delete': {
+      id: '/app/admin/users/$user_key/delete'
+      path: '/delete'
+      fullPath: '/app/admin/users/$user_key/delete'
+      preLoaderRoute: typeof AppAdminUsersUser_keyDeleteRouteImport
+      parentRoute: typeof AppAdminUsersUser_keyRouteRoute
     }
     '/app/admin/users/$user_key/reset-password': {
       id: '/app/admin/users/$user_key/reset-password'
@@ -1776,6 +1776,9 @@ interface AppAdminGeneralRouteRouteChildren {
   AppAdminGeneralDepartmentsRoute: typeof AppAdminGeneralDepartmentsRoute
   AppAdminGeneralOtherRoute: typeof AppAdminGeneralOtherRoute
   AppAdminGeneralIndexRoute: typeof AppAdminGeneralIndexRoute
+  AppAdminGeneralSerialFieldField_keyRoute: typeof AppAdminGeneralSerialFieldField_keyRoute
+  AppAdminGeneralSerialFieldNewRoute: typeof AppAdminGeneralSerialFieldNewRoute
+  AppAdminGeneralSerialFieldIndexRoute: typeof AppAdminGeneralSerialFieldIndexRoute
 }
 
 const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
@@ -1785,6 +1788,10 @@ const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
   AppAdminGeneralDepartmentsRoute: AppAdminGeneralDepartmentsRoute,
   AppAdminGeneralOtherRoute: AppAdminGeneralOtherRoute,
   AppAdminGeneralIndexRoute: AppAdminGeneralIndexRoute,
+  AppAdminGeneralSerialFieldField_keyRoute:
+    AppAdminGeneralSerialFieldField_keyRoute,
+  AppAdminGeneralSerialFieldNewRoute: AppAdminGeneralSerialFieldNewRoute,
+  AppAdminGeneralSerialFieldIndexRoute: AppAdminGeneralSerialFieldIndexRoute,
 }
 
 const AppAdminGeneralRouteRouteWithChildren =
@@ -1796,9 +1803,6 @@ interface AppAdminUsersUser_keyRouteRouteChildren {
 }
 
 const AppAdminUsersUser_keyRouteRouteChildren: AppAdminUsersUser_keyRouteRouteChildren =
-  AppAdminGeneralSerialFieldField_keyRoute: typeof AppAdminGeneralSerialFieldField_keyRoute
-  AppAdminGeneralSerialFieldNewRoute: typeof AppAdminGeneralSerialFieldNewRoute
-  AppAdminGeneralSerialFieldIndexRoute: typeof AppAdminGeneralSerialFieldIndexRoute
   {
     AppAdminUsersUser_keyDeleteRoute: AppAdminUsersUser_keyDeleteRoute,
     AppAdminUsersUser_keyResetPasswordRoute:
@@ -1808,10 +1812,6 @@ const AppAdminUsersUser_keyRouteRouteChildren: AppAdminUsersUser_keyRouteRouteCh
 const AppAdminUsersUser_keyRouteRouteWithChildren =
   AppAdminUsersUser_keyRouteRoute._addFileChildren(
     AppAdminUsersUser_keyRouteRouteChildren,
-  AppAdminGeneralSerialFieldField_keyRoute:
-    AppAdminGeneralSerialFieldField_keyRoute,
-  AppAdminGeneralSerialFieldNewRoute: AppAdminGeneralSerialFieldNewRoute,
-  AppAdminGeneralSerialFieldIndexRoute: AppAdminGeneralSerialFieldIndexRoute,
   )
 
 interface AppAdminCounterCounter_keyRouteChildren {
