@@ -74,6 +74,7 @@ test('offline past max_offline: the timer stops where the session closed, goes o
   await expect(state(page)).toHaveAttribute('data-state', 'offline')
   // Past max_offline the client closes the work session: the timer stops there (it kept counting offline).
   await expect(state(page)).toHaveAttribute('data-state', 'paused_offline', { timeout: (MAX_OFFLINE_S + 10) * 1000 })
+  await expect(page.getByTestId('work-hint')).toBeVisible()
   const atClose = await timerSeconds(page)
   expect(atClose).toBeGreaterThanOrEqual(MAX_OFFLINE_S)
   await page.waitForTimeout(2_500)
@@ -83,6 +84,8 @@ test('offline past max_offline: the timer stops where the session closed, goes o
   await context.setOffline(false)
   await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 15_000 })
   await expect(page.getByTestId('heartbeat-stopped')).toContainText('Back online')
+  // Online again, the steps no longer say they wait for the connection (the job is paused).
+  await expect(page.getByTestId('work-hint')).toHaveCount(0)
   const api = await adminApi(baseURL!)
   await expect.poll(async () => (await ok<{ job: { paused_offline: boolean } }>(await api.get(`/api/job/${s.job}/work-session`))).job.paused_offline).toBe(true)
   await shot(page, 'back-online')

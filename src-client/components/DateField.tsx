@@ -11,6 +11,8 @@ type Props = Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'value
   onChange: (value: string | null) => void
   minDate?: string
   maxDate?: string
+  /** Told whether the field holds text that is not a date (a form must not save while it does). */
+  onUnreadable?: (unreadable: boolean) => void
 }
 
 /**
@@ -18,7 +20,7 @@ type Props = Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'value
  * (a native date field would show the browser's own format). Month names follow the app's locale.
  * Text that is not a date stays as typed and is marked, rather than silently put back.
  */
-export function DateField({ value, onChange, error, onBlur, minDate, maxDate, ...props }: Props) {
+export function DateField({ value, onChange, error, onBlur, minDate, maxDate, onUnreadable, ...props }: Props) {
   const { t, i18n } = useLingui()
   const [problem, setProblem] = useState<string | null>(null)
 
@@ -41,13 +43,18 @@ export function DateField({ value, onChange, error, onBlur, minDate, maxDate, ..
         onChange={(v) => {
           setProblem(null)
           setTypedProblem(null)
+          onUnreadable?.(false)
           onChange(v)
         }}
         valueFormat={DATE_FORMAT}
         dateParser={parseDateText}
         minDate={minDate}
         maxDate={maxDate}
-        onInput={(e) => setTypedProblem(problemOf(e.currentTarget.value))}
+        onInput={(e) => {
+          const typed = problemOf(e.currentTarget.value)
+          setTypedProblem(typed)
+          onUnreadable?.(typed !== null)
+        }}
         fixOnBlur={typedProblem === null}
         onBlur={(e) => {
           setProblem(typedProblem)

@@ -3,12 +3,13 @@ import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } fro
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
-import { isEmptyValue, takesArray } from '../../../../../../src/domains/products/metadata'
+import { isEmptyValue, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { auth } from '../../../../../lib/auth-store'
+import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
 import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { trpcClient } from '../../../../../lib/trpc'
@@ -39,7 +40,7 @@ type Draft = Record<string, FormValue>
 /** The value as it is sent and stored: empty -> null ([] for lists); a switch shows its answer (off = false). */
 function canonical(field: FieldDefinition, value: FormValue | undefined): FormValue {
   if (field.type === 'boolean') return value === true
-  if (typeof value === 'string' && field.type === 'text') value = value.trim()
+  if (typeof value === 'string' && (field.type === 'text' || field.type === 'time')) value = value.trim()
   if (field.type === 'number') value = numbersFromText(value)
   if (value === undefined || isEmptyValue(value)) return takesArray(field) ? [] : null
   return value
@@ -51,6 +52,12 @@ const sameForm = (fields: readonly FieldDefinition[], a: Draft, b: Draft) => JSO
 const missingMandatory = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.mandatory && isEmptyValue(canonical(f, draft[f._key])))
 /** Number fields whose typed text is not a number: the field says why, and nothing is sent. */
 const notNumbers = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.type === 'number' && numberTextProblem(draft[f._key]))
+/** Time fields whose typed text is not HH:MM (the field says so). */
+const notTimes = (fields: readonly FieldDefinition[], draft: Draft) =>
+  fields.filter((f) => {
+    const v = draft[f._key]
+    return f.type === 'time' && typeof v === 'string' && v.trim() !== '' && !isTime(v.trim())
+  })
 
 // ---------------------------------------------------------------------------------------------
 
@@ -79,13 +86,18 @@ function BatchSteps() {
   const [draft, setDraft] = useState<Draft | null>(null)
   const [showErrors, setShowErrors] = useState(false)
   const [editAlert, setEditAlert] = useState(false)
+  // Date fields holding text that is not a date: their value is still the last date read, so
+  // the text lives only in the field; it makes the form edited and keeps it from being saved.
+  const [unreadableDates, setUnreadableDates] = useState<ReadonlySet<string>>(new Set())
+  // Bumped by "Annulla" so the fields start again from the saved values, typed text included.
+  const [formRevision, setFormRevision] = useState(0)
 
   const step = ordered.find((s) => s._key === selected) ?? ordered[0]
   const def = step ? defs.get(step._key) : undefined
   const fields = def?.fields ?? []
   const saved = savedDraft(step)
   const values = draft ?? saved
-  const dirty = draft !== null && !sameForm(fields, draft, saved)
+  const dirty = (draft !== null && !sameForm(fields, draft, saved)) || unreadableDates.size > 0
   const editable = canWork && batch.status === 'open'
 
   // Edit mode blocks leaving the steps (another tab, another screen) until saved or cancelled.
@@ -123,16 +135,33 @@ function BatchSteps() {
     if (next) setSelected(next._key)
   }
 
-  /** A number field holding what is not a number keeps the form from being sent. */
-  function refuseNotNumbers() {
-    if (notNumbers(fields, values).length === 0) return false
-    setShowErrors(true)
-    notifyAlert(t`Correggi i campi numerici segnati`)
-    return true
+  /** A field holding text it cannot read (not a number, a date, a time) keeps the form from being sent. */
+  function refuseUnreadable() {
+    if (notNumbers(fields, values).length > 0) {
+      setShowErrors(true)
+      notifyAlert(t`Correggi i campi numerici segnati`)
+      return true
+    }
+    if (unreadableDates.size > 0 || notTimes(fields, values).length > 0) {
+      setShowErrors(true)
+      notifyAlert(t`Correggi le date e le ore segnate`)
+      return true
+    }
+    return false
+  }
+
+  function markUnreadableDate(fieldKey: string, unreadable: boolean) {
+    setUnreadableDates((keys) => {
+      if (keys.has(fieldKey) === unreadable) return keys
+      const next = new Set(keys)
+      if (unreadable) next.add(fieldKey)
+      else next.delete(fieldKey)
+      return next
+    })
   }
 
   async function save() {
-    if (!step || refuseNotNumbers()) return
+    if (!step || refuseUnreadable()) return
     if (step.done && missingMandatory(fields, values).length) {
       setShowErrors(true)
       notifyAlert(t`Compila tutti i campi obbligatori`)
@@ -149,7 +178,7 @@ function BatchSteps() {
   }
 
   async function confirm() {
-    if (!step || refuseNotNumbers()) return
+    if (!step || refuseUnreadable()) return
     const isForm = fields.length > 0
     if (isForm && missingMandatory(fields, values).length) {
       setShowErrors(true)
@@ -176,6 +205,8 @@ function BatchSteps() {
   function cancelEdit() {
     setDraft(null)
     setShowErrors(false)
+    setUnreadableDates(new Set())
+    setFormRevision((n) => n + 1)
   }
 
   async function completeBatch() {
@@ -245,13 +276,14 @@ function BatchSteps() {
               <Stack gap="md" mt="md">
                 {fields.map((f) => (
                   <FormFieldInput
-                    key={f._key}
+                    key={`${f._key}:${formRevision}`}
                     field={f}
                     value={values[f._key] ?? null}
                     onChange={(v) => setDraft({ ...values, [f._key]: v })}
                     disabled={!editable}
                     error={showErrors && missingMandatory([f], values).length ? t`Campo obbligatorio` : undefined}
                     batchKey={batch._key}
+                    onUnreadable={(unreadable) => markUnreadableDate(f._key, unreadable)}
                   />
                 ))}
               </Stack>
@@ -343,10 +375,15 @@ function StepBody({ def }: { def: StepDefinition | undefined }) {
   )
 }
 
-/** Offline: why the steps of a running job cannot be worked now (a job not running here has the read-only banner). */
+/**
+ * Offline: why the steps of a running job cannot be worked now (a job not running here has the
+ * read-only banner). Only while the connection is down: a job closed offline stays
+ * 'paused_offline' once back online, and then it is simply paused (the banner says so).
+ */
 function WorkHint() {
   const { state } = useWorkSession()
-  if (state !== 'offline' && state !== 'paused_offline') return null
+  const { online } = useJobRuntime()
+  if (online || (state !== 'offline' && state !== 'paused_offline')) return null
   return (
     <Alert color="red" mb="sm" data-testid="work-hint">
       <Text size="md">
