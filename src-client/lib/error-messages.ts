@@ -157,8 +157,6 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MESSAGE_BODY_REQUIRED: msg`Scrivi il testo del messaggio`,
   MESSAGE_NOT_OWN: msg`Puoi modificare o eliminare solo i tuoi messaggi`,
   MESSAGE_DELETED: msg`Il messaggio è stato eliminato`,
-  SERIAL_FIELD_TAKEN: msg`Il campo è già tra i campi dei seriali`,
-  SERIAL_FIELD_ORDER_MISMATCH: msg`I campi dei seriali sono cambiati: ricarica la pagina`,
   UNKNOWN_SERIAL: msg`Seriale non trovato`,
   COUNTER_NOT_DEFINED: msg`Nessun contatore definito: inserisci il seriale a mano`,
   SERIAL_CODE_REQUIRED: msg`Il codice del seriale è obbligatorio`,
