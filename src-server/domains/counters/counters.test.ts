@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
-import { ADMIN_PASSWORD, type Harness, signIn, useHarness } from '../../test/harness'
+import { ADMIN_PASSWORD, type Harness, signIn, userWithScope, useHarness } from '../../test/harness'
 import { nextCounterCode } from './service'
 
 const countOf = async (h: Harness, table: 'counters' | 'events') =>
@@ -169,6 +169,19 @@ describe('counters', () => {
     expect(res.body.detail.code).toBe('COUNTER_IN_USE')
     expect((await h.request('GET', `/api/counter/${key}`, { token: admin })).status).toBe(200)
     await sql`drop table counter_refs_test`.execute(h.svc.db)
+  })
+
+  test('tRPC: the same rules; list with search and paging; admins only', async () => {
+    const bad = await h.request('POST', '/api/trpc/counters.create', { token: admin, body: { name: 'T', template: 'T{QQ}{###}' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.data.appCode).toBe('COUNTER_TEMPLATE_UNKNOWN_PART')
+    const ok = await h.request('POST', '/api/trpc/counters.create', { token: admin, body: { name: 'Via tRPC', template: 'TR-{####}' } })
+    expect(ok.body.result.data).toMatchObject({ name: 'Via tRPC', next_code: 'TR-0001' })
+    const list = await h.request('GET', `/api/trpc/counters.list?input=${encodeURIComponent(JSON.stringify({ search: 'tr-', page_size: 5 }))}`, { token: admin })
+    expect(list.body.result.data).toMatchObject({ total: 1, rows: [{ name: 'Via tRPC' }] })
+    const other = (await userWithScope(h, 'tracciatore', 'traceability')).token
+    expect((await h.request('GET', '/api/counter', { token: other })).status).toBe(403)
+    expect((await h.request('POST', '/api/counter', { token: other, body: { name: 'X', template: 'X{#}' } })).status).toBe(403)
   })
 
   test('100 concurrent code requests on one counter: 100 distinct codes', async () => {
