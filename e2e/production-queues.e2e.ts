@@ -19,10 +19,15 @@ async function apiAs(baseURL: string, username: string, password: string): Promi
 
 type Plant = { tag: string; a: NewUser; b: NewUser; productKey: string; orders: { key: string; code: string; job: string }[]; extra: string[] }
 
-/** Closes and archives work orders a test made, so they leave the shared site queue. */
+/**
+ * Closes and archives work orders a test made, so they leave the shared site queue. One whose job
+ * still holds pieces in progress (the history test leaves a batch open) cannot close: it stays.
+ */
 async function retire(api: APIRequestContext, keys: string[]) {
   for (const key of keys) {
-    await ok(await api.patch(`/api/work-order/${key}`, { data: { status: 'closed' } }))
+    const closed = await api.patch(`/api/work-order/${key}`, { data: { status: 'closed' } })
+    if (closed.status() === 409) continue
+    expect(closed.status(), await closed.text()).toBe(200)
     await ok(await api.post(`/api/work-order/${key}/archive`))
   }
 }
