@@ -64,6 +64,7 @@ import { Route as AppProductionOverviewQueuesRouteImport } from './routes/app/pr
 import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/app/production/workorder/$wo_key/route'
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
+import { Route as AppTraceabilitySerialsSerialKeyRouteImport } from './routes/app/traceability/serials/$serialKey'
 import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
 import { Route as AppAdminGeneralSerialFieldIndexRouteImport } from './routes/app/admin/general/serial-field/index'
 import { Route as AppAdminGeneralSerialFieldField_keyRouteImport } from './routes/app/admin/general/serial-field/$field_key'
@@ -390,6 +391,12 @@ const AppQualityIssuesIssueKeyRoute =
     path: '/issues/$issueKey',
     getParentRoute: () => AppQualityRouteRoute,
   } as any)
+const AppTraceabilitySerialsSerialKeyRoute =
+  AppTraceabilitySerialsSerialKeyRouteImport.update({
+    id: '/serials/$serialKey',
+    path: '/serials/$serialKey',
+    getParentRoute: () => AppTraceabilityRouteRoute,
+  } as any)
 const AppAdminCounterCounter_keyDeleteRoute =
   AppAdminCounterCounter_keyDeleteRouteImport.update({
     id: '/delete',
@@ -647,6 +654,7 @@ export interface FileRoutesByFullPath {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -725,6 +733,7 @@ export interface FileRoutesByTo {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
   '/app/admin/counter': typeof AppAdminCounterIndexRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
@@ -818,6 +827,7 @@ export interface FileRoutesById {
   '/app/operator/select-job/confirm': typeof AppOperatorSelectJobConfirmRoute
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
+  '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -912,6 +922,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/traceability/serials/$serialKey'
     | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -990,6 +1001,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/traceability/serials/$serialKey'
     | '/app/admin/counter'
     | '/app/admin/field'
     | '/app/admin/general'
@@ -1082,6 +1094,7 @@ export interface FileRouteTypes {
     | '/app/operator/select-job/confirm'
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
+    | '/app/traceability/serials/$serialKey'
     | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -1520,6 +1533,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/quality/issues/$issueKey'
       preLoaderRoute: typeof AppQualityIssuesIssueKeyRouteImport
       parentRoute: typeof AppQualityRouteRoute
+    }
+    '/app/traceability/serials/$serialKey': {
+      id: '/app/traceability/serials/$serialKey'
+      path: '/serials/$serialKey'
+      fullPath: '/app/traceability/serials/$serialKey'
+      preLoaderRoute: typeof AppTraceabilitySerialsSerialKeyRouteImport
+      parentRoute: typeof AppTraceabilityRouteRoute
     }
     '/app/admin/counter/$counter_key/delete': {
       id: '/app/admin/counter/$counter_key/delete'
@@ -2123,10 +2143,12 @@ const AppReportRouteRouteWithChildren = AppReportRouteRoute._addFileChildren(
 
 interface AppTraceabilityRouteRouteChildren {
   AppTraceabilityIndexRoute: typeof AppTraceabilityIndexRoute
+  AppTraceabilitySerialsSerialKeyRoute: typeof AppTraceabilitySerialsSerialKeyRoute
 }
 
 const AppTraceabilityRouteRouteChildren: AppTraceabilityRouteRouteChildren = {
   AppTraceabilityIndexRoute: AppTraceabilityIndexRoute,
+  AppTraceabilitySerialsSerialKeyRoute: AppTraceabilitySerialsSerialKeyRoute,
 }
 
 const AppTraceabilityRouteRouteWithChildren =

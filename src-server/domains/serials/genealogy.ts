@@ -8,31 +8,52 @@ import {
 } from '../../../src/domains/serials/schemas'
 import type { Db } from '../../db/connect'
 
+type Found = GenealogyRow & { above: string | null }
+
 /**
  * Genealogy of one serial as a recursive CTE over serial_links (indexed by parent and by child):
  * backward = everything it is made of, every level (parent -> children); forward = everything it
- * went into (child -> parent, up to the outermost). Rows come depth-first, siblings by code, so a
- * client shows them as an indented table. `seen` guards against a cycle (the link service refuses
- * them, this keeps a read finite whatever the data), depth and row count are bounded.
+ * went into (child -> parent, up to the outermost). The CTE carries keys only (no arrays copied
+ * per row) and stops after GENEALOGY_MAX_ROWS + 1 rows; depth is bounded by GENEALOGY_MAX_DEPTH,
+ * which keeps a read finite even over a cycle the link service would have refused. Rows are
+ * then put depth-first, siblings by code, so a client shows them as an indented table.
  */
 export async function readGenealogy(db: Db, serialId: string, direction: GenealogyDirection): Promise<Genealogy> {
   const [from, to] = direction === 'backward' ? ['parent_serial_id', 'child_serial_id'] : ['child_serial_id', 'parent_serial_id']
-  const { rows } = await sql<GenealogyRow>`
-    with recursive g(id, link_id, depth, seen, path) as (
-      select s.id, null::uuid, 0, array[s.id], array[s.code]
-      from serials s where s.id = ${serialId}
+  const { rows } = await sql<Found>`
+    with recursive g(id, above, link_id, depth) as (
+      select ${serialId}::uuid, null::uuid, null::uuid, 0
       union all
-      select n.id, l.id, g.depth + 1, g.seen || n.id, g.path || n.code
-      from g
-      join serial_links l on l.${sql.raw(from)} = g.id
-      join serials n on n.id = l.${sql.raw(to)}
-      where g.depth < ${GENEALOGY_MAX_DEPTH} and not n.id = any(g.seen)
+      select l.${sql.raw(to)}, g.id, l.id, g.depth + 1
+      from g join serial_links l on l.${sql.raw(from)} = g.id
+      where g.depth < ${GENEALOGY_MAX_DEPTH}
     )
-    select g.depth, s.id as serial_key, s.code, p.code as product_code, p.description as product_description,
+    select g.depth, s.id as serial_key, g.above, s.code, p.code as product_code, p.description as product_description,
       s.state, g.link_id as link_key, (extract(epoch from s.created_at) * 1000)::float8 as created_at
-    from g join serials s on s.id = g.id join products p on p.id = s.product_id
-    order by g.path
-    limit ${GENEALOGY_MAX_ROWS + 1}`.execute(db)
+    from (select * from g limit ${GENEALOGY_MAX_ROWS + 1}) g
+    join serials s on s.id = g.id join products p on p.id = s.product_id`.execute(db)
   const truncated = rows.length > GENEALOGY_MAX_ROWS
-  return { serial_key: serialId, direction, rows: truncated ? rows.slice(0, GENEALOGY_MAX_ROWS) : rows, truncated }
+  return { serial_key: serialId, direction, rows: depthFirst(rows.slice(0, GENEALOGY_MAX_ROWS)), truncated }
+}
+
+/** Each row followed by the rows under it, siblings by code; the serial asked for first. */
+function depthFirst(rows: Found[]): GenealogyRow[] {
+  const under = new Map<string | null, Found[]>()
+  for (const r of rows) {
+    const key = r.depth === 0 ? null : r.above
+    const list = under.get(key)
+    if (list) list.push(r)
+    else under.set(key, [r])
+  }
+  for (const list of under.values()) list.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+  const out: GenealogyRow[] = []
+  const stack = [...(under.get(null) ?? [])].reverse()
+  while (stack.length) {
+    const { above: _, ...row } = stack.pop()!
+    out.push(row)
+    // Over a cycle the same serial comes back deeper: follow each (serial, depth) once.
+    const children = (under.get(row.serial_key) ?? []).filter((c) => c.depth === row.depth + 1)
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+  }
+  return out
 }

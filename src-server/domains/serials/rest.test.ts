@@ -55,6 +55,7 @@ describe('REST serials', () => {
     expect(res.status).toBe(200)
     expect(res.body.detail).toMatchObject({ code: 'R-MID', components: [{ code: 'R-LEAF' }], contained_in: { code: 'R-ROOT' } })
     expect(res.body.detail.history.map((e: { event_type: string }) => e.event_type)).toEqual(['SERIAL_CREATED', 'SERIAL_LINKED', 'SERIAL_LINKED'])
+    expect(res.body.detail.history[1].data).toMatchObject({ parent_code: 'R-ROOT', child_code: 'R-MID' })
   })
 
   test('GET serial/{key}/genealogy both ways', async () => {

@@ -156,6 +156,14 @@ describe('genealogy', () => {
     expect(fwd.rows.map((r) => `${r.depth}:${r.code}`)).toEqual(['0:G-F', '1:G-D', '2:G-B', '3:G-A'])
     expect((await getGenealogy(h.svc, k['G-C']!, 'backward')).rows.map((r) => r.code)).toEqual(['G-C'])
   })
+
+  test('a cycle written around the service (bad data) still reads finite', async () => {
+    const [x, y] = [await make('BAD-X'), await make('BAD-Y')]
+    await h.svc.db.insertInto('serial_links').values([{ parent_serial_id: x, child_serial_id: y }, { parent_serial_id: y, child_serial_id: x }]).execute()
+    const fwd = await getGenealogy(h.svc, x, 'forward')
+    expect(fwd.rows.length).toBe(51)
+    expect(fwd.rows.slice(0, 3).map((r) => `${r.depth}:${r.code}`)).toEqual(['0:BAD-X', '1:BAD-Y', '2:BAD-X'])
+  })
 })
 
 describe('corrections with a reason, gated by the settings', () => {

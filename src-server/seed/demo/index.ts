@@ -7,6 +7,7 @@ import { seedDemoLibraries } from './libraries'
 import { seedDemoMessages } from './messages'
 import { seedDemoProducts } from './products'
 import { seedDemoProcesses } from './process'
+import { seedDemoSerials } from './serials'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
 import { seedDemoWorkOrders } from './work-orders'
 
@@ -39,5 +40,8 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   // Issues on the demo work orders and their jobs, in every state (after the work orders).
   const issues = await seedDemoIssues(svc)
   if (issues.length) log(`demo: opened issues ${issues.join(', ')}`)
+  // Serials of the demo products, with their links (after the work orders they were made in).
+  const serials = await seedDemoSerials(svc)
+  if (serials.length) log(`demo: created serials ${serials.join(', ')}`)
   log(`demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => `${u.username} [${u.scope.join(' ')}]`).join(', ')}`)
 }

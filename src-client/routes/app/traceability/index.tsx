@@ -1,7 +1,153 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { useDebouncedValue } from '@mantine/hooks'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import { SERIAL_STATES, type SerialState } from '../../../../src/domains/serials/schemas'
+import { formatDateTime } from '../../../../src/i18n/format'
+import { DateField } from '../../../components/DateField'
+import { rememberSerialsSearch, type SerialsSearch } from '../../../components/serials/overview-search'
+import { SerialStateBadge } from '../../../components/serials/SerialStateBadge'
+import { toApiError } from '../../../lib/api-error'
+import { errorMessage } from '../../../lib/error-messages'
+import { trpc } from '../../../lib/trpc'
+
+const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined)
 
 export const Route = createFileRoute('/app/traceability/')({
-  component: () => <AreaHome area={AREAS.traceability} />,
+  validateSearch: (s: Record<string, unknown>): SerialsSearch => ({
+    q: text(s.q),
+    product: text(s.product),
+    state: SERIAL_STATES.includes(s.state as SerialState) ? (s.state as SerialState) : undefined,
+    from: text(s.from),
+    to: text(s.to),
+  }),
+  component: SerialsOverview,
 })
+
+/** SPEC 2 traceability: the serials overview (search from the settings' minimum length, filters, first 100 and the total). */
+function SerialsOverview() {
+  const { t } = useLingui()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  useEffect(() => rememberSerialsSearch(search), [search])
+  const setSearch = (patch: Partial<SerialsSearch>) => navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true })
+  const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
+  const min = settings.data?.autocomplete_min_chars_serials ?? 3
+  const products = useQuery({ ...trpc.products.list.queryOptions({ page_size: 100, sort: 'code' }), staleTime: 60_000 })
+
+  const [typed, setTyped] = useState(search.q ?? '')
+  const [debounced] = useDebouncedValue(typed.trim(), 300)
+  useEffect(() => {
+    // Shorter than the minimum: nothing is searched, the hint says how many characters it needs.
+    const q = debounced.length >= min ? debounced : undefined
+    if (q !== search.q) setSearch({ q })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced, min])
+  const tooShort = typed.trim().length > 0 && typed.trim().length < min
+
+  const input = { search: search.q, product_key: search.product, state: search.state, from: search.from, to: search.to }
+  const serials = useQuery({ ...trpc.serials.list.queryOptions(input), placeholderData: keepPreviousData, staleTime: 0 })
+  const rows = serials.data?.rows ?? []
+  const total = serials.data ? `${serials.data.total}${serials.data.total_capped ? '+' : ''}` : ''
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>
+          <Trans>Seriali</Trans>
+        </Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          <Trans>Cerca un seriale per codice e apri la sua genealogia.</Trans>
+        </Text>
+      </div>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          type="search"
+          label={t`Codice seriale`}
+          placeholder={t`Inizia con...`}
+          value={typed}
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          description={tooShort ? t`Scrivi almeno ${min} caratteri` : undefined}
+          w={240}
+          maw="100%"
+          data-testid="serials-search"
+        />
+        <Select
+          label={t`Prodotto`}
+          placeholder={t`Tutti`}
+          clearable
+          searchable
+          w={220}
+          data={(products.data?.rows ?? []).map((p) => ({ value: p._key, label: `${p.code} ${p.description}` }))}
+          value={search.product ?? null}
+          onChange={(v) => setSearch({ product: v ?? undefined })}
+        />
+        <Select
+          label={t`Stato`}
+          placeholder={t`Tutti`}
+          clearable
+          w={150}
+          data={[
+            { value: 'temporary', label: t`Provvisorio` },
+            { value: 'final', label: t`Definitivo` },
+          ]}
+          value={search.state ?? null}
+          onChange={(v) => setSearch({ state: (v as SerialState | null) ?? undefined })}
+        />
+        <DateField label={t`Creati dal`} value={search.from ?? null} maxDate={search.to} onChange={(v) => setSearch({ from: v ?? undefined })} w={150} />
+        <DateField label={t`al`} value={search.to ?? null} minDate={search.from} onChange={(v) => setSearch({ to: v ?? undefined })} w={150} />
+      </Group>
+      {serials.isError && <Text c="red">{errorMessage(toApiError(serials.error))}</Text>}
+      {serials.data && (
+        <Text size="sm" c="dimmed" data-testid="serials-total">
+          {rows.length < serials.data.total ? t`Primi ${rows.length} di ${total} seriali` : t`${total} seriali`}
+        </Text>
+      )}
+      <Table.ScrollContainer minWidth={760}>
+        <Table highlightOnHover striped data-testid="serials-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t`Codice`}</Table.Th>
+              <Table.Th>{t`Prodotto`}</Table.Th>
+              <Table.Th>{t`Ordine di lavoro`}</Table.Th>
+              <Table.Th>{t`Fase`}</Table.Th>
+              <Table.Th>{t`Operatore`}</Table.Th>
+              <Table.Th>{t`Creato il`}</Table.Th>
+              <Table.Th>{t`Stato`}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr
+                key={r._key}
+                style={{ cursor: 'pointer' }}
+                onClick={() => navigate({ to: '/app/traceability/serials/$serialKey', params: { serialKey: r._key } })}
+              >
+                <Table.Td>
+                  <Text fw={600} size="sm">
+                    {r.code}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{`${r.product_code} ${r.product_description}`}</Table.Td>
+                <Table.Td>{r.work_order_code ?? ''}</Table.Td>
+                <Table.Td>{r.phase_name ?? ''}</Table.Td>
+                <Table.Td>{r.operator_name ?? ''}</Table.Td>
+                <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
+                <Table.Td>
+                  <SerialStateBadge state={r.state} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {serials.data && rows.length === 0 && (
+        <Badge variant="light" color="gray" size="lg">
+          <Trans>Nessun seriale</Trans>
+        </Badge>
+      )}
+    </Stack>
+  )
+}

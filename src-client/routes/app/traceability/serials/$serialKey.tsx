@@ -1,0 +1,209 @@
+import { msg } from '@lingui/core/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Anchor, Card, Group, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import type { SerialLinkRow } from '../../../../../src/domains/serials/schemas'
+import { formatDateTime } from '../../../../../src/i18n/format'
+import { LoadError, Loading } from '../../../../components/QueryState'
+import { lastSerialsSearch } from '../../../../components/serials/overview-search'
+import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
+import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
+import { trpc } from '../../../../lib/trpc'
+
+export const Route = createFileRoute('/app/traceability/serials/$serialKey')({
+  component: SerialDetailPage,
+})
+
+const EVENT_LABELS = {
+  SERIAL_CREATED: msg`Creato`,
+  SERIAL_UPDATED: msg`Modificato`,
+  SERIAL_FINALIZED: msg`Reso definitivo`,
+  SERIAL_LINKED: msg`Collegato`,
+} as const
+
+const serialLink = (key: string, code: string) => (
+  <Anchor size="sm" renderRoot={(p) => <Link {...p} to="/app/traceability/serials/$serialKey" params={{ serialKey: key }} />}>
+    {code}
+  </Anchor>
+)
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{children || '-'}</Text>
+    </div>
+  )
+}
+
+/** SPEC 2 serial detail: its data, where it was made, its components, what it is inside, its history and genealogy. */
+function SerialDetailPage() {
+  const { t, i18n } = useLingui()
+  const { serialKey } = Route.useParams()
+  const serial = useQuery(trpc.serials.get.queryOptions({ key: serialKey }))
+  const back = (
+    <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability" search={lastSerialsSearch()} />} size="sm" w="fit-content">
+      ← <Trans>Seriali</Trans>
+    </Anchor>
+  )
+  if (serial.isPending) return <Loading />
+  if (serial.isError)
+    return (
+      <Stack>
+        {back}
+        <LoadError error={serial.error} />
+      </Stack>
+    )
+  const s = serial.data
+  const data = Object.entries(s.data)
+  const linkRows = (rows: SerialLinkRow[], testid: string) => (
+    <Table striped data-testid={testid}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t`Codice`}</Table.Th>
+          <Table.Th>{t`Prodotto`}</Table.Th>
+          <Table.Th>{t`Collegato il`}</Table.Th>
+          <Table.Th>{t`Stato`}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={r.link_key}>
+            <Table.Td>{serialLink(r.serial_key, r.code)}</Table.Td>
+            <Table.Td>{`${r.product_code} ${r.product_description}`}</Table.Td>
+            <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
+            <Table.Td>
+              <SerialStateBadge state={r.state} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+
+  return (
+    <Stack gap="md">
+      {back}
+      <Group gap="sm" align="center">
+        <Title order={2} data-testid="serial-code">
+          {s.code}
+        </Title>
+        <SerialStateBadge state={s.state} />
+      </Group>
+      <Card withBorder>
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+          <Field label={t`Prodotto`}>{`${s.product_code} ${s.product_description}`}</Field>
+          <Field label={t`Ordine di lavoro`}>{s.work_order_code}</Field>
+          <Field label={t`Fase`}>{s.phase_name}</Field>
+          <Field label={t`Lotto`}>{s.batch_number === null ? '' : String(s.batch_number)}</Field>
+          <Field label={t`Operatore`}>{s.operator_name}</Field>
+          <Field label={t`Creato il`}>{formatDateTime(s.created_at)}</Field>
+          <Field label={t`Contenuto in`}>{s.contained_in ? serialLink(s.contained_in.serial_key, s.contained_in.code) : ''}</Field>
+        </SimpleGrid>
+      </Card>
+      <Title order={4}>
+        <Trans>Dati</Trans>
+      </Title>
+      {data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          <Trans>Nessun dato</Trans>
+        </Text>
+      ) : (
+        <Table withTableBorder maw={640} data-testid="serial-data">
+          <Table.Tbody>
+            {data.map(([k, v]) => (
+              <Table.Tr key={k}>
+                <Table.Th w="40%">{k}</Table.Th>
+                <Table.Td>{typeof v === 'string' ? v : JSON.stringify(v)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Tabs defaultValue="components" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="components">
+            <Trans>Componenti ({s.components.length})</Trans>
+          </Tabs.Tab>
+          <Tabs.Tab value="backward">
+            <Trans>Genealogia: componenti</Trans>
+          </Tabs.Tab>
+          <Tabs.Tab value="forward">
+            <Trans>Genealogia: utilizzi</Trans>
+          </Tabs.Tab>
+          <Tabs.Tab value="history">
+            <Trans>Storico</Trans>
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="components" pt="sm">
+          {s.components.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              <Trans>Nessun componente</Trans>
+            </Text>
+          ) : (
+            linkRows(s.components, 'serial-components')
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="backward" pt="sm">
+          <Stack gap="sm">
+            <GenealogyTable serialKey={s._key} code={s.code} direction="backward" />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="forward" pt="sm">
+          <Stack gap="sm">
+            <GenealogyTable serialKey={s._key} code={s.code} direction="forward" />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="sm">
+          <Table striped data-testid="serial-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Quando`}</Table.Th>
+                <Table.Th>{t`Evento`}</Table.Th>
+                <Table.Th>{t`Utente`}</Table.Th>
+                <Table.Th>{t`Dettagli`}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {s.history.map((e, i) => (
+                <Table.Tr key={`${e.created_at}-${i}`}>
+                  <Table.Td>{formatDateTime(e.created_at)}</Table.Td>
+                  <Table.Td>{e.event_type in EVENT_LABELS ? i18n._(EVENT_LABELS[e.event_type as keyof typeof EVENT_LABELS]) : e.event_type}</Table.Td>
+                  <Table.Td>{e.user_name ?? ''}</Table.Td>
+                  <Table.Td>{eventDetails(e.data, i18n)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  )
+}
+
+type I18n = ReturnType<typeof useLingui>['i18n']
+/** What an event says in a line: the link made or removed, the reason and the values changed. */
+function eventDetails(data: Record<string, unknown>, i18n: I18n): string {
+  const parts: string[] = []
+  const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
+  if (typeof data.parent_code === 'string' && typeof data.child_code === 'string') {
+    const [child, parent] = [data.child_code, data.parent_code]
+    parts.push(i18n._(msg`${child} in ${parent}`))
+  }
+  const unlinked = data.unlinked as { parent_code?: string; child_code?: string } | undefined
+  if (unlinked) {
+    const [child, parent] = [str(unlinked.child_code), str(unlinked.parent_code)]
+    parts.push(i18n._(msg`${child} tolto da ${parent}`))
+  }
+  const changes = data.changes as Record<string, { from: unknown; to: unknown }> | undefined
+  for (const [k, c] of Object.entries(changes ?? {})) parts.push(`${k}: ${str(c.from)} → ${str(c.to)}`)
+  if (typeof data.reason === 'string') {
+    const reason = data.reason
+    parts.push(i18n._(msg`Motivo: ${reason}`))
+  }
+  return parts.join('; ')
+}
