@@ -93,6 +93,18 @@ describe('traceability of phases and bom lines', () => {
     expect((await getProcess(product)).map((p: any) => [p.traceability_level, p.counter_key])).toEqual([['none', null]])
   })
 
+  test('a counter a phase uses cannot be deleted (409 COUNTER_IN_USE); once free it can', async () => {
+    const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
+    const used = await insertCounter('Seriali quadri')
+    const product = await insertProduct(h, 'TR-5')
+    const [phase] = (await putProcess(product, [{ operation_key: operation, counter_key: used }])).body.detail.phases
+    const refused = await h.request('DELETE', `/api/counter/${used}`, { token: admin })
+    expect({ status: refused.status, code: appCode(refused.body) }).toEqual({ status: 409, code: 'COUNTER_IN_USE' })
+    expect((await getProcess(product))[0].counter_key).toBe(used)
+    await putProcess(product, [{ _key: phase._key, operation_key: operation, counter_key: null }])
+    expect((await h.request('DELETE', `/api/counter/${used}`, { token: admin })).status).toBe(200)
+  })
+
   test('a bom line says whether the serials of its component must be declared (default false); changes are recorded', async () => {
     const product = await insertProduct(h, 'TR-4')
     const [phase] = (await putProcess(product, [{ operation_key: operation }])).body.detail.phases
