@@ -67,6 +67,8 @@ type Load = {
   /** What was requested from the sign-in click on: the screen's own cost once the app is loaded. */
   afterJsBytes: number
   afterRequests: number
+  /** What was requested, in order: `BENCH_CLIENT_LIST=1` prints it (which chunks a screen loads). */
+  list: string[]
 }
 
 /** How a load starts and when it is done; `signIn` (app only) is the person's part, not timed. */
@@ -121,7 +123,7 @@ async function measureLoad(page: Page, flow: Flow): Promise<Load> {
   // Quiet: every request finished and nothing new for 500 ms.
   while (performance.now() - lastActivity < 500 || kinds.size > done.size) await page.waitForTimeout(100)
   await cdp.detach()
-  const load: Load = { jsBytes: 0, cssBytes: 0, otherBytes: 0, requests: 0, jsRequests: 0, apiRequests: 0, trpcCalls: 0, firstMs, afterSignInMs, afterJsBytes: 0, afterRequests: 0 }
+  const load: Load = { jsBytes: 0, cssBytes: 0, otherBytes: 0, requests: 0, jsRequests: 0, apiRequests: 0, trpcCalls: 0, firstMs, afterSignInMs, afterJsBytes: 0, afterRequests: 0, list: [] }
   for (const [id, { type, url: u, afterSignIn }] of kinds) {
     const bytes = done.get(id) ?? 0
     load.requests++
@@ -133,6 +135,7 @@ async function measureLoad(page: Page, flow: Flow): Promise<Load> {
     } else if (type === 'Stylesheet') load.cssBytes += bytes
     else load.otherBytes += bytes
     const { pathname } = new URL(u)
+    load.list.push(`${afterSignIn ? 'after' : 'cold '} ${type.padEnd(10)} ${(bytes / KB).toFixed(1).padStart(6)} KB ${pathname}`)
     if (pathname.startsWith('/api/')) load.apiRequests++
     // A batch names its procedures in the path: /api/trpc/a.b,c.d?batch=1
     if (pathname.startsWith('/api/trpc/')) load.trpcCalls += pathname.slice('/api/trpc/'.length).split(',').length
@@ -213,6 +216,7 @@ async function run(ctx: BenchContext) {
       }
     }
     const last = loads[loads.length - 1] as Load
+    if (process.env.BENCH_CLIENT_LIST) console.log(last.list.map((l) => `    ${l}`).join('\n'))
     const total = (l: Load) => l.firstMs + l.afterSignInMs
     const row = { ...last, totalMs: median(loads.map(total)), firstMs: median(loads.map((l) => l.firstMs)), afterSignInMs: median(loads.map((l) => l.afterSignInMs)), all: loads.map(total) }
     console.log(

@@ -53,46 +53,75 @@ const HEAVY = /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|@dnd-kit|
 const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
 /** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table). */
 const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField)\.tsx$/
+/**
+ * Mantine components only office screens use (pagination, radio groups, cards): in `ui-office`,
+ * not in the `ui` the operator loads. Found by listing the names the operator's screens and the
+ * app layout import from @mantine/core against all the app's imports (module importers cannot
+ * tell: every component is imported by Mantine's index). Should the operator use one of them,
+ * it simply loads this chunk too (bench/client.ts with BENCH_CLIENT_LIST=1 shows it).
+ */
+const OFFICE_UI = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Pagination|Radio|Card)[\\/]/
 const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
 /** The shop-floor screens: their tablets are the slow devices, what they load is kept to what they use. */
-const OPERATOR = /[\\/]src-client[\\/]routes[\\/]app[\\/]operator[\\/]/
+const OPERATOR = 'operator'
 
 type ChunkingContext = { getModuleInfo: (id: string) => { importers: readonly string[] } | null }
 
 /**
- * Whether an operator screen imports `id`, directly or through other modules (static imports:
- * what loads with the screen). Memoised per build; a cycle counts as "no" until proven.
+ * The areas whose lazy screens import `id`, directly or through other modules (static imports:
+ * what loads with the screen). Memoised per build; a module on an import cycle counts the areas
+ * found before the cycle closed.
  */
-function operatorReaches(id: string, ctx: ChunkingContext, memo: Map<string, boolean>): boolean {
+function areasReaching(id: string, ctx: ChunkingContext, memo: Map<string, Set<string>>): Set<string> {
   const known = memo.get(id)
-  if (known !== undefined) return known
-  memo.set(id, false)
-  const reached = (ctx.getModuleInfo(id)?.importers ?? []).some((by) => OPERATOR.test(by) || operatorReaches(by, ctx, memo))
-  memo.set(id, reached)
-  return reached
+  if (known) return known
+  const areas = new Set<string>()
+  memo.set(id, areas)
+  for (const by of ctx.getModuleInfo(id)?.importers ?? []) {
+    const area = AREA.exec(by)?.[1]
+    if (area) areas.add(area)
+    else for (const a of areasReaching(by, ctx, memo)) areas.add(a)
+  }
+  return areas
 }
 
 /**
- * The shared modules split in two: `shared` for what the operator's screens use (issues,
- * messages, the work session's parts, client helpers) and `office` for the rest (job and issue
- * tables, process and product editors), so the operator does not download the office screens'
- * components nor the table library they import.
+ * A lazy screen's chunk is its area's; so is a shared module (component, helper) that only one
+ * area's screens import, which would otherwise be a small chunk of its own (one request each).
+ */
+function areaChunkName(): (id: string, ctx: ChunkingContext) => string | null {
+  const memo = new Map<string, Set<string>>()
+  return (id, ctx) => {
+    const own = AREA.exec(id)?.[1]
+    if (own) return `area-${own}`
+    const areas = areasReaching(id, ctx, memo)
+    return areas.size === 1 ? `area-${[...areas][0]}` : null
+  }
+}
+
+/**
+ * The modules several areas share, split in two: `shared` for what the operator's screens use
+ * (issues, messages, the work session's parts, client helpers) and `office` for the rest (job
+ * and issue tables, process and product editors), so the operator does not download the office
+ * screens' components nor the table library they import.
  */
 function sharedChunkName(): (id: string, ctx: ChunkingContext) => string {
-  const memo = new Map<string, boolean>()
-  return (id, ctx) => (operatorReaches(id, ctx, memo) ? 'shared' : 'office')
+  const memo = new Map<string, Set<string>>()
+  return (id, ctx) => (areasReaching(id, ctx, memo).has(OPERATOR) ? 'shared' : 'office')
 }
 
 /**
  * Rolldown chunk groups (build.rolldownOptions.output.codeSplitting), highest priority first:
  * - everything the first page needs (all that main.tsx imports statically: libraries and the
  *   route tree's non-lazy parts) in two chunks, `vendor` and `app`, instead of dozens of small ones;
- * - the remaining library code (Mantine components the first page does not use) in `ui`, except
+ * - the remaining library code (Mantine components the first page does not use) in `ui`
+ *   (`ui-office` for the components only office screens use), except
  *   the heavy libraries few screens use (tables, drag-sort, date pickers): Rolldown's own
  *   splitting keeps those with the screens that import them;
- * - the lazy screens (TanStack autoCodeSplitting) of one area in one chunk per area, without
- *   the components they import (`includeDependenciesRecursively: false`), which would otherwise
- *   land in whichever area claims them first and drag that area along;
+ * - the lazy screens (TanStack autoCodeSplitting) of one area in one chunk per area, with the
+ *   app modules only that area uses but without the components other areas share
+ *   (`includeDependenciesRecursively: false`), which would otherwise land in whichever area
+ *   claims them first and drag that area along;
  * - the app's modules used by several lazy screens in `shared` (those the operator's screens
  *   use) and `office` (the others), but the table and date picker wrappers, which would drag
  *   their heavy libraries into every area; the rest stay with their screen.
@@ -103,11 +132,11 @@ export const clientChunks = {
   groups: [
     { name: 'vendor', test: NODE_MODULES, tags: ['$initial' as const], priority: 50 },
     { name: 'app', tags: ['$initial' as const], priority: 40 },
-    { name: 'ui', test: (id: string) => NODE_MODULES.test(id) && !HEAVY.test(id), priority: 20 },
+    { name: (id: string) => (OFFICE_UI.test(id) ? 'ui-office' : 'ui'), debugName: 'ui', test: (id: string) => NODE_MODULES.test(id) && !HEAVY.test(id), priority: 20 },
     {
-      name: (id: string) => `area-${AREA.exec(id)?.[1] ?? 'home'}`,
+      name: areaChunkName(),
       debugName: 'area',
-      test: AREA,
+      test: (id: string) => AREA.test(id) || (SHARED.test(id) && !HEAVY_PARTS.test(id)),
       includeDependenciesRecursively: false,
       priority: 10,
     },
