@@ -21,6 +21,7 @@ import {
 import { lazy, Suspense, useState } from 'react'
 import { FORM_TEXT_MAX, FORM_VALUES_MAX, type FieldDefinition, type FormValue } from '../../../src/domains/execution/schemas'
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
+import { isTime } from '../../../src/domains/products/metadata'
 import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
 import { toApiError } from '../../lib/api-error'
 import { capitalised, issueText } from '../../lib/input-issue-messages'
@@ -48,6 +49,8 @@ type Props = {
   disabled: boolean
   error?: string
   batchKey: string
+  /** Told whether a date field holds text that is not a date (its value stays the last date read). */
+  onUnreadable?: (unreadable: boolean) => void
 }
 
 /** Choices this short show as chips (one tap each); longer lists use a select. */
@@ -57,9 +60,9 @@ const CHIPS_MAX = 6
  * One field of a form step, sized for a touch screen and a barcode scanner (which types and
  * presses Enter: no field submits anything on Enter). Values follow FormValue (execution
  * schemas): text, number (typed text while edited), boolean, ternary 'true'|'false'|'na', choice option(s),
- * date 'YYYY-MM-DD', time 'HH:MM', files (stored names); `multiple` fields take a list.
+ * date 'YYYY-MM-DD', time 'HH:MM' (typed text while edited), files (stored names); `multiple` fields take a list.
  */
-export function FormFieldInput({ field, value, onChange, disabled, error, batchKey }: Props) {
+export function FormFieldInput({ field, value, onChange, disabled, error, batchKey, onUnreadable }: Props) {
   const { t } = useLingui()
   const list = Array.isArray(value) ? value.map(String) : []
   const str = typeof value === 'string' ? value : ''
@@ -187,14 +190,14 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
       ) : (
         // Until the picker has loaded the value shows in a disabled field: nothing typed can be lost.
         <Suspense fallback={<TextInput {...wrapper} value={str ? isoToDateText(str) : ''} disabled readOnly maw={260} />}>
-          <DateField {...common} value={str || null} onChange={(v) => onChange(v)} maw={260} />
+          <DateField {...common} value={str || null} onChange={(v) => onChange(v)} onUnreadable={onUnreadable} maw={260} />
         </Suspense>
       )
     case 'time':
       if (field.multiple) {
         return <TagsInput {...common} value={list} onChange={onChange} placeholder={t`HH:MM, Invio dopo ciascuna`} />
       }
-      return <TextInput {...common} type={field.type} value={str} onChange={(e) => onChange(e.currentTarget.value || null)} maw={260} />
+      return <TimeTextInput {...common} value={str} onChange={(text) => onChange(text || null)} />
     case 'files':
       return (
         <Input.Wrapper {...wrapper}>
@@ -202,6 +205,30 @@ export function FormFieldInput({ field, value, onChange, disabled, error, batchK
         </Input.Wrapper>
       )
   }
+}
+
+/**
+ * A time typed as HH:MM on a 24-hour clock, whatever the browser's language (a native time field
+ * shows a 12-hour clock in English). The text stays as typed: text that is not such a time is
+ * marked once the field is left, and the form refuses to save it (isTime).
+ */
+function TimeTextInput({ value, onChange, error, ...rest }: Omit<TextInputProps, 'value' | 'onChange'> & { value: string; onChange: (text: string) => void }) {
+  const { t } = useLingui()
+  const [focused, setFocused] = useState(false)
+  const unreadable = !focused && value.trim() !== '' && !isTime(value.trim())
+  return (
+    <TextInput
+      {...rest}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+      placeholder={t`HH:MM`}
+      autoComplete="off"
+      error={unreadable ? t`Ora non valida (HH:MM, 24 ore)` : error}
+      maw={260}
+    />
+  )
 }
 
 type TypedDateFieldProps = Pick<TextInputProps, 'label' | 'error' | 'disabled' | 'maw' | 'aria-label'> & {
