@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
-import { signIn } from './helpers'
+import { adminApi, signIn, uniqueName } from './helpers'
 
 const SHOTS = '/tmp/shots-serials'
 const rowsOf = (page: Page, testid: string) => page.getByTestId(testid).locator('tbody tr')
@@ -67,4 +67,73 @@ test('traceability: filters by product and state; an unknown serial reads as not
   await page.screenshot({ path: `${SHOTS}/filters-1024.png`, fullPage: true })
   await page.evaluate(() => history.pushState(null, '', '/app/traceability/serials/00000000-0000-4000-8000-000000000000'))
   await expect(page.getByRole('alert')).toHaveText('Not found')
+})
+
+test('traceability: a code is corrected only with the setting on and a reason; the history keeps old, new and why', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!)
+  const setFlags = async (on: boolean) => expect((await api.patch('/api/settings', { data: { serial_code_edit: on, serial_delete: on } })).status()).toBe(200)
+  await setFlags(false)
+  try {
+    await signIn(page, 'tracciabilita')
+    const box = page.getByTestId('serials-search')
+    await box.pressSequentially('SN-MOT-0102')
+    await expect(rowsOf(page, 'serials-table')).toHaveCount(1)
+    await rowsOf(page, 'serials-table').first().click()
+    await expect(page.getByTestId('serial-code')).toHaveText('SN-MOT-0102')
+    // Setting off: no way to change the code.
+    await expect(page.getByRole('button', { name: 'Change code' })).toHaveCount(0)
+
+    await setFlags(true)
+    await page.reload()
+    await page.getByRole('textbox', { name: 'Password' }).fill('demo1234')
+    await page.getByRole('button', { name: 'Unlock' }).click()
+    await page.getByRole('button', { name: 'Change code' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Change the serial code' })
+    const next = uniqueName('SN-MOT')
+    await dialog.getByRole('textbox', { name: 'New code' }).fill('')
+    await dialog.getByRole('textbox', { name: 'New code' }).pressSequentially(next)
+    // No reason: Save stays off.
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled()
+    await dialog.getByRole('textbox', { name: 'Reason' }).pressSequentially('etichetta ristampata')
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await page.screenshot({ path: `${SHOTS}/edit-1024.png` })
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByTestId('serial-code')).toHaveText(next)
+    await page.getByRole('tab', { name: 'History' }).click()
+    await expect(rowsOf(page, 'serial-history').last()).toContainText(`code: SN-MOT-0102 → ${next}; Reason: etichetta ristampata`)
+
+    // A code already in use is refused with the SPEC message; the serial keeps its code.
+    await page.getByRole('button', { name: 'Change code' }).click()
+    await dialog.getByRole('textbox', { name: 'New code' }).fill('')
+    await dialog.getByRole('textbox', { name: 'New code' }).pressSequentially('SN-PMP-0001')
+    await dialog.getByRole('textbox', { name: 'Reason' }).pressSequentially('prova')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await expect(page.locator('.mantine-Notification-root', { hasText: 'Serial code already used: cannot update' })).toBeVisible()
+    await dialog.getByRole('textbox', { name: 'New code' }).fill('')
+    // Back to the demo code, so that the other tests find it again.
+    await dialog.getByRole('textbox', { name: 'New code' }).pressSequentially('SN-MOT-0102')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByTestId('serial-code')).toHaveText('SN-MOT-0102')
+  } finally {
+    await setFlags(false)
+  }
+})
+
+test('traceability: removing a component asks for a reason first', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!)
+  expect((await api.patch('/api/settings', { data: { serial_delete: true } })).status()).toBe(200)
+  try {
+    await signIn(page, 'tracciabilita')
+    await page.getByTestId('serials-search').pressSequentially('SN-PMP-0001')
+    await expect(rowsOf(page, 'serials-table')).toHaveCount(1)
+    await rowsOf(page, 'serials-table').first().click()
+    await expect(page.getByTestId('serial-code')).toHaveText('SN-PMP-0001')
+    await rowsOf(page, 'serial-components').first().getByRole('button', { name: 'Remove' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Remove SN-MOT-0101 from SN-PMP-0001?' })
+    await expect(dialog.getByRole('button', { name: 'Remove link' })).toBeDisabled()
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(rowsOf(page, 'serial-components')).toHaveCount(2)
+  } finally {
+    expect((await api.patch('/api/settings', { data: { serial_delete: false } })).status()).toBe(200)
+  }
 })

@@ -1,14 +1,15 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Card, Group, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import type { SerialLinkRow } from '../../../../../src/domains/serials/schemas'
 import { formatDateTime } from '../../../../../src/i18n/format'
 import { LoadError, Loading } from '../../../../components/QueryState'
 import { lastSerialsSearch } from '../../../../components/serials/overview-search'
 import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
+import { EditSerialCodeDialog, UnlinkSerialDialog, useCanCorrectSerials } from '../../../../components/serials/SerialCorrections'
 import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
 import { trpc } from '../../../../lib/trpc'
 
@@ -45,6 +46,10 @@ function SerialDetailPage() {
   const { t, i18n } = useLingui()
   const { serialKey } = Route.useParams()
   const serial = useQuery(trpc.serials.get.queryOptions({ key: serialKey }))
+  const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
+  const canCorrect = useCanCorrectSerials()
+  const [editing, setEditing] = useState(false)
+  const [unlinking, setUnlinking] = useState<SerialLinkRow | null>(null)
   const back = (
     <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability" search={lastSerialsSearch()} />} size="sm" w="fit-content">
       ← <Trans>Seriali</Trans>
@@ -60,6 +65,8 @@ function SerialDetailPage() {
     )
   const s = serial.data
   const data = Object.entries(s.data)
+  const canEditCode = canCorrect && settings.data?.serial_code_edit === true
+  const canUnlink = canCorrect && settings.data?.serial_delete === true
   const linkRows = (rows: SerialLinkRow[], testid: string) => (
     <Table striped data-testid={testid}>
       <Table.Thead>
@@ -68,6 +75,7 @@ function SerialDetailPage() {
           <Table.Th>{t`Prodotto`}</Table.Th>
           <Table.Th>{t`Collegato il`}</Table.Th>
           <Table.Th>{t`Stato`}</Table.Th>
+          {canUnlink && <Table.Th />}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -79,6 +87,13 @@ function SerialDetailPage() {
             <Table.Td>
               <SerialStateBadge state={r.state} />
             </Table.Td>
+            {canUnlink && (
+              <Table.Td ta="right">
+                <Button size="xs" variant="subtle" color="red" onClick={() => setUnlinking(r)}>
+                  <Trans>Rimuovi</Trans>
+                </Button>
+              </Table.Td>
+            )}
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -93,7 +108,16 @@ function SerialDetailPage() {
           {s.code}
         </Title>
         <SerialStateBadge state={s.state} />
+        {canEditCode && (
+          <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+            <Trans>Modifica codice</Trans>
+          </Button>
+        )}
       </Group>
+      {editing && <EditSerialCodeDialog opened onClose={() => setEditing(false)} serialKey={s._key} code={s.code} />}
+      {unlinking && (
+        <UnlinkSerialDialog opened onClose={() => setUnlinking(null)} linkKey={unlinking.link_key} childCode={unlinking.code} parentCode={s.code} />
+      )}
       <Card withBorder>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           <Field label={t`Prodotto`}>{`${s.product_code} ${s.product_description}`}</Field>
