@@ -5,7 +5,7 @@ import { useHarness } from '../../test/harness'
 import { adminKey, tableCounts } from '../../test/fixtures'
 import { writeSettings } from '../settings/queries'
 import { makeProduct } from '../work-orders/test-fixtures'
-import { createSerial, editSerial, getGenealogy, getSerial, linkSerials, listSerials, unlinkSerial, type NewSerialLink } from './service'
+import { createSerial, editSerial, finalizeBatchSerials, getGenealogy, getSerial, linkSerials, listSerials, unlinkSerial, type NewSerialLink } from './service'
 
 const h = useHarness()
 let actor: Actor
@@ -13,6 +13,7 @@ let assembly: string
 let board: string
 let screw: string
 let boardLine: string
+let assemblyPhase: string
 
 /** Runs a service write in its own transaction, as execution will. */
 const inTrx = <T>(fn: (trx: Db) => Promise<T>) => h.svc.db.transaction().execute(fn)
@@ -37,6 +38,7 @@ beforeAll(async () => {
   actor = { userId: await adminKey(h), sessionId: null, scope: 'admin traceability', tokenId: null }
   const a = await makeProduct(h.svc.db, { code: 'ASSY', phases: ['Montaggio'] })
   assembly = a.key
+  assemblyPhase = a.phases[0]!.key
   board = (await makeProduct(h.svc.db, { code: 'BOARD' })).key
   screw = (await makeProduct(h.svc.db, { code: 'SCREW' })).key
   const line = await h.svc.db
@@ -163,6 +165,37 @@ describe('genealogy', () => {
     const fwd = await getGenealogy(h.svc, x, 'forward')
     expect(fwd.rows.length).toBe(51)
     expect(fwd.rows.slice(0, 3).map((r) => `${r.depth}:${r.code}`)).toEqual(['0:BAD-X', '1:BAD-Y', '2:BAD-X'])
+  })
+})
+
+describe('finalizeBatchSerials', () => {
+  test('at batch completion the batch serials and links turn final, one SERIAL_FINALIZED each; other batches stay as they are', async () => {
+    const wo = await h.svc.db.insertInto('work_orders').values({ code: 'WO-FIN', product_id: assembly, planned_qt: 2 }).returning('id').executeTakeFirstOrThrow()
+    const job = await h.svc.db
+      .insertInto('jobs')
+      .values({ work_order_id: wo.id, phase_id: assemblyPhase, position: 0, quantity: 2 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    // One open batch per job: the other batch is an earlier, completed one.
+    const batch = async (number: number, status: 'open' | 'completed') =>
+      (await h.svc.db.insertInto('batches').values({ job_id: job.id, number, status, qt_total: 1, opened_at: h.clock.now() }).returning('id').executeTakeFirstOrThrow()).id
+    const [b1, b2] = [await batch(2, 'open'), await batch(1, 'completed')]
+    const inBatch = (batch_id: string) => ({ batch_id, job_id: job.id, work_order_id: wo.id, phase_id: assemblyPhase, temporary: true })
+    const parent = await make('FIN-P', assembly, inBatch(b1))
+    const child = await make('FIN-C', board)
+    await link(parent, child, { batch_id: b1, bom_line_id: boardLine, phase_id: assemblyPhase, temporary: true })
+    const other = await make('FIN-OTHER', assembly, inBatch(b2))
+    expect((await getSerial(h.svc, parent)).components[0]!.state).toBe('temporary')
+
+    expect(await inTrx((trx) => finalizeBatchSerials(trx, actor, b1, h.clock.now()))).toBe(2)
+    const detail = await getSerial(h.svc, parent)
+    expect(detail).toMatchObject({ state: 'final', work_order_code: 'WO-FIN', batch_number: 2 })
+    expect(detail.components[0]!.state).toBe('final')
+    expect((await getSerial(h.svc, other)).state).toBe('temporary')
+    expect((await events(parent)).at(-1)).toMatchObject({ event_type: 'SERIAL_FINALIZED', data: { batch_key: b1, link_key: null } })
+    expect((await events(child)).at(-1)).toMatchObject({ event_type: 'SERIAL_FINALIZED', data: { batch_key: b1, link_key: detail.components[0]!.link_key } })
+    // Twice: nothing left to finalise.
+    expect(await inTrx((trx) => finalizeBatchSerials(trx, actor, b1, h.clock.now()))).toBe(0)
   })
 })
 
