@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decimalSeparatorOf, isPartialNumberText, numberToText, readNumberText } from './number-text'
+import { decimalCount, decimalSeparatorOf, isPartialNumberText, numberToText, readNumberText } from './number-text'
 
 describe('readNumberText', () => {
   test.each([
@@ -88,4 +88,16 @@ test('numbers become text with the locale separator, and read back the same', ()
   for (const value of [0, 1, -1, 0.1, 12.345, 1e-7, 999999.99]) {
     expect(readNumberText(numberToText(value, ','))).toEqual({ ok: true, value })
   }
+})
+
+test('a decimals limit refuses more decimals, never rounds; trailing zeros do not count', () => {
+  expect(readNumberText('1,2345', { decimals: 4 })).toEqual({ ok: true, value: 1.2345 })
+  expect(readNumberText('1.23450', { decimals: 4 })).toEqual({ ok: true, value: 1.2345 })
+  expect(readNumberText('1,23456', { decimals: 4 })).toEqual({ ok: false, problem: 'max_decimals', limit: 4 })
+  expect(readNumberText('0.00001', { decimals: 4 })).toEqual({ ok: false, problem: 'max_decimals', limit: 4 })
+  expect(readNumberText('12', { decimals: 0 })).toEqual({ ok: true, value: 12 })
+})
+
+test('decimalCount: the decimals of a number as JSON writes it', () => {
+  expect([0, 12, 1.5, 1.2345, 1.23456, -0.001, 1e-7, 1.5e-5, 1e21, 0.1 + 0.2].map(decimalCount)).toEqual([0, 0, 1, 4, 5, 3, 7, 6, 0, 17])
 })
