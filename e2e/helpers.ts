@@ -84,7 +84,7 @@ export type NewUser = { username: string; password: string; key: string }
 export async function createUser(baseURL: string, scope: string, opts: { name?: string; surname?: string } = {}): Promise<NewUser> {
   const api = await adminApi(baseURL)
   const username = uniqueName('e2e')
-  const res = await api.post('/api/user', { data: { username, scope, name: opts.name ?? 'Test', surname: opts.surname ?? 'User' } })
+  const res = await api.post('/api/user', { data: { username, scope, name: opts.name ?? 'Ettore', surname: opts.surname ?? 'Zanetti' } })
   expect(res.status(), await res.text()).toBe(201)
   const { _key, temp_psw } = (await res.json()).detail
   return { username, password: temp_psw, key: _key }
