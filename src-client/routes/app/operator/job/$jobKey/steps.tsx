@@ -3,7 +3,7 @@ import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } fro
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
-import { isEmptyValue, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
+import { isEmptyValue, isIsoDate, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
@@ -57,6 +57,17 @@ const notTimes = (fields: readonly FieldDefinition[], draft: Draft) =>
   fields.filter((f) => {
     const v = draft[f._key]
     return f.type === 'time' && typeof v === 'string' && v.trim() !== '' && !isTime(v.trim())
+  })
+/**
+ * Date fields whose draft holds text that is not a date: typed dates of a `multiple` field, or
+ * the plain typed field used when the date picker cannot load (the picker itself keeps the last
+ * date read and reports its unreadable text through `onUnreadable`).
+ */
+const notDates = (fields: readonly FieldDefinition[], draft: Draft) =>
+  fields.filter((f) => {
+    const v = draft[f._key]
+    const texts = typeof v === 'string' ? [v] : Array.isArray(v) ? v : []
+    return f.type === 'date' && texts.some((t) => typeof t === 'string' && t.trim() !== '' && !isIsoDate(t))
   })
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +153,7 @@ function BatchSteps() {
       notifyAlert(t`Correggi i campi numerici segnati`)
       return true
     }
-    if (unreadableDates.size > 0 || notTimes(fields, values).length > 0) {
+    if (unreadableDates.size > 0 || notDates(fields, values).length > 0 || notTimes(fields, values).length > 0) {
       setShowErrors(true)
       notifyAlert(t`Correggi le date e le ore segnate`)
       return true
