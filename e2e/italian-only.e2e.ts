@@ -120,7 +120,7 @@ test('every area reads in Italian: no English text or label on the main screens'
   const issue = keyOf(await get('/api/issue/ISS-000001'))
   const job = keyOf(firstOf(await get(`/api/job?work_order_key=${workOrder}`)))
   const operation = keyOf(firstOf(await get('/api/operation')))
-  const user = await createReadyUser(baseURL!, 'admin library production quality operator', { name: 'Anna', surname: 'Verdi' })
+  const user = await createReadyUser(baseURL!, 'admin library production quality operator traceability', { name: 'Anna', surname: 'Verdi' })
 
   const leaks: string[] = []
   // Signed out: the login screen.
@@ -174,6 +174,17 @@ test('every area reads in Italian: no English text or label on the main screens'
     await visit(page, path)
     leaks.push(...(await englishOn(page, path)))
   }
+
+  // Traceability: the serials overview and a serial's detail with its genealogy (demo serials).
+  await visit(page, '/app/traceability')
+  leaks.push(...(await englishOn(page, '/app/traceability')))
+  await page.getByTestId('serials-table').locator('tbody tr', { hasText: 'SN-PMP-0001' }).click()
+  await expect(page.getByTestId('serial-code')).toHaveText('SN-PMP-0001')
+  await settle(page)
+  leaks.push(...(await englishOn(page, 'serial detail')))
+  await page.getByRole('tab', { name: 'Genealogia: componenti' }).click()
+  await expect(page.getByTestId('genealogy-backward')).toBeVisible()
+  leaks.push(...(await englishOn(page, 'serial genealogy')))
 
   // A date field's calendar (on the issues overview, the last screen visited).
   await visit(page, '/app/quality/issues')
