@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { shot, signIn } from './helpers'
+import { adminApi, shot, signIn, uniqueName } from './helpers'
 
 // An English browser would show mm/dd/yyyy in a native date field: the app's own fields follow
 // SPEC 5 (YYYY/MM/DD) whatever the browser, with month names in the app's language.
@@ -43,6 +43,53 @@ test('issue date filters: typed and pasted as YYYY/MM/DD or ISO, picked from a c
   await expect(to).toHaveValue('2026/11/18')
   await expect(page).toHaveURL(/to=2026-11-18/)
   await shot(page, 'dates-issue-filters')
+})
+
+test('new work order: the due date typed key by key is saved as typed; a day that does not exist is said and not saved', async ({ page, baseURL }) => {
+  // A product with a one-phase process (what a work order needs), made through the API.
+  const api = await adminApi(baseURL!)
+  const code = uniqueName('DAT').toUpperCase()
+  const created = await api.post('/api/product', { data: { code, description: 'Prodotto date e2e' } })
+  expect(created.status(), await created.text()).toBe(201)
+  const productKey = (await created.json()).detail._key as string
+  const operations = (await (await api.get('/api/operation')).json()).detail as { _key: string }[]
+  const process = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio' }] } })
+  expect(process.status(), await process.text()).toBe(200)
+  const workOrdersOfProduct = async () => (await (await api.get(`/api/work-order?product_key=${productKey}`)).json()).detail.rows as { _key: string }[]
+
+  await signIn(page, 'produzione')
+  await page.getByRole('link', { name: 'New work order' }).click()
+  const productBox = page.getByRole('combobox', { name: 'Product' })
+  await productBox.pressSequentially(code)
+  await page.getByRole('option', { name: new RegExp(code) }).click()
+  await page.getByRole('textbox', { name: 'Quantity' }).pressSequentially('3')
+  const dueBy = page.getByRole('textbox', { name: 'Due by' })
+  await expect(dueBy).toHaveAttribute('placeholder', 'YYYY/MM/DD')
+
+  // 30 February: the text stays as typed, the field says why, nothing is created.
+  await dueBy.pressSequentially('2026/02/30')
+  await dueBy.press('Tab')
+  await expect(dueBy).toHaveValue('2026/02/30')
+  await expect(page.getByText('Invalid date (YYYY/MM/DD)')).toBeVisible()
+  await page.getByRole('button', { name: 'Create work order' }).click()
+  await expect(page.getByRole('heading', { name: 'New work order' })).toBeVisible()
+  await expect(dueBy).toHaveValue('2026/02/30')
+  expect(await workOrdersOfProduct()).toEqual([])
+  await shot(page, 'dates-work-order-unreadable')
+
+  // A real day, typed over it: saved as typed.
+  await dueBy.press('ControlOrMeta+a')
+  await dueBy.pressSequentially('2026/12/24')
+  await dueBy.press('Tab')
+  await expect(dueBy).toHaveValue('2026/12/24')
+  await expect(page.getByText('Invalid date (YYYY/MM/DD)')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Create work order' }).click()
+  await expect(page).toHaveURL(/\/app\/production\/workorder\/[0-9a-f-]{36}\/job-list$/)
+  const woKey = page.url().split('/').at(-2)!
+  const saved = await api.get(`/api/work-order/${woKey}`)
+  expect(saved.status(), await saved.text()).toBe(200)
+  expect((await saved.json()).detail).toMatchObject({ due_by: '2026/12/24', start_from: null })
+  expect(await workOrdersOfProduct()).toHaveLength(1)
 })
 
 test.describe('Italian', () => {

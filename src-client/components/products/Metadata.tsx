@@ -10,6 +10,7 @@ import { capitalised, issueText } from '../../lib/input-issue-messages'
 import { FIELD_TYPE_LABELS } from '../../lib/library-labels'
 import { numbersFromText, numberTextProblem } from '../../lib/number-field-values'
 import { type ProductMetadataItem as MetadataItem, uploadFieldFiles } from '../../lib/products'
+import { DateField } from '../DateField'
 import { NumberTextInput, toNumberText } from '../NumberTextInput'
 
 export type MetadataProblem = { required: boolean }
@@ -63,6 +64,8 @@ export function removedFiles(saved: MetadataItem[], next: MetadataItem[], fields
 
 /** Dates are stored 'YYYY-MM-DD' and read and typed as YYYY/MM/DD (SPEC 5). */
 const dateText = (v: string) => (isIsoDate(v) ? v.replaceAll('-', '/') : v)
+/** A single date field's value while its text is not a date (never saved: it is not a date). */
+const UNREADABLE_DATE = 'unreadable'
 const dateValue = (text: string) => {
   const iso = text.trim().replaceAll('/', '-')
   return isIsoDate(iso) ? iso : text
@@ -281,7 +284,16 @@ function ValueInput(props: { field: FieldRow; value: unknown; onChange: (v: unkn
       return field.multiple ? (
         <TagsInput {...common} value={list.map(String).map(dateText)} onChange={(vs) => onChange(vs.map(dateValue))} placeholder={t`AAAA/MM/GG, Invio dopo ciascuna`} />
       ) : (
-        <TextInput {...common} value={dateText(str)} onChange={(e) => onChange(e.currentTarget.value.trim() ? dateValue(e.currentTarget.value) : null)} placeholder={t`AAAA/MM/GG`} w={200} />
+        // SPEC 5: the kit's date input, typed or picked YYYY/MM/DD, stored 'YYYY-MM-DD'. Text that is
+        // not a date stays in the field as typed; the value becomes a mark the same check refuses, so
+        // the product does not save while it is there.
+        <DateField
+          {...common}
+          value={isIsoDate(str) ? str : null}
+          onChange={(v) => onChange(v)}
+          onUnreadable={(unreadable) => unreadable && onChange(UNREADABLE_DATE)}
+          w={200}
+        />
       )
     case 'time':
       return field.multiple ? (

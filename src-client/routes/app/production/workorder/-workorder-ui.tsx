@@ -1,11 +1,9 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Group, Progress, Text, TextInput, Tooltip } from '@mantine/core'
+import { Badge, Group, Progress, Text, Tooltip } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import * as v from 'valibot'
 import type { WorkOrderStatus } from '../../../../../src/domains/work-orders/schemas'
-import { DateInput } from '../../../../../src/domains/work-orders/schemas'
 import { queryClient, trpc } from '../../../../lib/trpc'
 
 /** Pieces of the work order screens shared by the list, the archive, the new form and the detail. */
@@ -77,43 +75,6 @@ export function ProgressCell({ progress, completed, planned }: { progress: numbe
         {progress}%{completed !== undefined && planned !== undefined ? ` (${completed}/${planned})` : ''}
       </Text>
     </Group>
-  )
-}
-
-/** Typing digits fills in the slashes: 20260115 -> 2026/01/15. */
-export function formatDateTyping(raw: string): string {
-  const digits = raw.replace(/\D/g, '').slice(0, 8)
-  if (digits.length <= 4) return digits
-  if (digits.length <= 6) return `${digits.slice(0, 4)}/${digits.slice(4)}`
-  return `${digits.slice(0, 4)}/${digits.slice(4, 6)}/${digits.slice(6)}`
-}
-
-/** A date is valid when empty or a real YYYY/MM/DD day. */
-export const dateValid = (value: string) => value === '' || v.safeParse(DateInput, value).success
-
-/** SPEC 5: dates are written YYYY/MM/DD. */
-export function DateField(props: {
-  label: string
-  value: string
-  onChange: (value: string) => void
-  error?: string | null
-  w?: number | string
-  name?: string
-}) {
-  const { t } = useLingui()
-  const invalid = !dateValid(props.value)
-  return (
-    <TextInput
-      label={props.label}
-      name={props.name}
-      placeholder={t`AAAA/MM/GG`}
-      value={props.value}
-      inputMode="numeric"
-      maxLength={10}
-      w={props.w ?? 150}
-      onChange={(e) => props.onChange(formatDateTyping(e.currentTarget.value))}
-      error={props.error ?? (invalid && props.value.length === 10 ? t`Data non valida` : null)}
-    />
   )
 }
 

@@ -14,13 +14,13 @@ import {
   type WorkOrderSort,
   type WorkOrderStatus,
 } from '../../../../../../src/domains/work-orders/schemas'
+import { parseDateText, isoToDateText } from '../../../../../../src/i18n/date-text'
 import type { SortingState } from '../../../../../components/DataTable'
+import { DateField } from '../../../../../components/DateField'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import {
   CriticalMarker,
-  DateField,
-  dateValid,
   invalidateWorkOrders,
   ProgressCell,
   StatusBadge,
@@ -88,18 +88,6 @@ function WorkOrderList() {
     if (q !== search.q) setSearch({ q })
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced])
-
-  // Dates are applied once complete and valid.
-  const [from, setFrom] = useState(search.from ?? '')
-  const [to, setTo] = useState(search.to ?? '')
-  useEffect(() => {
-    if ((from === '' || from.length === 10) && dateValid(from) && (from || undefined) !== search.from) setSearch({ from: from || undefined })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [from])
-  useEffect(() => {
-    if ((to === '' || to.length === 10) && dateValid(to) && (to || undefined) !== search.to) setSearch({ to: to || undefined })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [to])
 
   // The product filter searches on the server; once one is chosen its label fills the box.
   const [productSearch, setProductSearch] = useState('')
@@ -358,8 +346,14 @@ function WorkOrderList() {
             setSearch({ product: x ?? undefined })
           }}
         />
-        <DateField label={t`Consegna dal`} value={from} onChange={setFrom} w={125} />
-        <DateField label={t`al`} value={to} onChange={setTo} w={125} />
+        {/* The URL keeps the days as SPEC 5 writes them (YYYY/MM/DD); the field works on 'YYYY-MM-DD'. */}
+        <DateField
+          label={t`Consegna dal`}
+          value={search.from ? parseDateText(search.from) : null}
+          onChange={(d) => setSearch({ from: d ? isoToDateText(d) : undefined })}
+          w={150}
+        />
+        <DateField label={t`al`} value={search.to ? parseDateText(search.to) : null} onChange={(d) => setSearch({ to: d ? isoToDateText(d) : undefined })} w={150} />
         {filtered && (
           <Button
             variant="subtle"
@@ -367,8 +361,6 @@ function WorkOrderList() {
               setText('')
               setProductLabel(null)
               setProductSearch('')
-              setFrom('')
-              setTo('')
               navigate({ search: {}, replace: true })
             }}
           >

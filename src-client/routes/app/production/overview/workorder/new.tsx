@@ -18,7 +18,9 @@ import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
-import { DateField, dateValid, invalidateWorkOrders, useAllowUnassigned } from '../../workorder/-workorder-ui'
+import { isoToDateText } from '../../../../../../src/i18n/date-text'
+import { DateField } from '../../../../../components/DateField'
+import { invalidateWorkOrders, useAllowUnassigned } from '../../workorder/-workorder-ui'
 import { useOperatorOptions } from '../../../../../components/jobs/OperatorSelect'
 
 const QUANTITY_RULES: NumberRules = { min: 1, max: MAX_QUANTITY, integer: true }
@@ -43,8 +45,11 @@ function NewWorkOrder() {
   const [product, setProduct] = useState<ProductChoice | null>(null)
   /** As typed (NumberTextInput). */
   const [quantity, setQuantity] = useState('')
-  const [startFrom, setStartFrom] = useState('')
-  const [dueBy, setDueBy] = useState('')
+  /** 'YYYY-MM-DD' or null (DateField); a field holding text that is not a date keeps the form from saving. */
+  const [startFrom, setStartFrom] = useState<string | null>(null)
+  const [dueBy, setDueBy] = useState<string | null>(null)
+  const [startUnreadable, setStartUnreadable] = useState(false)
+  const [dueUnreadable, setDueUnreadable] = useState(false)
   const [line, setLine] = useState('')
   const [notes, setNotes] = useState('')
   const [operator, setOperator] = useState<string | null>(null)
@@ -72,23 +77,24 @@ function NewWorkOrder() {
   const pieces = readNumberText(quantity, { ...QUANTITY_RULES, required: true })
   // Refused text shows the field's own reason; an empty field says what to type.
   const quantityError = showErrors && !pieces.ok ? t`Inserisci una quantità maggiore di 0` : null
-  const datesOrdered = !(startFrom && dueBy && dateValid(startFrom) && dateValid(dueBy) && dueBy < startFrom)
-  const dirty = Boolean(product || quantity !== '' || startFrom || dueBy || line || notes)
+  const datesOrdered = !(startFrom && dueBy && dueBy < startFrom)
+  const dirty = Boolean(product || quantity !== '' || startFrom || dueBy || startUnreadable || dueUnreadable || line || notes)
 
   async function submit(e: React.FormEvent) {
     e.preventDefault()
     setShowErrors(true)
     setServerError(null)
     if (!product || !pieces.ok || pieces.value === null) return
-    if (!dateValid(startFrom) || !dateValid(dueBy) || (startFrom && startFrom.length < 10) || (dueBy && dueBy.length < 10) || !datesOrdered) return
+    if (startUnreadable || dueUnreadable || !datesOrdered) return
     if (needsOperators) return
     setSaving(true)
     try {
       const wo = await trpcClient.workOrders.create.mutate({
         product_key: product._key,
         quantity: pieces.value,
-        start_from: startFrom || null,
-        due_by: dueBy || null,
+        // The API takes days as SPEC 5 writes them.
+        start_from: startFrom ? isoToDateText(startFrom) : null,
+        due_by: dueBy ? isoToDateText(dueBy) : null,
         line,
         notes,
         operator_key: operator,
@@ -149,12 +155,14 @@ function NewWorkOrder() {
                 error={quantityError}
                 w={160}
               />
-              <DateField label={t`Inizio da`} name="start_from" value={startFrom} onChange={setStartFrom} />
+              <DateField label={t`Inizio da`} name="start_from" value={startFrom} onChange={setStartFrom} onUnreadable={setStartUnreadable} w={160} />
               <DateField
                 label={t`Consegna entro`}
                 name="due_by"
                 value={dueBy}
                 onChange={setDueBy}
+                onUnreadable={setDueUnreadable}
+                w={160}
                 error={!datesOrdered ? t`La data di consegna non può precedere la data di inizio` : null}
               />
               <TextInput label={t`Linea`} value={line} onChange={(e) => setLine(e.currentTarget.value)} maxLength={WORK_ORDER_LINE_MAX} w={200} />
