@@ -171,3 +171,42 @@ for (const [locale, lang] of [
     })
   })
 }
+
+test.describe('form step dates when the date picker cannot load (it)', () => {
+  test.use({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
+
+  test('the date is typed in a plain field: other text is marked and not saved, a readable date saves as YYYY-MM-DD', async ({ page, baseURL }) => {
+    const s = await setup(baseURL!)
+    // The picker loads when a date field first shows (FormFieldInput): as if the tablet had gone offline before.
+    const refused = { count: 0 }
+    await page.route(/\/assets\/DateField-[\w-]+\.js$/, (route) => {
+      refused.count++
+      return route.abort('internetdisconnected')
+    })
+    const sent = countSaves(page)
+    await signIn(page, s.operator.username, s.operator.password)
+    await startJob(page, s.job)
+    const date = page.getByTestId(`field-${s.date}`)
+    await expect(date).toBeEnabled()
+    expect(refused.count).toBeGreaterThan(0)
+
+    await date.click()
+    await page.keyboard.type('2026/13/45')
+    await date.press('Tab')
+    await expect(date).toHaveValue('2026/13/45')
+    await expect(wrapperOf(page, date)).toContainText('Data non valida (AAAA/MM/GG)')
+    await page.getByTestId('save-step').click()
+    await expect(date).toHaveValue('2026/13/45')
+    expect(sent.count).toBe(0)
+    expect(await saved(baseURL!, s.job, s.date)).toBeNull()
+
+    await clear(date)
+    await page.keyboard.type('2026/11/25')
+    await date.press('Tab')
+    await expect(wrapperOf(page, date)).not.toContainText('Data non valida')
+    await page.getByTestId('save-step').click()
+    await expect.poll(() => saved(baseURL!, s.job, s.date)).toBe('2026-11-25')
+    await expect(date).toHaveValue('2026/11/25')
+    await page.screenshot({ path: `${SHOTS}/form-step-date-typed-fallback.png` })
+  })
+})

@@ -22,7 +22,7 @@ import { lazy, Suspense, useState } from 'react'
 import { FORM_TEXT_MAX, FORM_VALUES_MAX, type FieldDefinition, type FormValue } from '../../../src/domains/execution/schemas'
 import { batchFieldFileUrl, DOC_ACCEPT, MAX_DOC_BYTES } from '../../../src/domains/products/files'
 import { isTime } from '../../../src/domains/products/metadata'
-import { dateTextToIso, isoToDateText } from '../../../src/i18n/date-text'
+import { dateTextToIso, isoToDateText, parseDateText } from '../../../src/i18n/date-text'
 import { toApiError } from '../../lib/api-error'
 import { capitalised, issueText } from '../../lib/input-issue-messages'
 import { numberTextProblem } from '../../lib/number-field-values'
@@ -231,25 +231,34 @@ function TimeTextInput({ value, onChange, error, ...rest }: Omit<TextInputProps,
   )
 }
 
-type TypedDateFieldProps = Pick<TextInputProps, 'label' | 'error' | 'disabled' | 'maw' | 'aria-label'> & {
+type TypedDateFieldProps = Pick<TextInputProps, 'label' | 'description' | 'withAsterisk' | 'size' | 'error' | 'disabled' | 'maw' | 'aria-label'> & {
   value: string | null
   onChange: (value: string | null) => void
+  onUnreadable?: (unreadable: boolean) => void
   'data-testid'?: string
 }
 
-/** A date typed YYYY/MM/DD (SPEC 5) and kept as typed when it is not one, as the several-dates field does. */
-function TypedDateField({ value, onChange, label, error, disabled, maw, 'aria-label': ariaLabel, 'data-testid': testId }: TypedDateFieldProps) {
+/**
+ * A date typed YYYY/MM/DD (SPEC 5): a readable one is kept as 'YYYY-MM-DD', other text as typed,
+ * marked once the field is left and reported like the picker does (the step then refuses to save).
+ */
+function TypedDateField({ value, onChange, onUnreadable, error, 'data-testid': testId, ...props }: TypedDateFieldProps) {
   const { t } = useLingui()
+  const [focused, setFocused] = useState(false)
+  const unreadable = !focused && !!value && parseDateText(value) === null
   return (
     <TextInput
-      label={label}
-      error={error}
-      disabled={disabled}
-      maw={maw}
-      aria-label={ariaLabel}
+      {...props}
+      error={unreadable ? t`Data non valida (AAAA/MM/GG)` : error}
       data-testid={testId}
       value={value ? isoToDateText(value) : ''}
-      onChange={(e) => onChange(e.currentTarget.value ? dateTextToIso(e.currentTarget.value) : null)}
+      onChange={(e) => {
+        const text = e.currentTarget.value
+        onUnreadable?.(text.trim() !== '' && parseDateText(text) === null)
+        onChange(text ? dateTextToIso(text) : null)
+      }}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
       placeholder={t`AAAA/MM/GG`}
       autoComplete="off"
     />
