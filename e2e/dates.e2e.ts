@@ -58,9 +58,13 @@ test('new work order: the due date typed key by key is saved as typed; a day tha
   const workOrdersOfProduct = async () => (await (await api.get(`/api/work-order?product_key=${productKey}`)).json()).detail.rows as { _key: string }[]
 
   await signIn(page, 'produzione')
+  await expect(page).toHaveURL(/\/app\/production\/overview\/workorder$/)
   await page.getByRole('link', { name: 'New work order' }).click()
+  await expect(page.getByRole('heading', { name: 'New work order' })).toBeVisible()
   const productBox = page.getByRole('combobox', { name: 'Product' })
+  await productBox.click()
   await productBox.pressSequentially(code)
+  await expect(productBox).toHaveValue(code)
   await page.getByRole('option', { name: new RegExp(code) }).click()
   await page.getByRole('textbox', { name: 'Quantity' }).pressSequentially('3')
   const dueBy = page.getByRole('textbox', { name: 'Due by' })
@@ -88,8 +92,24 @@ test('new work order: the due date typed key by key is saved as typed; a day tha
   const woKey = page.url().split('/').at(-2)!
   const saved = await api.get(`/api/work-order/${woKey}`)
   expect(saved.status(), await saved.text()).toBe(200)
-  expect((await saved.json()).detail).toMatchObject({ due_by: '2026/12/24', start_from: null })
+  const wo = (await saved.json()).detail as { code: string; due_by: string; start_from: string | null }
+  expect(wo).toMatchObject({ due_by: '2026/12/24', start_from: null })
   expect(await workOrdersOfProduct()).toHaveLength(1)
+
+  // The list's due date filters are the same field: typed key by key, applied once a real day.
+  await page.getByRole('link', { name: 'Work orders' }).first().click()
+  const dueFrom = page.getByRole('textbox', { name: 'Due from' })
+  await dueFrom.pressSequentially('2026/12/24')
+  await dueFrom.press('Tab')
+  await expect(page).toHaveURL(/from=2026%2F12%2F24/)
+  await expect(dueFrom).toHaveValue('2026/12/24')
+  await expect(page.getByRole('link', { name: wo.code, exact: true })).toBeVisible()
+  const dueTo = page.getByRole('textbox', { name: 'to', exact: true })
+  await dueTo.pressSequentially('2026/12/23')
+  await dueTo.press('Tab')
+  await expect(page).toHaveURL(/to=2026%2F12%2F23/)
+  await expect(page.getByRole('link', { name: wo.code, exact: true })).toHaveCount(0)
+  await shot(page, 'dates-work-order-filters')
 })
 
 test.describe('Italian', () => {
