@@ -5,6 +5,9 @@ import { resetInteraction } from './activity'
 import { rest, setRestErrorHandler } from './rest'
 import { queryClient, setTrpcErrorHandler, trpcClient } from './trpc'
 
+/** How long the sign-in's answer stands for a whoami (the navigation it starts, not a later one). */
+const SIGN_IN_FRESH_MS = 10_000
+
 export type LoginReason = 'login-first' | 'session-terminated'
 
 export type AuthState =
@@ -26,10 +29,10 @@ export class AuthStore {
   /** A page load with a live session starts locked. */
   private firstCheck = true
   /**
-   * Set by the sign-in, whose answer carried the session: the navigation that follows it needs
-   * no whoami of its own (one check skipped, once; every later navigation asks the server).
+   * When the sign-in answered, with the session: the navigation that follows it needs no whoami
+   * of its own (one check skipped, once and only right after; every other navigation asks).
    */
-  private confirmedBySignIn = false
+  private signInAnsweredAt = 0
   /** Registered by the app: go to the login screen with a notice. */
   onSignedOut: (reason: LoginReason | null) => void = () => {}
   /**
@@ -67,10 +70,9 @@ export class AuthStore {
 
   /** Recognises the session (whoami, then session info); called on every navigation. */
   async ensure(): Promise<AuthState> {
-    if (this.confirmedBySignIn && this.state.status === 'active') {
-      this.confirmedBySignIn = false
-      return this.state
-    }
+    const justSignedIn = Date.now() - this.signInAnsweredAt < SIGN_IN_FRESH_MS
+    this.signInAnsweredAt = 0
+    if (justSignedIn && this.state.status === 'active') return this.state
     try {
       const who = await trpcClient.session.whoami.query()
       const known = this.session
@@ -105,7 +107,7 @@ export class AuthStore {
   async login(username: string, password: string): Promise<SessionInfo> {
     const { session } = await rest<LoginResult>('POST', '/login', { username, password })
     this.firstCheck = false
-    this.confirmedBySignIn = true
+    this.signInAnsweredAt = Date.now()
     queryClient.clear()
     resetInteraction()
     notifications.clean()
@@ -159,7 +161,7 @@ export class AuthStore {
   }
 
   private signedOut(reason: LoginReason | null) {
-    this.confirmedBySignIn = false
+    this.signInAnsweredAt = 0
     queryClient.clear()
     this.set({ status: 'anonymous' })
     this.onSignedOut(reason)
