@@ -30,6 +30,8 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await signIn(page, 'libreria')
   await openLibrary(page, 'Library')
   await expect(page.getByRole('heading', { name: 'Products' })).toBeVisible()
+  // Specs before this one add products to the shared server: find the demo pump by searching.
+  await page.getByRole('searchbox', { name: 'Search' }).pressSequentially('PMP-100')
   await expect(page.getByRole('cell', { name: 'PMP-100', exact: true })).toBeVisible()
   await shot(page, 'products-list')
 
