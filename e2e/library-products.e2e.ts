@@ -175,6 +175,10 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await shot(page, 'products-trashed')
   await page.getByRole('link', { name: 'Products' }).first().click()
   await stateFilter(page, 'Active')
+  // "PMP" finds both the demo pump and this product (E2E-PMP_...): only the trashed one is missing.
+  const search = page.getByRole('searchbox', { name: 'Search' })
+  await search.clear()
+  await search.pressSequentially('PMP')
   await expect(page.getByRole('cell', { name: 'PMP-100', exact: true })).toBeVisible()
   expect(await listCodes(page)).not.toContain(code)
   await stateFilter(page, 'In trash')

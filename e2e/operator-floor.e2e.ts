@@ -161,8 +161,9 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
       await expect(close).toBeVisible()
       await expect(close).toHaveText(locale === 'en' ? 'CLOSE' : 'CHIUDI')
       // The text wraps (two lines or more) and CLOSE is still inside the toast.
-      expect((await box(toast.locator('.mantine-Text-root').first())).height).toBeGreaterThan(25)
-      expect(inside(await box(close), await box(toast))).toBe(true)
+      // Polled: after a viewport change the toast reflows (and may still be sliding in).
+      await expect.poll(async () => (await box(toast.locator('.mantine-Text-root').first())).height).toBeGreaterThan(25)
+      await expect.poll(async () => inside(await box(close), await box(toast))).toBe(true)
       await page.screenshot({ path: `${SHOTS}/toast-${size.width}x${size.height}-${locale}.png` })
     }
     await toast.getByTestId('error-toast-close').click()
