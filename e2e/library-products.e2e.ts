@@ -128,6 +128,8 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await unsaved.getByRole('button', { name: 'Stay here' }).click()
   await expect(page).toHaveURL(productUrl)
   await expect(data.getByRole('textbox', { name: 'Value of Data di scadenza' })).toHaveValue('2027/06/30')
+  // The first save's toast (3 s) must be gone, so the one read next is this save's.
+  await expect(notice(page, 'Product saved')).toHaveCount(0)
   await data.getByRole('button', { name: 'Save' }).click()
   await expect(notice(page, 'Product saved')).toBeVisible()
   const view = page.getByTestId('metadata-view')
