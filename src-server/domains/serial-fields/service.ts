@@ -5,6 +5,7 @@ import type {
   SerialFieldPatchInput,
   SerialFieldRow,
 } from '../../../src/domains/serial-fields/schemas'
+import { sql } from 'kysely'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
@@ -94,9 +95,9 @@ export async function reorderSerialFields(svc: Services, actor: Actor, input: Se
       })
     }
     if (current.every((r, i) => r.field_id === input.field_keys[i])) return
-    for (const [i, key] of input.field_keys.entries()) {
-      await trx.updateTable('serial_fields').set({ position: i + 1, updated_at: now }).where('field_id', '=', key).execute()
-    }
+    await sql`update serial_fields set position = o.n, updated_at = ${now}
+      from unnest(${input.field_keys}::uuid[]) with ordinality as o(id, n)
+      where serial_fields.field_id = o.id`.execute(trx)
     await appendEvent(trx, actor, { event_type: 'SERIAL_FIELDS_REORDERED', subject_type: 'serial_field', subject_key: 'order', data: { field_keys: input.field_keys } }, now)
   })
   return listSerialFields(svc)
