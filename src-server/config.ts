@@ -30,6 +30,16 @@ const EnvSchema = v.object({
   ),
   MES_DEMO: v.optional(v.picklist(['0', '1', ''], 'MES_DEMO must be 1 or 0'), ''),
   MES_CLIENT_DIST: v.optional(v.pipe(v.string(), v.minLength(1))),
+  MES_SWEEP_EVERY_MS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'MES_SWEEP_EVERY_MS must be a whole number'), v.transform(Number), v.minValue(50, 'MES_SWEEP_EVERY_MS must be at least 50')),
+    '5000',
+  ),
+  MES_S3_BUCKET: v.optional(v.pipe(v.string(), v.minLength(1, 'MES_S3_BUCKET must not be empty'))),
+  MES_S3_ENDPOINT: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\//, 'MES_S3_ENDPOINT must start with http:// or https://'))),
+  MES_S3_REGION: v.optional(v.string()),
+  MES_S3_ACCESS_KEY_ID: v.optional(v.string()),
+  MES_S3_SECRET_ACCESS_KEY: v.optional(v.string()),
+  MES_S3_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._\/-]*$/, 'MES_S3_PREFIX may hold letters, digits, . _ - and /')), ''),
   MES_TRUST_PROXY: v.optional(
     v.pipe(
       v.string(),
@@ -60,6 +70,10 @@ export type Config = {
    */
   trustedProxies: string[]
   proxyClientHeader: string
+  /** How often the periodic sweeps run (one instance at a time holds their lock). */
+  sweepEveryMs: number
+  /** Files in an S3-compatible bucket instead of MES_DATA_DIR/files (several instances). */
+  s3: { bucket: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string; prefix: string } | null
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +98,16 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     clientDist: o.MES_CLIENT_DIST ? path.resolve(o.MES_CLIENT_DIST) : DEFAULT_CLIENT_DIST,
     trustedProxies: list(o.MES_TRUST_PROXY),
     proxyClientHeader: o.MES_TRUSTED_PROXY_HEADER.toLowerCase(),
+    sweepEveryMs: o.MES_SWEEP_EVERY_MS,
+    s3: o.MES_S3_BUCKET
+      ? {
+          bucket: o.MES_S3_BUCKET,
+          endpoint: o.MES_S3_ENDPOINT,
+          region: o.MES_S3_REGION,
+          accessKeyId: o.MES_S3_ACCESS_KEY_ID,
+          secretAccessKey: o.MES_S3_SECRET_ACCESS_KEY,
+          prefix: o.MES_S3_PREFIX,
+        }
+      : null,
   }
 }

@@ -10,7 +10,7 @@ try {
   const { svc, database } = await prepareServices(config, log)
   const app = createApp(svc)
   // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
-  const stopSweeps = startSweeps(svc, { log })
+  const stopSweeps = startSweeps(svc, { log, everyMs: config.sweepEveryMs })
   const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 64 * 1024 * 1024 })
   log(`listening on http://localhost:${server.port} (API at ${config.apiPrefix}, reference at ${config.apiPrefix}/docs)`)
   const shutdown = async () => {

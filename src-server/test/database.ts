@@ -8,19 +8,19 @@ import { migrateToLatest } from '../db/migrate'
 const MIGRATIONS = path.join(import.meta.dir, '..', '..', 'migrations')
 
 /** Names the template after the migrations' contents, so a changed migration gets a fresh template. */
-function templateName(): string {
+export function templateName(): string {
   const hash = createHash('sha256')
   for (const f of readdirSync(MIGRATIONS).sort()) hash.update(f).update(readFileSync(path.join(MIGRATIONS, f)))
   return `mes_tpl_${hash.digest('hex').slice(0, 12)}`
 }
 
-function withDatabase(url: string, name: string) {
+export function withDatabase(url: string, name: string) {
   const u = new URL(url)
   u.pathname = `/${name}`
   return u.toString()
 }
 
-async function ensureTemplate(adminUrl: string, name: string) {
+export async function ensureTemplate(adminUrl: string, name: string) {
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   try {
