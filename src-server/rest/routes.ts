@@ -15,6 +15,7 @@ import { processRoutes } from '../domains/process/rest'
 import { productRoutes } from '../domains/products/rest'
 import { serialFieldRoutes } from '../domains/serial-fields/rest'
 import { serialRoutes } from '../domains/serials/rest'
+import { workOrderSerialRoutes } from '../domains/serials/work-order-serials-rest'
 import { sessionRoutes } from '../domains/session/rest'
 import { settingsRoutes } from '../domains/settings/rest'
 import { tagRoutes } from '../domains/tags/rest'
@@ -23,4 +24,4 @@ import { workOrderRoutes } from '../domains/work-orders/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...workOrderSerialRoutes]

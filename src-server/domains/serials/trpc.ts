@@ -4,6 +4,7 @@ import { GenealogyInput, SerialListInput, SerialPatchInput, SerialUnlinkInput } 
 import { Key } from '../../../src/valibot-helpers'
 import { procedure, router } from '../../trpc/init'
 import * as serials from './service'
+import { getWorkOrderSerials } from './work-order-serials'
 
 /**
  * Serials are the traceability area's (SPEC 6); production and quality read them too (a work
@@ -28,4 +29,8 @@ export const serialsRouter = router({
   unlink: procedure({ scope: SERIAL_EDITORS })
     .input(v.object({ link_key: Key, ...SerialUnlinkInput.entries }))
     .mutation(({ ctx, input }) => serials.unlinkSerial(ctx, ctx.actor!, input.link_key, input.reason)),
+  /** A work order's Tracciabilità tab: serials it produced and component serials it consumed. */
+  workOrder: procedure({ scope: SERIAL_READERS })
+    .input(v.object({ key: Key }))
+    .query(({ ctx, input }) => getWorkOrderSerials(ctx, input.key)),
 })
