@@ -98,7 +98,8 @@ describe('permission walk', () => {
     expect(restRoutes.filter((r) => requiredScopes(r.access).length > 0).length).toBeGreaterThanOrEqual(3)
     expect(restRoutes.filter((r) => r.access.scope === 'signed-in').length).toBeGreaterThanOrEqual(3)
     expect(procedures.filter(([, p]) => requiredScopes(p._def.meta!.access!).length > 0).length).toBeGreaterThanOrEqual(3)
-    for (const [name, p] of procedures) expect({ name, type: p._def.type }).not.toEqual({ name, type: 'subscription' })
+    // The one subscription (live.events) is walked in src-server/live/live.test.ts (its refusals arrive in the stream).
+    for (const [name, p] of procedures.filter(([n]) => n !== 'live.events')) expect({ name, type: p._def.type }).not.toEqual({ name, type: 'subscription' })
   })
 
   // One test per route and procedure, so the walk grows with the API without any test getting long.

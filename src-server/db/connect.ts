@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { closeLiveHub, registerLiveSource } from '../live/hub'
 import { registerPool } from './prepared'
 import type { Database } from './schema'
 
@@ -29,6 +30,10 @@ export type OpenDatabase = {
   dump?: () => Promise<Blob>
 }
 
+const pglites = new WeakMap<Db, PGlite>()
+/** The PGlite instance behind an embedded Kysely (the flows queue runs on it too). */
+export const pgliteOf = (db: Db): PGlite | undefined => pglites.get(db)
+
 export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   // No JIT: list queries with per-row subqueries are estimated expensive enough to trigger it, and
   // compiling takes seconds where running takes milliseconds (an OLTP app never gains from it).
@@ -37,7 +42,8 @@ export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)
-  return { db, kind: 'postgres', close: () => db.destroy() }
+  registerLiveSource(db, { kind: 'postgres', url })
+  return { db, kind: 'postgres', close: () => closeLiveHub(db).then(() => db.destroy()) }
 }
 
 /**
@@ -48,5 +54,7 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers, ...options })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  return { db, kind: 'pglite', close: () => db.destroy(), dump: () => pglite.dumpDataDir('none') }
+  pglites.set(db, pglite)
+  registerLiveSource(db, { kind: 'pglite', pglite })
+  return { db, kind: 'pglite', close: () => closeLiveHub(db).then(() => db.destroy()), dump: () => pglite.dumpDataDir('none') }
 }

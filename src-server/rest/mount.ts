@@ -75,6 +75,7 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
       if (issues.length) throw invalidInput(issues)
       const [params, query, body] = parts.map((p) => p?.output)
       const result = await r.handler({ ...ctx, actor, hono: c }, { params, query, body })
+      if (r.stream && result instanceof Response) return result
       return c.json({ detail: result ?? null }, r.status ?? 200)
     })
   }

@@ -78,11 +78,13 @@ export function buildOpenApi(routes: readonly AnyRoute[], apiPrefix: string) {
       summary: r.summary,
       description: accessText(r),
       operationId: `${r.method}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
-      parameters: parameters(r),
+      parameters: [...parameters(r), ...(r.stream?.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } }))],
       requestBody: requestBody(r),
       security: r.access.scope === 'public' ? [] : [{ bearer: [] }, { cookie: [] }],
       responses: {
-        [String(r.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+        [String(r.status ?? 200)]: r.stream
+          ? { description: r.stream.description, content: { [r.stream.contentType]: { schema: r.stream.schema ? schemaOf(r.stream.schema, 'output') : { type: 'string' } } } }
+          : { description: 'Success', content: { 'application/json': { schema: success } } },
         default: { description: 'Error (4xx) with detail.message and detail.code', content: { 'application/json': { schema: ERROR } } },
       },
     }

@@ -31,6 +31,8 @@ export type RouteDef<P = unknown, Q = unknown, B = unknown> = {
   multipart?: { maxBytes: number }
   response?: Schema
   status?: 200 | 201
+  /** A stream instead of `{detail}` JSON (the handler returns the Response itself), as OpenAPI documents it. */
+  stream?: { contentType: string; description: string; schema?: Schema; headers?: { name: string; description: string }[] }
   handler: (ctx: RestCtx, input: RouteInput<P, Q, B>) => Promise<unknown> | unknown
 }
 

@@ -13,6 +13,7 @@ import { operationRoutes } from '../domains/operations/rest'
 import { counterRoutes } from '../domains/counters/rest'
 import { processRoutes } from '../domains/process/rest'
 import { productRoutes } from '../domains/products/rest'
+import { reportRoutes } from '../domains/reports/rest'
 import { serialFieldRoutes } from '../domains/serial-fields/rest'
 import { serialRoutes } from '../domains/serials/rest'
 import { workOrderSerialRoutes } from '../domains/serials/work-order-serials-rest'
@@ -21,7 +22,8 @@ import { settingsRoutes } from '../domains/settings/rest'
 import { tagRoutes } from '../domains/tags/rest'
 import { userRoutes } from '../domains/users/rest'
 import { workOrderRoutes } from '../domains/work-orders/rest'
+import { liveRoutes } from '../live/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...workOrderSerialRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...workOrderSerialRoutes, ...liveRoutes, ...reportRoutes]

@@ -14,12 +14,14 @@ import { operationsRouter } from '../domains/operations/trpc'
 import { countersRouter } from '../domains/counters/trpc'
 import { processRouter } from '../domains/process/trpc'
 import { productsRouter } from '../domains/products/trpc'
+import { reportsRouter } from '../domains/reports/trpc'
 import { serialsRouter } from '../domains/serials/trpc'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsRouter } from '../domains/tags/trpc'
 import { usersRouter } from '../domains/users/trpc'
 import { workOrdersRouter } from '../domains/work-orders/trpc'
+import { liveRouter } from '../live/trpc'
 import { router } from './init'
 
 /** One router per domain; the client imports only this type. */
@@ -46,6 +48,8 @@ export const appRouter = router({
   execution: executionRouter,
   messages: messagesRouter,
   serials: serialsRouter,
+  reports: reportsRouter,
+  live: liveRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -16,6 +16,9 @@ const t = initTRPC
   .meta<TrpcMeta>()
   .create({
     isDev: false,
+    // Live subscriptions (src-server/live): a ping keeps a quiet SSE stream open (Bun closes a
+    // connection idle for 10 s); a client hearing nothing for 20 s reconnects with its last event id.
+    sse: { ping: { enabled: true, intervalMs: 8_000 }, client: { reconnectAfterInactivityMs: 20_000 } },
     errorFormatter({ shape, error }) {
       // An input schema's refusal is answered like REST's (400 INVALID_INPUT with `issues`);
       // an output schema's failure stays an internal error.

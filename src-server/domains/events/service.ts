@@ -3,6 +3,8 @@ import { CLIENT_EVENT_TYPES, isClientEventType } from '../../../src/domains/even
 import type { Actor } from '../../context'
 import type { Database } from '../../db/schema'
 import { badRequest } from '../../errors'
+import { notifyLive } from '../../live/notify'
+import { liveEventOf } from '../../live/topics'
 
 export type NewEvent = {
   event_type: string
@@ -13,10 +15,10 @@ export type NewEvent = {
 
 /**
  * Appends one event row (append-only; the database refuses edits). Call it inside the same
- * transaction as the change it records. Server time comes from the database.
+ * transaction as the change it records. Server time comes from the database. Returns the event id.
  */
-export async function appendEvent(db: Kysely<Database>, actor: Actor | null, event: NewEvent, at?: Date): Promise<void> {
-  await db
+export async function appendEvent(db: Kysely<Database>, actor: Actor | null, event: NewEvent, at?: Date): Promise<number> {
+  const { id } = await db
     .insertInto('events')
     .values({
       event_type: event.event_type,
@@ -27,7 +29,32 @@ export async function appendEvent(db: Kysely<Database>, actor: Actor | null, eve
       data: JSON.stringify({ ...event.data, ...(actor?.tokenId ? { api_token: actor.tokenId } : {}) }),
       ...(at ? { created_at: at } : {}),
     })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  // Live screens on every instance hear of it at COMMIT (nothing on ROLLBACK): src-server/live.
+  await notifyLive(db, [liveEventOf({ id, ...event })])
+  return id
+}
+
+/** Appends several events of one actor at one time in a single INSERT (same rules as appendEvent). */
+export async function appendEvents(db: Kysely<Database>, actor: Actor | null, events: readonly NewEvent[], at: Date): Promise<void> {
+  if (events.length === 0) return
+  const rows = await db
+    .insertInto('events')
+    .values(
+      events.map((event) => ({
+        event_type: event.event_type,
+        user_id: actor?.userId ?? null,
+        session_id: actor?.sessionId ?? null,
+        subject_type: event.subject_type ?? null,
+        subject_key: event.subject_key ?? null,
+        data: JSON.stringify({ ...event.data, ...(actor?.tokenId ? { api_token: actor.tokenId } : {}) }),
+        created_at: at,
+      })),
+    )
+    .returning(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
     .execute()
+  await notifyLive(db, rows.map(liveEventOf))
 }
 
 /**

@@ -1,0 +1,238 @@
+import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { LIVE_RESYNC } from '../../src/domains/live/schemas'
+import { appendEvent } from '../domains/events/service'
+import { adminKey, adminToken, insertApiToken, quickUser } from '../test/fixtures'
+import { ORIGIN, useHarness } from '../test/harness'
+import { liveHub } from './hub'
+import { type SseReader, readSse } from './sse-reader'
+import { LIVE_LIMITS } from './stream'
+
+/**
+ * Live events end to end in one process: NOTIFY from the event append's transaction, the
+ * instance's one LISTEN, the REST stream and the tRPC subscription (PostgreSQL with
+ * TEST_DATABASE_URL, PGlite's own listen/notify otherwise).
+ */
+describe('live events', () => {
+  const h = useHarness()
+  const open: SseReader[] = []
+  let admin: string
+  let operator: { key: string; token: string }
+  let quality: { key: string; token: string }
+
+  beforeAll(async () => {
+    admin = await adminToken(h)
+    operator = await quickUser(h, 'live.operator', 'operator')
+    quality = await quickUser(h, 'live.quality', 'quality')
+  })
+  afterEach(() => {
+    for (const r of open.splice(0)) r.close()
+  })
+
+  /** Opens the REST stream; resolves once the instance LISTENs for it (the answer's headers). */
+  async function stream(token: string, query = '', headers: Record<string, string> = {}) {
+    const res = await h.app.request(`${ORIGIN}/api/events/stream${query}`, { headers: { authorization: `Bearer ${token}`, ...headers } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/event-stream')
+    const reader = readSse(res)
+    open.push(reader)
+    return reader
+  }
+  /** A job event any operator or production user may hear of (as POST event records it). */
+  const jobEvent = (token: string, subject_key: string) =>
+    h.request('POST', '/api/event', { token, body: { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key } })
+  const about = (key: string) => (f: { json: any }) => f.json?.subject_key === key
+
+  test('a committed change reaches a subscriber with its id, type, topic and keys', async () => {
+    const s = await stream(operator.token)
+    const t0 = performance.now()
+    expect((await jobEvent(admin, 'job-1')).status).toBe(201)
+    const f = await s.waitFor(about('job-1'))
+    expect(f.at - t0).toBeLessThan(2_000)
+    const row = await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'job-1').executeTakeFirstOrThrow()
+    expect(f.id).toBe(String(row.id))
+    expect(f.event).toBe('PAUSED_OFFLINE')
+    expect(f.json).toMatchObject({ id: row.id, type: 'PAUSED_OFFLINE', topic: 'jobs', subject_type: 'job', subject_key: 'job-1', keys: { job: 'job-1' } })
+    // Keys only: the event's data never travels.
+    expect(JSON.stringify(f.json)).not.toContain('reported_by_client')
+  })
+
+  test('each subscriber gets only what its scope allows (the same scopes as the queries)', async () => {
+    const op = await stream(operator.token)
+    const qa = await stream(quality.token)
+    const adm = await stream((await quickUser(h, 'live.admin', 'admin')).token)
+    // USER_CREATED is an admin matter; a job event is for operators and production.
+    const made = await h.request('POST', '/api/user', { token: admin, body: { username: 'live.newcomer', scope: 'operator' } })
+    expect(made.status).toBe(201)
+    await jobEvent(admin, 'job-2')
+    await adm.waitFor((f) => f.json?.type === 'USER_CREATED')
+    await op.waitFor(about('job-2'))
+    // The quality user heard of neither; by the time the operator got the later event, an earlier
+    // one would have been there too (one LISTEN, delivered in commit order).
+    const marker = `issue-${Date.now()}`
+    await appendEvent(h.svc.db, null, { event_type: 'ISSUE_UPDATED', subject_type: 'issue', subject_key: marker })
+    await qa.waitFor(about(marker))
+    expect(qa.frames.map((f) => f.json?.type)).toEqual(['ISSUE_UPDATED'])
+    expect(op.frames.some((f) => f.json?.type === 'USER_CREATED')).toBe(false)
+    expect(adm.frames.some(about('job-2'))).toBe(false)
+  })
+
+  test('asking for a topic the scope does not allow is 403 NOT_AUTHORISED; an unknown topic 400', async () => {
+    const res = await h.request('GET', '/api/events/stream?topics=jobs,admin', { token: operator.token })
+    expect(res.status).toBe(403)
+    expect(res.body.detail.code).toBe('NOT_AUTHORISED')
+    expect(res.body.detail.message).toContain('admin')
+    const bad = await h.request('GET', '/api/events/stream?topics=jobs,nope', { token: operator.token })
+    expect(bad.status).toBe(400)
+    expect(bad.body.detail.code).toBe('INVALID_INPUT')
+    expect((await h.request('GET', '/api/events/stream', {})).status).toBe(401)
+    // A narrower choice narrows: an admin following only `admin` hears no job event.
+    const adm = await stream(admin, '?topics=admin')
+    await jobEvent(admin, 'job-3')
+    await appendEvent(h.svc.db, null, { event_type: 'SETTINGS_UPDATED', subject_type: 'settings', subject_key: 'after-job-3' })
+    await adm.waitFor(about('after-job-3'))
+    expect(adm.frames.some(about('job-3'))).toBe(false)
+  })
+
+  test('an API token streams what its own scope allows', async () => {
+    const { token } = await insertApiToken(h, { scope: 'production', createdBy: await adminKey(h) })
+    const s = await stream(token)
+    await jobEvent(admin, 'job-4')
+    await s.waitFor(about('job-4'))
+  })
+
+  test('a rolled back transaction notifies nothing', async () => {
+    const s = await stream(operator.token)
+    await h.svc.db
+      .transaction()
+      .execute(async (trx) => {
+        await appendEvent(trx, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'rolled-back' })
+        throw new Error('no')
+      })
+      .catch(() => {})
+    await h.svc.db.transaction().execute(async (trx) => {
+      await appendEvent(trx, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'committed' })
+    })
+    await s.waitFor(about('committed'))
+    expect(s.frames.some(about('rolled-back'))).toBe(false)
+    expect(await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'rolled-back').execute()).toHaveLength(0)
+  })
+
+  test('notifications wait for COMMIT: none while the transaction is open', async () => {
+    const s = await stream(operator.token)
+    let release!: () => void
+    const held = new Promise<void>((r) => {
+      release = r
+    })
+    const tx = h.svc.db.transaction().execute(async (trx) => {
+      await appendEvent(trx, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'slow-commit' })
+      await held
+    })
+    await Bun.sleep(300)
+    expect(s.frames.some(about('slow-commit'))).toBe(false)
+    release()
+    await tx
+    await s.waitFor(about('slow-commit'))
+  })
+
+  test('reconnecting with Last-Event-ID misses nothing in between, in order, and repeats nothing', async () => {
+    const s = await stream(operator.token)
+    await jobEvent(admin, 'before-drop')
+    const last = await s.waitFor(about('before-drop'))
+    s.close()
+    open.splice(open.indexOf(s), 1)
+    for (const k of ['gap-1', 'gap-2', 'gap-3']) await jobEvent(admin, k)
+    const again = await stream(operator.token, '', { 'last-event-id': last.id! })
+    await jobEvent(admin, 'after-reconnect')
+    await again.waitFor(about('after-reconnect'))
+    expect(again.frames.map((f) => f.json.subject_key)).toEqual(['gap-1', 'gap-2', 'gap-3', 'after-reconnect'])
+    // The same through the query string (clients that cannot set the header).
+    const viaQuery = await stream(operator.token, `?last_event_id=${last.id}`)
+    await viaQuery.waitFor(about('gap-3'))
+    expect(viaQuery.frames.slice(0, 3).map((f) => f.json.subject_key)).toEqual(['gap-1', 'gap-2', 'gap-3'])
+  })
+
+  test('a gap too long to replay answers one RESYNC (the client refetches)', async () => {
+    const s = await stream(operator.token)
+    await jobEvent(admin, 'old')
+    const last = await s.waitFor(about('old'))
+    const max = LIVE_LIMITS.replayMax
+    LIVE_LIMITS.replayMax = 2
+    try {
+      for (const k of ['r1', 'r2', 'r3']) await jobEvent(admin, k)
+      const again = await stream(operator.token, '', { 'last-event-id': last.id! })
+      const resync = await again.waitFor((f) => f.event === LIVE_RESYNC)
+      expect(Number(resync.id)).toBeGreaterThan(Number(last.id))
+      expect(again.frames.some(about('r1'))).toBe(false)
+    } finally {
+      LIVE_LIMITS.replayMax = max
+    }
+  })
+
+  test('a revoked session stops its stream (401), as does a revoked API token', async () => {
+    const victim = await quickUser(h, 'live.leaver', 'operator')
+    const s = await stream(victim.token)
+    expect((await h.request('POST', '/api/logout', { token: victim.token })).status).toBe(200)
+    const err = await s.waitFor((f) => f.event === 'error')
+    expect(err.json.code).toBe('NOT_AUTHENTICATED')
+    await s.ended
+
+    const tok = await insertApiToken(h, { scope: 'operator', createdBy: await adminKey(h) })
+    const t = await stream(tok.token)
+    expect((await h.request('DELETE', `/api/api-token/${tok.id}`, { token: admin })).status).toBe(200)
+    const tokErr = await t.waitFor((f) => f.event === 'error')
+    expect(tokErr.json.code).toBe('NOT_AUTHENTICATED')
+  })
+
+  test('a closed stream leaves the hub (no subscriber is kept for a gone client)', async () => {
+    const hub = liveHub(h.svc.db)
+    const before = hub.size
+    const s = await stream(operator.token)
+    expect(hub.size).toBe(before + 1)
+    s.close()
+    open.splice(open.indexOf(s), 1)
+    for (let i = 0; i < 50 && hub.size > before; i++) await Bun.sleep(20)
+    expect(hub.size).toBe(before)
+  })
+
+  test('tRPC live.events: the same events over SSE, tracked by event id; refused topics are FORBIDDEN', async () => {
+    const input = encodeURIComponent(JSON.stringify({ topics: ['jobs'] }))
+    const res = await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${input}`, { headers: { authorization: `Bearer ${operator.token}` } })
+    expect(res.status).toBe(200)
+    const s = readSse(res)
+    open.push(s)
+    await s.waitFor((f) => f.event === 'connected')
+    await jobEvent(admin, 'via-trpc')
+    const f = await s.waitFor(about('via-trpc'))
+    const row = await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'via-trpc').executeTakeFirstOrThrow()
+    expect(f.id).toBe(String(row.id))
+    expect(f.json).toMatchObject({ type: 'PAUSED_OFFLINE', topic: 'jobs' })
+
+    // Reconnecting as httpSubscriptionLink does: lastEventId in the input.
+    s.close()
+    await jobEvent(admin, 'missed-trpc')
+    const again = readSse(
+      await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${encodeURIComponent(JSON.stringify({ topics: ['jobs'], lastEventId: f.id }))}`, {
+        headers: { authorization: `Bearer ${operator.token}` },
+      }),
+    )
+    open.push(again)
+    await again.waitFor(about('missed-trpc'))
+
+    const refused = readSse(
+      await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${encodeURIComponent(JSON.stringify({ topics: ['admin'] }))}`, {
+        headers: { authorization: `Bearer ${operator.token}` },
+      }),
+    )
+    open.push(refused)
+    const err = await refused.waitFor((x) => x.event === 'serialized-error')
+    expect(err.json?.data?.appCode ?? err.json?.error?.data?.appCode ?? JSON.stringify(err.json)).toContain('NOT_AUTHORISED')
+  })
+
+  test('OpenAPI documents the stream: text/event-stream, topics, Last-Event-ID', async () => {
+    const doc = (await h.request('GET', '/api/openapi.json')).body
+    const op = doc.paths['/events/stream'].get
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream'])
+    const names = op.parameters.map((p: { name: string }) => p.name)
+    expect(names).toEqual(expect.arrayContaining(['topics', 'last_event_id', 'Last-Event-ID']))
+  })
+})
