@@ -171,6 +171,9 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SERIAL_CODE_EDIT_DISABLED: msg`La modifica dei codici seriali è disattivata nelle impostazioni`,
   SERIAL_DELETE_DISABLED: msg`La rimozione dei collegamenti tra seriali è disattivata nelle impostazioni`,
   SERIAL_SEARCH_TOO_SHORT: msg`Ricerca troppo corta: scrivi altri caratteri`,
+  SERIALS_NOT_DECLARED: msg`Dichiara prima tutti i seriali del lotto`,
+  SERIAL_SCANNED_TWICE: msg`Lo stesso seriale è stato letto due volte`,
+  SERIAL_DECLARATION_INVALID: msg`Seriali del lotto non validi`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

@@ -301,7 +301,6 @@ export interface BatchesTable {
   opened_at: Timestamp
   completed_by: string | null
   completed_at: Timestamp | null
-  serial_temp_links: Json<Record<string, unknown>[]>
 }
 
 export interface BatchStepsTable {
@@ -393,6 +392,8 @@ export interface SerialsTable {
   batch_id: string | null
   phase_id: string | null
   operator_id: string | null
+  /** The piece of its batch (1..qt_total) a serial made in a batch numbers (migration 2026-11-25-06). */
+  piece: Generated<number | null>
   data: Json<Record<string, unknown>>
   state: Generated<SerialState>
   created_at: CreatedAt

@@ -154,7 +154,7 @@ export function phaseBomLines(db: Db, phaseId: string) {
   return db
     .selectFrom('bom_lines as l')
     .innerJoin('products as p', 'p.id', 'l.item_id')
-    .select(['l.id as _key', 'l.item_id as item_key', 'p.code as item_code', 'p.description as item_description', 'l.quantity', 'l.quantity_per', 'l.traceability'])
+    .select(['l.id as _key', 'l.item_id as item_key', 'p.code as item_code', 'p.description as item_description', 'l.quantity', 'l.quantity_per', 'l.traceability', 'l.declared_serials'])
     .where('l.phase_id', '=', phaseId)
     .orderBy('l.position')
     .orderBy('l.id')

@@ -11,7 +11,7 @@ import {
   IdempotencyKey,
   JobKey,
   PAUSE_REASONS,
-  SerialTempLinks,
+  BatchSerialsInput,
   StartJobsInput,
   StartJobsResult,
   StepKey,
@@ -136,7 +136,9 @@ export const executionRoutes = [
     method: 'get',
     path: '/batch/{key}/serials',
     tag,
-    summary: 'Serial links declared in the batch (temporary until traceability finalises them)',
+    summary:
+      "The batch's pieces with the serials declared in them: each piece's serial (temporary until the batch completes), data by serial field key and component serials; " +
+      'the components to scan per piece, the serial fields, the counter (null: codes are typed) and whether every piece is declared (complete)',
     access: EXECUTION_READ,
     params: BatchParams,
     response: BatchSerials,
@@ -146,12 +148,17 @@ export const executionRoutes = [
     method: 'put',
     path: '/batch/{key}/serial-temp-links',
     tag,
-    summary: "Store the batch's serial links (the array of links, replaced as a whole)",
+    summary:
+      'Declare the serials of pieces of the open batch (the job\'s operator, job running), traceability level complete: per piece its serial_code ' +
+      '(phases without a counter; with one the counter numbers it, 422 COUNTER_NOT_DEFINED otherwise), data by serial field key, and links ' +
+      '[{component_key, child_serial_code, confirm_move?}] replacing its temporary links. Refusals write nothing: 409 SERIAL_NEW_ALREADY_PRESENT / ' +
+      'SERIAL_ALREADY_PRESENT (code used), 409 SERIAL_ALREADY_LINKED (inside another serial: send confirm_move), 422 SERIAL_WRONG_PRODUCT, ' +
+      '422 SERIAL_LINK_CYCLE, 400 SERIAL_SCANNED_TWICE / SERIAL_DECLARATION_INVALID / SERIAL_CODE_INVALID. Pieces not listed stay as they are',
     access: EXECUTION_WRITE,
     params: BatchParams,
-    body: SerialTempLinks,
+    body: BatchSerialsInput,
     response: BatchSerials,
-    handler: (ctx, { params, body }) => execution.saveSerialTempLinks(ctx, ctx.actor!, { batch_key: params.key, links: body }),
+    handler: (ctx, { params, body }) => execution.saveSerialTempLinks(ctx, ctx.actor!, { batch_key: params.key, pieces: body }),
   }),
   route({
     method: 'get',

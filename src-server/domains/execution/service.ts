@@ -53,6 +53,7 @@ import type { Db } from '../../db/connect'
 import type { JobsTable } from '../../db/schema'
 import { conflict, forbidden, notFound, unprocessable, badRequest } from '../../errors'
 import { appendEvent } from '../events/service'
+import { assertBatchSerialsDeclared, type BatchPlace, finalizeBatchSerials, readBatchSerials, saveBatchSerials } from '../serials/service'
 import { heartbeatWriter } from './heartbeat-writer'
 import { readSettings } from '../settings/queries'
 import { refreshWorkOrderProgress } from '../work-orders/service'
@@ -336,7 +337,11 @@ async function finishBatch(
   stepsCompletedWithBatch: string[],
 ): Promise<ExecutionOutcome> {
   let [own, next] = material
+  // Traceability (level complete): every piece declared; the batch's serials and links turn final.
+  const serialPlace = await batchSerialPlace(db, job, { id: batchId, qt_total: qtTotal })
+  await assertBatchSerialsDeclared(db, serialPlace)
   await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: now }).where('id', '=', batchId).execute()
+  await finalizeBatchSerials(db, actor, batchId, now)
   const { n: earlier } = await db
     .selectFrom('batches')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -538,6 +543,23 @@ export async function newBatch(svc: Svc, actor: Actor, input: JobActionInput): P
 
 type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
 
+/** The step whose completion needs the batch's serials declared (traceability complete): the last one. */
+const serialStepKey = (steps: readonly { step_key: string; position: number }[]): string | null =>
+  steps.reduce<{ step_key: string; position: number } | null>((last, s) => (!last || s.position > last.position ? s : last), null)?.step_key ?? null
+
+/** Where a batch is, for the serials service. */
+async function batchSerialPlace(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, batch: { id: string; qt_total: number }): Promise<BatchPlace> {
+  const { n } = await db
+    .selectFrom('batches as b')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('b.job_id', '=', job.id)
+    .where('b.status', '=', 'completed')
+    .where('b.id', '<>', batch.id)
+    .where('b.number', '<', (eb) => eb.selectFrom('batches as me').select('me.number').where('me.id', '=', batch.id))
+    .executeTakeFirstOrThrow()
+  return { batch_id: batch.id, qt_total: batch.qt_total, job_id: job.id, work_order_id: job.work_order_id, phase_id: job.phase_id, first_batch: Number(n) === 0 }
+}
+
 /**
  * The field definitions of steps of the phase (the job's step_sequence names them), in each
  * step's field order, by step key: one query for all of them.
@@ -679,6 +701,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
     if (input.form_data) await writeFormData(trx, actor, job, batch.id, step, checkedFormData(fields, input.form_data), now)
     const missing = missingMandatory(fields, step.form_data as FormDataEntry[])
     if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
+    if (step.step_key === serialStepKey(steps)) await assertBatchSerialsDeclared(trx, await batchSerialPlace(trx, job, batch))
     await trx
       .updateTable('batch_steps')
       .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
@@ -929,7 +952,7 @@ async function pauseForSilence(db: Db, job: JobRow, maxOfflineS: number, now: Da
 async function readableBatchJob(svc: Svc, actor: Actor, batchKey: string) {
   const place = isUuid(batchKey) ? await batchPlace(svc.db, batchKey) : undefined
   if (!place) throw batchNotFound()
-  const job = await svc.db.selectFrom('jobs').select(['id', 'operator_id', 'phase_id']).where('id', '=', place.job_id).executeTakeFirstOrThrow()
+  const job = await svc.db.selectFrom('jobs').select(['id', 'operator_id', 'phase_id', 'work_order_id']).where('id', '=', place.job_id).executeTakeFirstOrThrow()
   assertMayRead(actor, job)
   return job
 }
@@ -940,26 +963,30 @@ export async function getBatch(svc: Svc, actor: Actor, batchKey: string): Promis
   return (await readBatch(svc.db, batchKey))!
 }
 
-/** `GET batch/{key}/serials`: the serial links declared in the batch (not yet finalised). */
+/** `GET batch/{key}/serials`: the batch's pieces with the serials declared in them (temporary until the batch completes). */
 export async function getBatchSerials(svc: Svc, actor: Actor, batchKey: string): Promise<BatchSerials> {
-  await readableBatchJob(svc, actor, batchKey)
-  const row = await svc.db.selectFrom('batches').select('serial_temp_links').where('id', '=', batchKey).executeTakeFirstOrThrow()
-  return { batch_key: batchKey, serial_temp_links: row.serial_temp_links }
+  const job = await readableBatchJob(svc, actor, batchKey)
+  return readSerialsOf(svc.db, job, batchKey)
 }
 
-/** `PUT batch/{key}/serial-temp-links`: stores the links as sent (the job's operator; traceability validates later). */
+async function readSerialsOf(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, batchKey: string): Promise<BatchSerials> {
+  const batch = await db.selectFrom('batches').select(['id', 'qt_total']).where('id', '=', batchKey).executeTakeFirstOrThrow()
+  const steps = await db.selectFrom('batch_steps').select(['step_key', 'position']).where('batch_id', '=', batchKey).execute()
+  return readBatchSerials(db, await batchSerialPlace(db, job, batch), serialStepKey(steps))
+}
+
+/**
+ * `PUT batch/{key}/serial-temp-links`: the job's operator, while the job runs and the batch is
+ * open, declares the serials of pieces of the batch (serials service: saveBatchSerials). One
+ * transaction: a refusal writes nothing. SERIAL_TEMP_LINKS_SAVED on the job.
+ */
 export async function saveSerialTempLinks(svc: Svc, actor: Actor, input: SaveSerialTempLinksInput): Promise<BatchSerials> {
   const now = svc.clock.now()
   return svc.db.transaction().execute(async (trx) => {
-    const place = isUuid(input.batch_key) ? await batchPlace(trx, input.batch_key) : undefined
-    if (!place) throw batchNotFound()
-    const job = (await lockJob(trx, place.job_id))!
-    if (job.operator_id !== actor.userId) throw notYours()
-    const batch = (await lockBatch(trx, input.batch_key))!
-    if (batch.status === 'cancelled') throw conflict('BATCH_NOT_OPEN', 'the batch was cancelled')
-    await trx.updateTable('batches').set({ serial_temp_links: JSON.stringify(input.links) }).where('id', '=', batch.id).execute()
-    await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, links: input.links.length }), now)
-    return { batch_key: batch.id, serial_temp_links: input.links }
+    const { job, batch } = await lockForStep(trx, actor, input.batch_key, { material: false })
+    await saveBatchSerials(trx, actor, await batchSerialPlace(trx, job, batch), input.pieces, now)
+    await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, pieces: input.pieces.map((p) => p.piece) }), now)
+    return readSerialsOf(trx, job, batch.id)
   })
 }
 

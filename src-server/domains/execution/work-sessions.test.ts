@@ -331,9 +331,10 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(ws.body.detail.steps[1].fields[0]).toMatchObject({ _key: field, type: 'text', mandatory: true })
     expect((await h.request('GET', `/api/batch/${batch}`, auth)).body.detail).toMatchObject({ _key: batch, qt_total: 2, step_data: [{ _key: instr }, { _key: form }] })
     expect((await h.request('GET', `/api/component-batch?batch_key=${batch}`, auth)).body.detail.components[0]).toMatchObject({ batch_quantity: 6 })
-    const links = [{ link_key: 'l1', component_key: 'c1', child_serial_key: 'S-1', note: 'kept' }]
-    expect((await h.request('PUT', `/api/batch/${batch}/serial-temp-links`, { ...auth, body: links })).status).toBe(200)
-    expect((await h.request('GET', `/api/batch/${batch}/serials`, auth)).body.detail).toEqual({ batch_key: batch, serial_temp_links: links })
+    // Traceability level none: nothing to declare, and declaring is refused (traceability-batch.test.ts has the rest).
+    expect((await h.request('GET', `/api/batch/${batch}/serials`, auth)).body.detail).toMatchObject({ batch_key: batch, required: false, pieces: [], complete: true })
+    const refused = await h.request('PUT', `/api/batch/${batch}/serial-temp-links`, { ...auth, body: [{ piece: 1, serial_code: 'S-1' }] })
+    expect({ status: refused.status, code: appCode(refused.body) }).toEqual({ status: 400, code: 'SERIAL_DECLARATION_INVALID' })
     const saved = await h.request('PUT', `/api/batch/${batch}/steps/${form}`, { ...auth, body: { form_data: [{ field_key: field, value: 'ok' }], idempotency_key: newKey() } })
     expect(saved.status).toBe(200)
     expect((await h.request('POST', `/api/batch/${batch}/steps/${instr}/complete`, { ...auth, body: { idempotency_key: newKey() } })).body.detail.next).toBe('continue')

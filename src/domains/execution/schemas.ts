@@ -19,7 +19,7 @@ import { START_BLOCKERS } from './rules'
  *   batch({batch_key})             query         GET  /batch/{key}
  *   batchSerials({batch_key})      query         GET  /batch/{key}/serials
  *   componentBatch({batch_key})    query         GET  /component-batch?batch_key=
- *   saveSerialTempLinks(...)       mutation      PUT  /batch/{key}/serial-temp-links   (body: the array of links)
+ *   saveSerialTempLinks(...)       mutation      PUT  /batch/{key}/serial-temp-links   (body: the array of pieces with their links)
  *   start({job_keys, ...})         mutation      POST /job/start, POST /job/{id}/start
  *   resume({job_key, ...})         mutation      POST /job/{id}/resume
  *   pause({job_key, reason, ...})  mutation      POST /job/{id}/pause
@@ -130,23 +130,10 @@ export const BatchKeyInput = v.object({ batch_key: BatchKey })
 export const JobKeyInput = v.object({ job_key: JobKey })
 
 /**
- * A serial link declared in a batch before traceability finalises it (SPEC 3 Serial link).
- * Stored as sent; the traceability issue validates and finalises them. Extra keys are kept.
+ * Serials declared in a batch (`batchSerials`, `saveSerialTempLinks`): the shapes live with the
+ * serials domain (src/domains/serials/batch-serials.ts).
  */
-const LinkText = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200))))
-export const SerialTempLink = v.looseObject({
-  link_key: LinkText,
-  phase_key: LinkText,
-  component_key: LinkText,
-  batch_key: LinkText,
-  parent_serial_key: LinkText,
-  child_serial_key: LinkText,
-})
-export type SerialTempLink = v.InferOutput<typeof SerialTempLink>
-export const MAX_SERIAL_TEMP_LINKS = 5000
-export const SerialTempLinks = v.pipe(v.array(SerialTempLink), v.maxLength(MAX_SERIAL_TEMP_LINKS, `at most ${MAX_SERIAL_TEMP_LINKS} links`))
-export const SaveSerialTempLinksInput = v.object({ batch_key: BatchKey, links: SerialTempLinks })
-export type SaveSerialTempLinksInput = v.InferOutput<typeof SaveSerialTempLinksInput>
+export { BatchSerials, BatchSerialsInput, SaveSerialTempLinksInput } from '../serials/batch-serials'
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
@@ -280,13 +267,6 @@ export type HeartbeatResult = v.InferOutput<typeof HeartbeatResult>
 export const BackOnlineResult = v.object({ job: JobState, recorded: v.boolean() })
 export type BackOnlineResult = v.InferOutput<typeof BackOnlineResult>
 
-export const BatchSerials = v.object({
-  batch_key: v.string(),
-  /** Declared in the batch, not yet finalised (traceability issue). */
-  serial_temp_links: v.array(SerialTempLink),
-})
-export type BatchSerials = v.InferOutput<typeof BatchSerials>
-
 export const ComponentBatchLine = v.object({
   /** The bom line. */
   _key: v.string(),
@@ -296,6 +276,8 @@ export const ComponentBatchLine = v.object({
   quantity: v.number(),
   quantity_per: v.picklist(QUANTITY_PER),
   traceability: v.picklist(TRACEABILITY_LEVELS),
+  /** The operator scans this component's serials into each piece (phase level complete). */
+  declared_serials: v.boolean(),
   /** Quantity this batch consumes (per job lines: with the job's first batch only). */
   batch_quantity: v.number(),
 })
