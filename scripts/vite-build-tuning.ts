@@ -48,11 +48,12 @@ function* walk(dir: string): Generator<string> {
 
 const NODE_MODULES = /[\\/]node_modules[\\/]/
 /** Libraries only a few screens use: never grouped, so they stay with the screens that import them. */
-const HEAVY = /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|@dnd-kit|@mantine[\\/]dates|dayjs)/
+const HEAVY =
+  /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|@dnd-kit|@mantine[\\/]dates|dayjs|@xyflow|@dagrejs|classcat|zustand|d3-(?:drag|zoom|selection|interpolate|color|dispatch|ease|timer|transition)[\\/])/
 /** The app's own modules that lazy screens share: components, client helpers, the shared src/ (schemas, rules). */
 const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
 /** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table). */
-const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField)\.tsx$/
+const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField|serials[\\/]GenealogyGraph)\.tsx$|[\\/]src-client[\\/]components[\\/]serials[\\/]genealogy-graph\.ts$/
 /**
  * Mantine components only office screens use (pagination, radio groups, cards): in `ui-office`,
  * not in the `ui` the operator loads. Found by listing the names the operator's screens and the

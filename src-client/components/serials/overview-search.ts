@@ -1,7 +1,7 @@
 import type { SerialState } from '../../../src/domains/serials/schemas'
 
 /** The serials overview's filters, kept in its URL. */
-export type SerialsSearch = { q?: string; product?: string; state?: SerialState; from?: string; to?: string }
+export type SerialsSearch = { q?: string; product?: string; wo?: string; phase?: string; state?: SerialState; from?: string; to?: string }
 
 // The overview's last filters, so that "back" from a serial returns to the same list.
 let last: SerialsSearch = {}

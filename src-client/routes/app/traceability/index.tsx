@@ -3,7 +3,7 @@ import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@man
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { SERIAL_STATES, type SerialState } from '../../../../src/domains/serials/schemas'
 import { formatDateTime } from '../../../../src/i18n/format'
 import { DateField } from '../../../components/DateField'
@@ -19,6 +19,8 @@ export const Route = createFileRoute('/app/traceability/')({
   validateSearch: (s: Record<string, unknown>): SerialsSearch => ({
     q: text(s.q),
     product: text(s.product),
+    wo: text(s.wo),
+    phase: text(s.phase),
     state: SERIAL_STATES.includes(s.state as SerialState) ? (s.state as SerialState) : undefined,
     from: text(s.from),
     to: text(s.to),
@@ -47,7 +49,15 @@ function SerialsOverview() {
   }, [debounced, min])
   const tooShort = typed.trim().length > 0 && typed.trim().length < min
 
-  const input = { search: search.q, product_key: search.product, state: search.state, from: search.from, to: search.to }
+  const input = {
+    search: search.q,
+    product_key: search.product,
+    work_order_key: search.wo,
+    phase_key: search.phase,
+    state: search.state,
+    from: search.from,
+    to: search.to,
+  }
   const serials = useQuery({ ...trpc.serials.list.queryOptions(input), placeholderData: keepPreviousData, staleTime: 0 })
   const rows = serials.data?.rows ?? []
   const total = serials.data ? `${serials.data.total}${serials.data.total_capped ? '+' : ''}` : ''
@@ -82,8 +92,11 @@ function SerialsOverview() {
           w={220}
           data={(products.data?.rows ?? []).map((p) => ({ value: p._key, label: `${p.code} ${p.description}` }))}
           value={search.product ?? null}
-          onChange={(v) => setSearch({ product: v ?? undefined })}
+          // A phase belongs to a product: changing the product clears it.
+          onChange={(v) => setSearch({ product: v ?? undefined, phase: undefined })}
         />
+        <PhaseFilter productKey={search.product} value={search.phase} onChange={(phase) => setSearch({ phase })} />
+        <WorkOrderFilter value={search.wo} onChange={(wo) => setSearch({ wo })} />
         <Select
           label={t`Stato`}
           placeholder={t`Tutti`}
@@ -149,5 +162,61 @@ function SerialsOverview() {
         </Badge>
       )}
     </Stack>
+  )
+}
+
+/** The phases of the chosen product (a phase filter needs a product first). */
+function PhaseFilter({ productKey, value, onChange }: { productKey?: string; value?: string; onChange: (v: string | undefined) => void }) {
+  const { t } = useLingui()
+  const process = useQuery({ ...trpc.process.get.queryOptions({ key: productKey ?? '' }), enabled: Boolean(productKey), staleTime: 60_000 })
+  return (
+    <Select
+      label={t`Fase`}
+      placeholder={productKey ? t`Tutte` : t`Scegli un prodotto`}
+      disabled={!productKey}
+      clearable
+      w={180}
+      data={(process.data?.phases ?? []).map((p) => ({ value: p._key, label: p.name }))}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+    />
+  )
+}
+
+const WO_SEARCH_MIN = 3
+
+/** A work order, active or archived, found by typing at least 3 characters of its code or product (SPEC 5). */
+function WorkOrderFilter({ value, onChange }: { value?: string; onChange: (v: string | undefined) => void }) {
+  const { t } = useLingui()
+  const [typed, setTyped] = useState('')
+  const [debounced] = useDebouncedValue(typed.trim(), 250)
+  const enabled = debounced.length >= WO_SEARCH_MIN
+  const active = useQuery({ ...trpc.workOrders.list.queryOptions({ search: debounced, page_size: 50 }), enabled, placeholderData: keepPreviousData })
+  const archived = useQuery({ ...trpc.workOrders.list.queryOptions({ search: debounced, page_size: 50, archived: true }), enabled, placeholderData: keepPreviousData })
+  // The chosen work order's code, also when the page opens with it in the address.
+  const chosen = useQuery({ ...trpc.workOrders.get.queryOptions({ key: value ?? '' }), enabled: Boolean(value), staleTime: 60_000 })
+  const data = useMemo(() => {
+    const options = new Map<string, string>()
+    if (value && chosen.data) options.set(value, `${chosen.data.code} ${chosen.data.product_code}`)
+    if (enabled) for (const wo of [...(active.data?.rows ?? []), ...(archived.data?.rows ?? [])]) options.set(wo._key, `${wo.code} ${wo.product_code}`)
+    return [...options].slice(0, 100).map(([v, label]) => ({ value: v, label }))
+  }, [value, chosen.data, enabled, active.data, archived.data])
+  const short = typed.trim().length > 0 && typed.trim().length < WO_SEARCH_MIN
+  return (
+    <Select
+      label={t`Ordine di lavoro`}
+      placeholder={t`Tutti`}
+      searchable
+      clearable
+      w={220}
+      data={data}
+      value={value ?? null}
+      searchValue={typed}
+      onSearchChange={setTyped}
+      filter={({ options }) => options}
+      nothingFoundMessage={short ? t`Scrivi almeno ${WO_SEARCH_MIN} caratteri` : enabled ? t`Nessun ordine di lavoro` : undefined}
+      onChange={(v) => onChange(v ?? undefined)}
+      data-testid="serials-wo-filter"
+    />
   )
 }

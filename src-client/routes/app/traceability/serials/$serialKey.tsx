@@ -3,15 +3,20 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { type ReactNode, useState } from 'react'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { hasScope } from '../../../../../src/auth/scopes'
 import type { SerialLinkRow } from '../../../../../src/domains/serials/schemas'
 import { formatDateTime } from '../../../../../src/i18n/format'
 import { LoadError, Loading } from '../../../../components/QueryState'
 import { lastSerialsSearch } from '../../../../components/serials/overview-search'
 import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
-import { EditSerialCodeDialog, UnlinkSerialDialog, useCanCorrectSerials } from '../../../../components/serials/SerialCorrections'
+import { EditSerialCodeDialog, EditSerialDataDialog, UnlinkSerialDialog, useCanCorrectSerials } from '../../../../components/serials/SerialCorrections'
 import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
 import { trpc } from '../../../../lib/trpc'
+import { useSession } from '../../../../lib/use-auth'
+
+// The graph library and its layout load only when the graph is shown (their own chunk).
+const GenealogyGraph = lazy(() => import('../../../../components/serials/GenealogyGraph'))
 
 export const Route = createFileRoute('/app/traceability/serials/$serialKey')({
   component: SerialDetailPage,
@@ -48,7 +53,10 @@ function SerialDetailPage() {
   const serial = useQuery(trpc.serials.get.queryOptions({ key: serialKey }))
   const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
   const canCorrect = useCanCorrectSerials()
+  // The work order opens in production (its Tracciabilità tab) for those who may open that area.
+  const canSeeWorkOrders = hasScope(useSession()?.scope ?? '', 'production')
   const [editing, setEditing] = useState(false)
+  const [editingData, setEditingData] = useState(false)
   const [unlinking, setUnlinking] = useState<SerialLinkRow | null>(null)
   const back = (
     <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability" search={lastSerialsSearch()} />} size="sm" w="fit-content">
@@ -115,13 +123,25 @@ function SerialDetailPage() {
         )}
       </Group>
       {editing && <EditSerialCodeDialog opened onClose={() => setEditing(false)} serialKey={s._key} code={s.code} />}
+      {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} data={s.data} />}
       {unlinking && (
         <UnlinkSerialDialog opened onClose={() => setUnlinking(null)} linkKey={unlinking.link_key} childCode={unlinking.code} parentCode={s.code} />
       )}
       <Card withBorder>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           <Field label={t`Prodotto`}>{`${s.product_code} ${s.product_description}`}</Field>
-          <Field label={t`Ordine di lavoro`}>{s.work_order_code}</Field>
+          <Field label={t`Ordine di lavoro`}>
+            {s.work_order_key && s.work_order_code && canSeeWorkOrders ? (
+              <Anchor
+                size="sm"
+                renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />}
+              >
+                {s.work_order_code}
+              </Anchor>
+            ) : (
+              s.work_order_code
+            )}
+          </Field>
           <Field label={t`Fase`}>{s.phase_name}</Field>
           <Field label={t`Lotto`}>{s.batch_number === null ? '' : String(s.batch_number)}</Field>
           <Field label={t`Operatore`}>{s.operator_name}</Field>
@@ -129,9 +149,16 @@ function SerialDetailPage() {
           <Field label={t`Contenuto in`}>{s.contained_in ? serialLink(s.contained_in.serial_key, s.contained_in.code) : ''}</Field>
         </SimpleGrid>
       </Card>
-      <Title order={4}>
-        <Trans>Dati</Trans>
-      </Title>
+      <Group gap="sm" align="center">
+        <Title order={4}>
+          <Trans>Dati</Trans>
+        </Title>
+        {canCorrect && (
+          <Button size="xs" variant="default" onClick={() => setEditingData(true)}>
+            <Trans>Correggi dati</Trans>
+          </Button>
+        )}
+      </Group>
       {data.length === 0 ? (
         <Text size="sm" c="dimmed">
           <Trans>Nessun dato</Trans>
@@ -153,6 +180,9 @@ function SerialDetailPage() {
           <Tabs.Tab value="components">
             <Trans>Componenti ({s.components.length})</Trans>
           </Tabs.Tab>
+          <Tabs.Tab value="graph">
+            <Trans>Grafo genealogia</Trans>
+          </Tabs.Tab>
           <Tabs.Tab value="backward">
             <Trans>Genealogia: componenti</Trans>
           </Tabs.Tab>
@@ -171,6 +201,11 @@ function SerialDetailPage() {
           ) : (
             linkRows(s.components, 'serial-components')
           )}
+        </Tabs.Panel>
+        <Tabs.Panel value="graph" pt="sm">
+          <Suspense fallback={<Loading />}>
+            <GenealogyGraph serialKey={s._key} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="backward" pt="sm">
           <Stack gap="sm">
@@ -210,6 +245,7 @@ function SerialDetailPage() {
 }
 
 type I18n = ReturnType<typeof useLingui>['i18n']
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 /** What an event says in a line: the link made or removed, the reason and the values changed. */
 function eventDetails(data: Record<string, unknown>, i18n: I18n): string {
   const parts: string[] = []
@@ -224,7 +260,15 @@ function eventDetails(data: Record<string, unknown>, i18n: I18n): string {
     parts.push(i18n._(msg`${child} tolto da ${parent}`))
   }
   const changes = data.changes as Record<string, { from: unknown; to: unknown }> | undefined
-  for (const [k, c] of Object.entries(changes ?? {})) parts.push(`${k}: ${str(c.from)} → ${str(c.to)}`)
+  for (const [k, c] of Object.entries(changes ?? {})) {
+    if (k === 'data' && isRecord(c.from) && isRecord(c.to)) {
+      // Data: each field that changed, was added (— before) or removed (— after).
+      const [from, to] = [c.from, c.to]
+      for (const f of new Set([...Object.keys(from), ...Object.keys(to)])) {
+        if (JSON.stringify(from[f]) !== JSON.stringify(to[f])) parts.push(`${f}: ${f in from ? str(from[f]) : '—'} → ${f in to ? str(to[f]) : '—'}`)
+      }
+    } else parts.push(`${k}: ${str(c.from)} → ${str(c.to)}`)
+  }
   if (typeof data.reason === 'string') {
     const reason = data.reason
     parts.push(i18n._(msg`Motivo: ${reason}`))
