@@ -69,6 +69,45 @@ export interface EventsTable {
   data: ColumnType<Record<string, unknown>, string | undefined, never>
 }
 
+export interface FlowsTable {
+  id: Generated<string>
+  name: string
+  url: string
+  secret: string
+  event_types: string[]
+  active: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export type FlowDeliveryStatus = 'pending' | 'delivered' | 'failed'
+export interface FlowDeliveriesTable {
+  id: string
+  seq: Generated<number>
+  flow_id: string
+  event_id: number | null
+  event_type: string
+  body: string
+  status: Generated<FlowDeliveryStatus>
+  attempts: Generated<number>
+  last_status_code: number | null
+  last_error: string | null
+  last_attempt_at: Timestamp | null
+  delivered_at: Timestamp | null
+  queued: Generated<boolean>
+  created_at: CreatedAt
+  retry_from: Timestamp
+}
+
+export interface ImportRunsTable {
+  idempotency_key: string
+  user_id: string
+  kind: string
+  request_hash: string
+  response: ColumnType<unknown, string, string>
+  created_at: CreatedAt
+}
+
 export interface SettingsTable {
   key: string
   value: ColumnType<unknown, string, string>
@@ -301,6 +340,8 @@ export interface BatchesTable {
   opened_at: Timestamp
   completed_by: string | null
   completed_at: Timestamp | null
+  /** Of qt_total, the pieces declared scrap at completion (reports: OEE quality). */
+  scrapped_qt: Generated<number>
 }
 
 export interface BatchStepsTable {
@@ -410,6 +451,151 @@ export interface SerialLinksTable {
   created_by: string | null
   created_at: CreatedAt
 }
+/** Warehouse (migration 2026-11-26-01): positions tree, movements and the stock they keep. */
+export type MovementType = 'load' | 'unload' | 'transfer' | 'production' | 'consumption' | 'adjustment'
+export type MovementStatus = 'planned' | 'confirmed' | 'cancelled'
+export interface PositionsTable {
+  id: Generated<string>
+  code: string
+  description: Generated<string>
+  parent_id: string | null
+  /** Ids from the root down to this position, each followed by '/'. */
+  path: string
+  owned: Generated<boolean>
+  fixed: Generated<boolean>
+  available: Generated<boolean>
+  disposable: Generated<boolean>
+  active: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+export interface MovementsTable {
+  id: Generated<string>
+  number: ColumnType<number, never, never>
+  product_id: string
+  serial: Generated<string>
+  owned: Generated<boolean>
+  from_position_id: string | null
+  to_position_id: string | null
+  type: MovementType
+  status: MovementStatus
+  planned_quantity: number
+  confirmed_quantity: number | null
+  reason: Generated<string>
+  started_at: Timestamp
+  ended_at: Timestamp | null
+  created_by: string | null
+  confirmed_by: string | null
+  reverts_id: string | null
+  reverted_by_id: string | null
+  revert_reason: string | null
+  work_order_id: string | null
+  batch_id: string | null
+  origin_type: string | null
+  origin_key: string | null
+  created_at: CreatedAt
+}
+export interface StockTable {
+  position_id: string
+  product_id: string
+  serial: Generated<string>
+  owned: Generated<boolean>
+  quantity: number
+  updated_at: UpdatedAt
+}
+/** Missions and movement lists (migration 2026-11-26-10): sets of warehouse movements. */
+export type MissionKind = 'to_line' | 'put_away' | 'manual'
+export type MissionStatus = 'open' | 'in_progress' | 'done' | 'cancelled'
+export interface MissionsTable {
+  id: Generated<string>
+  number: ColumnType<number, never, never>
+  kind: MissionKind
+  status: Generated<MissionStatus>
+  notes: Generated<string>
+  work_order_id: string | null
+  assignee_id: string | null
+  created_by: string | null
+  created_at: CreatedAt
+  started_at: Timestamp | null
+  ended_at: Timestamp | null
+  updated_at: UpdatedAt
+}
+export interface MissionLinesTable {
+  id: Generated<string>
+  mission_id: string
+  position: number
+  movement_id: string
+  done_at: Timestamp | null
+  done_by: string | null
+}
+export type MovementListKind = 'work_order' | 'day' | 'mission'
+export interface MovementListsTable {
+  id: Generated<string>
+  number: ColumnType<number, never, never>
+  kind: MovementListKind
+  title: Generated<string>
+  work_order_id: string | null
+  mission_id: string | null
+  day: string | null
+  created_by: string | null
+  created_at: CreatedAt
+}
+export interface MovementListLinesTable {
+  list_id: string
+  position: number
+  movement_id: string
+}
+/** Printing (migration 2026-11-26-20): templates, assignments, printers, defaults, the print log. */
+export interface PrintTemplatesTable {
+  id: Generated<string>
+  name: string
+  base_pdf_key: string
+  base_pdf_name: string
+  pages: number
+  page_width: number
+  page_height: number
+  fields: Json<import('../../src/domains/printing/schemas').TemplateField[]>
+  context: string | null
+  context_key: string | null
+  temp: Generated<boolean>
+  trashed_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+export interface PrintTemplateAssignmentsTable {
+  template_id: string
+  context: string
+  context_key: string
+  created_at: CreatedAt
+}
+export interface PrintersTable {
+  id: Generated<string>
+  name: string
+  host: string
+  port: number
+  protocol: 'ipp' | 'raw'
+  path: Generated<string>
+  trashed_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+export interface PrinterDefaultsTable {
+  user_id: string
+  printer_id: string
+}
+export interface PrintsTable {
+  id: Generated<string>
+  /** null for a printer's test print. */
+  template_id: string | null
+  printer_id: string | null
+  user_id: string | null
+  documents: number
+  subject: Json<Record<string, unknown>>
+  status: 'made' | 'accepted' | 'refused' | 'unreachable'
+  message: Generated<string>
+  storage_key: string
+  created_at: CreatedAt
+}
 export interface Database {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -417,6 +603,9 @@ export interface Database {
   login_throttle: LoginThrottleTable
   events: EventsTable
   settings: SettingsTable
+  flows: FlowsTable
+  flow_deliveries: FlowDeliveriesTable
+  import_runs: ImportRunsTable
   departments: DepartmentsTable
   media: MediaTable
   form_fields: FormFieldsTable
@@ -444,6 +633,18 @@ export interface Database {
   message_reads: MessageReadsTable
   serials: SerialsTable
   serial_links: SerialLinksTable
+  print_templates: PrintTemplatesTable
+  print_template_assignments: PrintTemplateAssignmentsTable
+  printers: PrintersTable
+  printer_defaults: PrinterDefaultsTable
+  prints: PrintsTable
+  positions: PositionsTable
+  movements: MovementsTable
+  stock: StockTable
+  missions: MissionsTable
+  mission_lines: MissionLinesTable
+  movement_lists: MovementListsTable
+  movement_list_lines: MovementListLinesTable
 }
 
 export type User = Selectable<UsersTable>

@@ -3,6 +3,7 @@ import { bomRouter } from '../domains/bom/trpc'
 import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
+import { flowsRouter } from '../domains/flows/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
 import { serialFieldsRouter } from '../domains/serial-fields/trpc'
 import { issueTypesRouter } from '../domains/issue-types/trpc'
@@ -15,7 +16,13 @@ import { countersRouter } from '../domains/counters/trpc'
 import { processRouter } from '../domains/process/trpc'
 import { productsRouter } from '../domains/products/trpc'
 import { reportsRouter } from '../domains/reports/trpc'
+import { printTemplatesRouter } from '../domains/print-templates/trpc'
+import { printersRouter } from '../domains/printers/trpc'
+import { printsRouter } from '../domains/prints/trpc'
 import { serialsRouter } from '../domains/serials/trpc'
+import { positionsRouter } from '../domains/positions/trpc'
+import { movementsRouter } from '../domains/movements/trpc'
+import { missionsRouter } from '../domains/missions/trpc'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsRouter } from '../domains/tags/trpc'
@@ -48,8 +55,15 @@ export const appRouter = router({
   execution: executionRouter,
   messages: messagesRouter,
   serials: serialsRouter,
+  positions: positionsRouter,
+  movements: movementsRouter,
+  missions: missionsRouter,
   reports: reportsRouter,
+  printTemplates: printTemplatesRouter,
+  printers: printersRouter,
+  prints: printsRouter,
   live: liveRouter,
+  flows: flowsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -1,0 +1,116 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { ReportPeriod, ReportRangeInput } from '../../../src/domains/reports/schemas'
+
+/**
+ * SQL fragments of the report read models. Every instant is bucketed on the plant's calendar:
+ * `at time zone <zone>` turns a timestamptz into the plant's wall-clock time, date_trunc cuts it
+ * to the period (a week starts on Monday), and a day's bounds are its local midnights.
+ */
+export type Frame = {
+  tz: string
+  period: ReportPeriod
+  /** 'YYYY-MM-DD' */
+  from: string
+  /** 'YYYY-MM-DD' (included) */
+  to: string
+  now: Date
+}
+
+export const isoDay = (day: string) => day.replaceAll('/', '-')
+
+/** The first instant of the range (the from day's local midnight). */
+export const fromTs = (f: Frame) => sql`((${f.from}::date)::timestamp at time zone ${f.tz})`
+/** The first instant after the range (the local midnight after the to day). */
+export const toTs = (f: Frame) => sql`(((${f.to}::date) + 1)::timestamp at time zone ${f.tz})`
+/** The period (its first day, YYYY/MM/DD) an instant falls in. */
+export const bucketOf = (f: Frame, col: RawBuilder<unknown>) => sql<string>`to_char(date_trunc(${f.period}, ${col} at time zone ${f.tz}), 'YYYY/MM/DD')`
+/** The plant day (date) of an instant. */
+export const localDay = (f: Frame, col: RawBuilder<unknown>) => sql`(${col} at time zone ${f.tz})::date`
+
+/** Every period of the range, first day YYYY/MM/DD, in order (empty periods included). */
+export const bucketSeries = (f: Frame) =>
+  sql<{ bucket: string }>`select to_char(g, 'YYYY/MM/DD') as bucket
+    from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp, ('1 ' || ${f.period})::interval) as g`
+
+/** Milliseconds between two timestamptz. */
+export const msBetween = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql<number>`(extract(epoch from (${b} - ${a})) * 1000)`
+
+/** Standard processing time of a phase row `ph`, seconds per piece (0 when unset). */
+export const stdSeconds = sql<number>`coalesce(nullif(ph.parameters->>'std_processing_time', '')::numeric, 0)`
+
+/**
+ * The filters on a job row `j` (with `wo` its work order and `ph` its phase); `operatorCol`
+ * is the column the operator filter applies to (the session's user, the batch's completer).
+ */
+export function jobFilters(input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>, operatorCol: RawBuilder<unknown> | null) {
+  const conds: RawBuilder<unknown>[] = []
+  if (input.product_key) conds.push(sql`wo.product_id = ${input.product_key}`)
+  if (input.work_order_key) conds.push(sql`wo.id = ${input.work_order_key}`)
+  if (input.phase_key) conds.push(sql`j.phase_id = ${input.phase_key}`)
+  if (input.department_key) conds.push(sql`ph.department_id = ${input.department_key}`)
+  if (input.line !== undefined && input.line !== '') conds.push(sql`wo.line = ${input.line}`)
+  if (input.operator_key && operatorCol) conds.push(sql`${operatorCol} = ${input.operator_key}`)
+  return conds.length ? sql`and ${sql.join(conds, sql` and `)}` : sql``
+}
+
+/** Work-order-level filters only (planned quantities, late work orders). */
+export function workOrderFilters(input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>) {
+  const conds: RawBuilder<unknown>[] = []
+  if (input.product_key) conds.push(sql`wo.product_id = ${input.product_key}`)
+  if (input.work_order_key) conds.push(sql`wo.id = ${input.work_order_key}`)
+  if (input.line !== undefined && input.line !== '') conds.push(sql`wo.line = ${input.line}`)
+  return conds.length ? sql`and ${sql.join(conds, sql` and `)}` : sql``
+}
+
+/**
+ * Work sessions that start in the range (filtered), each with its run time and the pause that
+ * follows it: the gap to the job's next work session when that session starts on the same plant
+ * day as the pause (a pause that runs into another day is the end of a shift, not a loss); a
+ * pause still open today counts until now. The gap's kind comes from why the session ended:
+ * 'offline' (forced pause for silence), 'session_locked' (forced pause), anything else a pause.
+ * Columns: job_id, user_id, work_order_id, phase_id, department_id, line, started_at, run_ms,
+ * gap_ms, gap_kind ('pause' | 'forced' | 'offline').
+ */
+export function sessionsCte(f: Frame, filters: RawBuilder<unknown>) {
+  return sql`ws_raw as (
+      select ws.job_id, ws.user_id, ws.started_at, coalesce(ws.ended_at, ${f.now}::timestamptz) as ended_at, ws.ended_at is null as open,
+        ws.end_reason, j.status as job_status, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id,
+        lead(ws.started_at) over (partition by ws.job_id order by ws.started_at) as next_start
+      from work_sessions ws
+      join jobs j on j.id = ws.job_id
+      join work_orders wo on wo.id = j.work_order_id
+      join product_phases ph on ph.id = j.phase_id
+      where ws.started_at >= ${fromTs(f)} and ws.started_at < ${toTs(f)} ${filters}
+    ),
+    ws as (
+      select job_id, user_id, work_order_id, phase_id, department_id, line, product_id, started_at,
+        greatest(0, ${msBetween(sql`started_at`, sql`ended_at`)}) as run_ms,
+        case
+          when open then 0
+          when next_start is not null and ${localDay(f, sql`next_start`)} = ${localDay(f, sql`ended_at`)} then greatest(0, ${msBetween(sql`ended_at`, sql`next_start`)})
+          when next_start is null and job_status <> 'closed' and ${localDay(f, sql`${f.now}::timestamptz`)} = ${localDay(f, sql`ended_at`)}
+            then greatest(0, ${msBetween(sql`ended_at`, sql`${f.now}::timestamptz`)})
+          else 0
+        end as gap_ms,
+        case end_reason when 'offline' then 'offline' when 'session_locked' then 'forced' else 'pause' end as gap_kind
+      from ws_raw
+    )`
+}
+
+/**
+ * Batches completed in the range (filtered): qt_total, scrapped_qt, completed_by, the job's
+ * work order, phase, department, line and product, the standard time of its pieces (ms) and
+ * whether the job is in the work order's last phase (its pieces are the work order's output).
+ */
+export function batchesCte(f: Frame, filters: RawBuilder<unknown>) {
+  return sql`bt as (
+      select b.qt_total, b.scrapped_qt, b.completed_by, b.completed_at, j.id as job_id, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id,
+        b.qt_total * ${stdSeconds} * 1000 as std_ms,
+        not exists (select 1 from work_order_phases nx where nx.work_order_id = j.work_order_id and nx.position > j.position) as final
+      from batches b
+      join jobs j on j.id = b.job_id
+      join work_orders wo on wo.id = j.work_order_id
+      join product_phases ph on ph.id = j.phase_id
+      where b.status = 'completed' and b.completed_at >= ${fromTs(f)} and b.completed_at < ${toTs(f)} ${filters}
+    )`
+}

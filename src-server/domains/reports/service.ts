@@ -1,0 +1,606 @@
+import { sql } from 'kysely'
+import {
+  type LabourReport,
+  type LabourReportInput,
+  type OeeReport,
+  type OeeReportInput,
+  type ProductionDashboard,
+  type ProductionReport,
+  type ProductionReportInput,
+  type QualityReport,
+  type QualityReportInput,
+  REPORT_JOBS_MAX,
+  REPORT_RANGE_DAYS_MAX,
+  type ReportJobs,
+  type ReportJobsInput,
+  type ReportRangeInput,
+} from '../../../src/domains/reports/schemas'
+import type { Actor, Services } from '../../context'
+import { invalidField } from '../../input-issues'
+import { getSettings } from '../settings/service'
+import { batchesCte, bucketOf, bucketSeries, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
+
+/**
+ * Reports (issue 16): read models over batches (pieces completed and scrapped), work sessions
+ * (run time, and the pauses between them), work orders (plan, due dates) and issues. Nothing is
+ * written. Periods are cut on the plant's calendar: the server process's time zone (the same
+ * calendar as jobs' `late`, issue day filters and counters); `timeZone` overrides it (tests).
+ * Cross-domain data is read, never changed: the one setting used (default operator hourly cost)
+ * comes through the settings service.
+ */
+export type ReportSvc = Pick<Services, 'db' | 'clock'> & { timeZone?: string }
+
+export const plantTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+
+const DAY_MS = 86_400_000
+
+/** The frame of a report: range checked (from <= to, at most REPORT_RANGE_DAYS_MAX days). */
+function frameOf(svc: ReportSvc, input: Pick<ReportRangeInput, 'from' | 'to' | 'period'>): Frame {
+  const from = isoDay(input.from)
+  const to = isoDay(input.to)
+  if (to < from) throw invalidField({ path: 'to', kind: 'invalid', message: 'the last day of the range is before the first' })
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1
+  if (days > REPORT_RANGE_DAYS_MAX) {
+    throw invalidField({ path: 'to', kind: 'max_value', limit: REPORT_RANGE_DAYS_MAX, message: `a report covers at most ${REPORT_RANGE_DAYS_MAX} days` })
+  }
+  return { tz: svc.timeZone ?? plantTimeZone(), period: input.period ?? 'day', from, to, now: svc.clock.now() }
+}
+
+const rangeOut = (f: Frame) => ({ from: f.from.replaceAll('-', '/'), to: f.to.replaceAll('-', '/'), period: f.period, time_zone: f.tz })
+const n = (x: unknown) => (x === null || x === undefined ? 0 : Number(x))
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null)
+const round2 = (x: number) => Math.round(x * 100) / 100
+
+// ---------------------------------------------------------------------------------------------
+// Production
+
+const PRODUCTION_KEYS = {
+  product: { key: sql`bt.product_id::text`, label: sql`(select p.code from products p where p.id = bt.product_id)` },
+  work_order: { key: sql`bt.work_order_id::text`, label: sql`(select w.code from work_orders w where w.id = bt.work_order_id)` },
+  phase: {
+    key: sql`bt.phase_id::text`,
+    label: sql`(select p.code || ' · ' || x.name from product_phases x join products p on p.id = x.product_id where x.id = bt.phase_id)`,
+  },
+  department: { key: sql`bt.department_id::text`, label: sql`coalesce((select d.name from departments d where d.id = bt.department_id), '')` },
+  line: { key: sql`bt.line`, label: sql`bt.line` },
+  operator: {
+    key: sql`bt.completed_by::text`,
+    label: sql`coalesce((select nullif(trim(u.name || ' ' || u.surname), '') from users u where u.id = bt.completed_by), (select u.username from users u where u.id = bt.completed_by), '')`,
+  },
+} as const
+
+/**
+ * Pieces completed per period (batches completed, every phase; `final_completed`: the last
+ * phase's, i.e. the work orders' output) and grouped by product, work order, phase, department,
+ * line or operator (who completed the batch); planned pieces = work orders due in the period;
+ * open work orders late (due before today) or at risk (remaining pieces of their open jobs at
+ * std_processing_time take longer than the time left to the end of the due day).
+ */
+export async function productionReport(svc: ReportSvc, input: ProductionReportInput): Promise<ProductionReport> {
+  const f = frameOf(svc, input)
+  const groupBy = input.group_by ?? 'product'
+  const filters = jobFilters(input, sql`b.completed_by`)
+  const g = PRODUCTION_KEYS[groupBy]
+  const bucketRows = await sql<{ bucket: string; completed: number; scrapped: number; final_completed: number; planned: number }>`
+    with ${batchesCte(f, filters)},
+    per as (
+      select ${bucketOf(f, sql`bt.completed_at`)} as bucket, sum(qt_total) as completed, sum(scrapped_qt) as scrapped,
+        sum(qt_total) filter (where final) as final_completed
+      from bt group by 1
+    ),
+    plan as (
+      select to_char(date_trunc(${f.period}, wo.due_by::timestamp), 'YYYY/MM/DD') as bucket, sum(wo.planned_qt) as planned
+      from work_orders wo
+      where wo.archived_at is null and wo.due_by >= ${f.from}::date and wo.due_by <= ${f.to}::date ${workOrderFilters(input)}
+      group by 1
+    )
+    select s.bucket, coalesce(per.completed, 0) as completed, coalesce(per.scrapped, 0) as scrapped,
+      coalesce(per.final_completed, 0) as final_completed, coalesce(plan.planned, 0) as planned
+    from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket left join plan on plan.bucket = s.bucket
+    order by s.bucket`.execute(svc.db)
+  const groupRows = await sql<{ key: string | null; label: string | null; completed: number; scrapped: number; jobs: number; work_orders: number }>`
+    with ${batchesCte(f, filters)},
+    grouped as (
+      select ${g.key} as key, min(bt.product_id::text)::uuid as product_id, min(bt.work_order_id::text)::uuid as work_order_id,
+        min(bt.phase_id::text)::uuid as phase_id, min(bt.department_id::text)::uuid as department_id, min(bt.line) as line,
+        min(bt.completed_by::text)::uuid as completed_by,
+        sum(qt_total) as completed, sum(scrapped_qt) as scrapped, count(distinct job_id) as jobs, count(distinct work_order_id) as work_orders
+      from bt group by 1
+    )
+    select bt.key, ${g.label} as label, bt.completed, bt.scrapped, bt.jobs, bt.work_orders
+    from grouped bt order by bt.completed desc, label`.execute(svc.db)
+  const late = await lateWorkOrders(svc, f, input)
+  const buckets = bucketRows.rows.map((r) => ({ bucket: r.bucket, completed: n(r.completed), scrapped: n(r.scrapped), planned: n(r.planned), final_completed: n(r.final_completed) }))
+  const rows = groupRows.rows.map((r) => ({
+    key: r.key,
+    label: r.label ?? '',
+    completed: n(r.completed),
+    scrapped: n(r.scrapped),
+    good: n(r.completed) - n(r.scrapped),
+    jobs: n(r.jobs),
+    work_orders: n(r.work_orders),
+  }))
+  const sum = (k: 'completed' | 'scrapped' | 'planned') => buckets.reduce((a, b) => a + b[k], 0)
+  return {
+    ...rangeOut(f),
+    group_by: groupBy,
+    totals: {
+      completed: sum('completed'),
+      scrapped: sum('scrapped'),
+      good: sum('completed') - sum('scrapped'),
+      planned: sum('planned'),
+      work_orders_late: late.filter((l) => l.state === 'late').length,
+      work_orders_at_risk: late.filter((l) => l.state === 'at_risk').length,
+    },
+    buckets,
+    rows,
+    late,
+  }
+}
+
+async function lateWorkOrders(svc: ReportSvc, f: Frame, input: ReportRangeInput): Promise<ProductionReport['late']> {
+  const today = sql`${localDay(f, sql`${f.now}::timestamptz`)}`
+  const { rows } = await sql<{
+    work_order_key: string
+    code: string
+    product_code: string
+    line: string
+    due_by: string
+    planned_qt: number
+    completed_qt: number
+    remaining_work_ms: number
+    time_to_due_ms: number
+    late: boolean
+  }>`
+    with open_wo as (
+      select wo.id, wo.code, wo.line, wo.due_by, wo.planned_qt, wo.completed_qt, wo.product_id
+      from work_orders wo
+      where wo.archived_at is null and wo.status = 'active' and wo.due_by is not null ${workOrderFilters(input)}
+    ),
+    work as (
+      select o.id, coalesce(sum(greatest(j.quantity - j.completed_qt, 0) * ${stdSeconds} * 1000), 0) as remaining_work_ms
+      from open_wo o
+      left join jobs j on j.work_order_id = o.id and j.status <> 'closed'
+      left join product_phases ph on ph.id = j.phase_id
+      group by o.id
+    )
+    select o.id as work_order_key, o.code, p.code as product_code, o.line, to_char(o.due_by, 'YYYY/MM/DD') as due_by, o.planned_qt, o.completed_qt,
+      w.remaining_work_ms,
+      ${msBetween(sql`${f.now}::timestamptz`, sql`((o.due_by + 1)::timestamp at time zone ${f.tz})`)} as time_to_due_ms,
+      o.due_by < ${today} as late
+    from open_wo o join work w on w.id = o.id join products p on p.id = o.product_id
+    where o.due_by < ${today}
+      or w.remaining_work_ms > ${msBetween(sql`${f.now}::timestamptz`, sql`((o.due_by + 1)::timestamp at time zone ${f.tz})`)}
+    order by o.due_by, o.code
+    limit 200`.execute(svc.db)
+  return rows.map((r) => ({
+    work_order_key: r.work_order_key,
+    code: r.code,
+    product_code: r.product_code,
+    line: r.line,
+    due_by: r.due_by,
+    planned_qt: n(r.planned_qt),
+    completed_qt: n(r.completed_qt),
+    remaining_work_ms: Math.round(n(r.remaining_work_ms)),
+    time_to_due_ms: Math.round(n(r.time_to_due_ms)),
+    state: r.late ? 'late' : 'at_risk',
+  }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Labour and cost
+
+/**
+ * Hours per operator from work sessions started in the range (run time), with the pauses that
+ * follow them shown apart by kind (pause, forced pause, offline: see sessionsCte); pieces and
+ * standard time of the batches they completed; labour cost = hours x the user's hourly cost, or
+ * the settings' default operator cost when the user has none. Per work order: actual hours and
+ * cost against standard time (pieces x std_processing_time) at the same rates; per piece = over
+ * the pieces of the work order's last phase completed in the range.
+ */
+export async function labourReport(svc: Services, actor: Actor, input: LabourReportInput): Promise<LabourReport> {
+  const f = frameOf(svc, input)
+  const defaultCost = (await getSettings(svc, actor)).operator_hourly_cost ?? 0
+  const rate = (col: string) => sql`coalesce((select u.hourly_cost from users u where u.id = ${sql.ref(col)}), ${defaultCost}::numeric)`
+  const sessionFilters = jobFilters(input, sql`ws.user_id`)
+  const batchFilters = jobFilters(input, sql`b.completed_by`)
+  const [buckets, operators, workOrders] = await Promise.all([
+    sql<{ bucket: string; worked_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number }>`
+      with ${sessionsCte(f, sessionFilters)},
+      per as (
+        select ${bucketOf(f, sql`started_at`)} as bucket, sum(run_ms) as worked_ms,
+          sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms, sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms,
+          sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms
+        from ws group by 1
+      )
+      select s.bucket, coalesce(per.worked_ms, 0) as worked_ms, coalesce(per.pause_ms, 0) as pause_ms,
+        coalesce(per.forced_pause_ms, 0) as forced_pause_ms, coalesce(per.offline_ms, 0) as offline_ms
+      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+    sql<{
+      operator_key: string
+      username: string
+      name: string
+      worked_ms: number
+      pause_ms: number
+      forced_pause_ms: number
+      offline_ms: number
+      sessions: number
+      pieces: number
+      std_ms: number
+      hourly_cost: number | null
+    }>`
+      with ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      t as (
+        select user_id, sum(run_ms) as worked_ms, sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms,
+          sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms, sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms,
+          count(*) as sessions
+        from ws group by user_id
+      ),
+      p as (select completed_by as user_id, sum(qt_total) as pieces, sum(std_ms) as std_ms from bt where completed_by is not null group by completed_by)
+      select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.pause_ms, 0) as pause_ms,
+        coalesce(t.forced_pause_ms, 0) as forced_pause_ms, coalesce(t.offline_ms, 0) as offline_ms, coalesce(t.sessions, 0) as sessions,
+        coalesce(p.pieces, 0) as pieces, coalesce(p.std_ms, 0) as std_ms, u.hourly_cost
+      from (select user_id from t union select user_id from p) k
+      join users u on u.id = k.user_id
+      left join t on t.user_id = k.user_id left join p on p.user_id = k.user_id
+      order by worked_ms desc, u.username`.execute(svc.db),
+    sql<{ work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }>`
+      with ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      t as (select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * ${rate('user_id')}) as cost from ws group by work_order_id),
+      p as (
+        select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * ${rate('completed_by')}) as std_cost,
+          coalesce(sum(qt_total) filter (where final), 0) as pieces
+        from bt group by work_order_id
+      )
+      select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.cost, 0) as cost,
+        coalesce(p.std_ms, 0) as std_ms, coalesce(p.std_cost, 0) as std_cost, coalesce(p.pieces, 0) as pieces
+      from (select work_order_id from t union select work_order_id from p) k
+      join work_orders wo on wo.id = k.work_order_id join products pr on pr.id = wo.product_id
+      left join t on t.work_order_id = k.work_order_id left join p on p.work_order_id = k.work_order_id
+      order by cost desc, wo.code
+      limit 500`.execute(svc.db),
+  ])
+  const ops = operators.rows.map((r) => {
+    const hourly = r.hourly_cost === null ? defaultCost : n(r.hourly_cost)
+    const worked = Math.round(n(r.worked_ms))
+    return {
+      operator_key: r.operator_key,
+      username: r.username,
+      name: r.name,
+      worked_ms: worked,
+      pause_ms: Math.round(n(r.pause_ms)),
+      forced_pause_ms: Math.round(n(r.forced_pause_ms)),
+      offline_ms: Math.round(n(r.offline_ms)),
+      sessions: n(r.sessions),
+      pieces: n(r.pieces),
+      std_ms: Math.round(n(r.std_ms)),
+      hourly_cost: hourly,
+      default_cost: r.hourly_cost === null,
+      cost: round2((worked / 3_600_000) * hourly),
+    }
+  })
+  const bk = buckets.rows.map((r) => ({
+    bucket: r.bucket,
+    worked_ms: Math.round(n(r.worked_ms)),
+    pause_ms: Math.round(n(r.pause_ms)),
+    forced_pause_ms: Math.round(n(r.forced_pause_ms)),
+    offline_ms: Math.round(n(r.offline_ms)),
+  }))
+  const total = (k: 'worked_ms' | 'pause_ms' | 'forced_pause_ms' | 'offline_ms') => bk.reduce((a, b) => a + b[k], 0)
+  return {
+    ...rangeOut(f),
+    default_hourly_cost: defaultCost,
+    totals: {
+      worked_ms: total('worked_ms'),
+      pause_ms: total('pause_ms'),
+      forced_pause_ms: total('forced_pause_ms'),
+      offline_ms: total('offline_ms'),
+      cost: round2(ops.reduce((a, o) => a + o.cost, 0)),
+      std_ms: ops.reduce((a, o) => a + o.std_ms, 0),
+      pieces: ops.reduce((a, o) => a + o.pieces, 0),
+    },
+    buckets: bk,
+    operators: ops,
+    work_orders: workOrders.rows.map((r) => {
+      const pieces = n(r.pieces)
+      const cost = round2(n(r.cost))
+      const stdCost = round2(n(r.std_cost))
+      return {
+        work_order_key: r.work_order_key,
+        code: r.code,
+        product_code: r.product_code,
+        worked_ms: Math.round(n(r.worked_ms)),
+        std_ms: Math.round(n(r.std_ms)),
+        cost,
+        std_cost: stdCost,
+        pieces,
+        cost_per_piece: pieces > 0 ? round2(n(r.cost) / pieces) : null,
+        std_cost_per_piece: pieces > 0 ? round2(n(r.std_cost) / pieces) : null,
+      }
+    }),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quality
+
+const QUALITY_KEYS = {
+  type: { key: sql`x.type_id::text`, label: sql`(select t.name from issue_types t where t.id = x.type_id::uuid)` },
+  product: { key: sql`x.product_id::text`, label: sql`coalesce((select p.code from products p where p.id = x.product_id::uuid), '')` },
+  phase: {
+    key: sql`x.phase_id::text`,
+    label: sql`coalesce((select p.code || ' · ' || ph.name from product_phases ph join products p on p.id = ph.product_id where ph.id = x.phase_id::uuid), '')`,
+  },
+} as const
+
+/**
+ * Issues opened (created), closed and escalated (made critical by close-within) per period and
+ * by type, product or phase; open critical issues now; time to close (from the last opening to
+ * the close, issues closed in the range): median and 90th percentile.
+ */
+export async function qualityReport(svc: ReportSvc, input: QualityReportInput): Promise<QualityReport> {
+  const f = frameOf(svc, input)
+  const groupBy = input.group_by ?? 'type'
+  const conds = []
+  if (input.product_key) conds.push(sql`coalesce(i.product_id, wo.product_id) = ${input.product_key}`)
+  if (input.work_order_key) conds.push(sql`wo.id = ${input.work_order_key}`)
+  if (input.phase_key) conds.push(sql`j.phase_id = ${input.phase_key}`)
+  if (input.department_key) conds.push(sql`ph.department_id = ${input.department_key}`)
+  if (input.line) conds.push(sql`wo.line = ${input.line}`)
+  if (input.operator_key) conds.push(sql`i.opened_by = ${input.operator_key}`)
+  if (input.type_key) conds.push(sql`i.type_id = ${input.type_key}`)
+  const where = conds.length ? sql`where ${sql.join(conds, sql` and `)}` : sql``
+  const issuesCte = (extra: ReturnType<typeof sql>) => sql`iss as (
+      select i.id, i.code, i.title, i.type_id, i.state, i.critical, i.created_at, i.opened_at, i.closed_at, i.escalated_at,
+        coalesce(i.product_id, wo.product_id) as product_id, j.phase_id, wo.code as work_order_code
+      from issues i
+      left join jobs j on j.id = i.job_id
+      left join product_phases ph on ph.id = j.phase_id
+      left join work_orders wo on wo.id = coalesce(i.work_order_id, j.work_order_id)
+      ${where} ${conds.length ? sql`and` : sql`where`} ${extra}
+    )`
+  const inRange = (col: string) => sql`(${sql.ref(col)} >= ${fromTs(f)} and ${sql.ref(col)} < ${toTs(f)})`
+  const happenings = sql`${issuesCte(sql`(${inRange('i.created_at')} or ${inRange('i.closed_at')} or ${inRange('i.escalated_at')} or (i.critical and i.state <> 'closed'))`)},
+    ev as (
+      select 'opened' as kind, created_at as at, type_id, product_id, phase_id, null::numeric as dur from iss where created_at >= ${fromTs(f)} and created_at < ${toTs(f)}
+      union all
+      select 'closed', closed_at, type_id, product_id, phase_id, ${msBetween(sql`opened_at`, sql`closed_at`)} from iss where closed_at >= ${fromTs(f)} and closed_at < ${toTs(f)}
+      union all
+      select 'escalated', escalated_at, type_id, product_id, phase_id, null from iss where escalated_at >= ${fromTs(f)} and escalated_at < ${toTs(f)}
+      union all
+      select 'open_critical', null, type_id, product_id, phase_id, null from iss where critical and state <> 'closed'
+    )`
+  const g = QUALITY_KEYS[groupBy]
+  const [buckets, groups, totals, critical] = await Promise.all([
+    sql<{ bucket: string; opened: number; closed: number; escalated: number }>`
+      with ${happenings},
+      per as (
+        select ${bucketOf(f, sql`at`)} as bucket, count(*) filter (where kind = 'opened') as opened, count(*) filter (where kind = 'closed') as closed,
+          count(*) filter (where kind = 'escalated') as escalated
+        from ev where kind <> 'open_critical' group by 1
+      )
+      select s.bucket, coalesce(per.opened, 0) as opened, coalesce(per.closed, 0) as closed, coalesce(per.escalated, 0) as escalated
+      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+    sql<{ key: string | null; label: string | null; opened: number; closed: number; escalated: number; open_critical: number; p50: number | null; p90: number | null }>`
+      with ${happenings},
+      grouped as (
+        select ${g.key} as key, min(x.type_id::text) as type_id, min(x.product_id::text) as product_id, min(x.phase_id::text) as phase_id,
+          count(*) filter (where kind = 'opened') as opened, count(*) filter (where kind = 'closed') as closed,
+          count(*) filter (where kind = 'escalated') as escalated, count(*) filter (where kind = 'open_critical') as open_critical,
+          percentile_cont(0.5) within group (order by dur) filter (where kind = 'closed') as p50,
+          percentile_cont(0.9) within group (order by dur) filter (where kind = 'closed') as p90
+        from ev x group by 1
+      )
+      select x.key, ${g.label} as label, x.opened, x.closed, x.escalated, x.open_critical, x.p50, x.p90 from grouped x order by x.opened desc, label`.execute(svc.db),
+    sql<{ p50: number | null; p90: number | null }>`
+      with ${happenings}
+      select percentile_cont(0.5) within group (order by dur) as p50, percentile_cont(0.9) within group (order by dur) as p90 from ev where kind = 'closed'`.execute(svc.db),
+    sql<{ issue_key: string; code: string; title: string; type_name: string; opened_at: number; work_order_code: string | null; product_code: string | null }>`
+      with ${issuesCte(sql`i.critical and i.state <> 'closed'`)}
+      select iss.id as issue_key, iss.code, iss.title, t.name as type_name, (extract(epoch from iss.opened_at) * 1000)::float8 as opened_at,
+        iss.work_order_code, p.code as product_code
+      from iss join issue_types t on t.id = iss.type_id left join products p on p.id = iss.product_id
+      order by iss.opened_at limit 100`.execute(svc.db),
+  ])
+  const bk = buckets.rows.map((r) => ({ bucket: r.bucket, opened: n(r.opened), closed: n(r.closed), escalated: n(r.escalated) }))
+  const rows = groups.rows.map((r) => ({
+    key: r.key,
+    label: r.label ?? '',
+    opened: n(r.opened),
+    closed: n(r.closed),
+    escalated: n(r.escalated),
+    open_critical: n(r.open_critical),
+    close_median_ms: r.p50 === null ? null : Math.round(n(r.p50)),
+    close_p90_ms: r.p90 === null ? null : Math.round(n(r.p90)),
+  }))
+  const t = totals.rows[0]
+  return {
+    ...rangeOut(f),
+    group_by: groupBy,
+    totals: {
+      opened: bk.reduce((a, b) => a + b.opened, 0),
+      closed: bk.reduce((a, b) => a + b.closed, 0),
+      escalated: bk.reduce((a, b) => a + b.escalated, 0),
+      open_critical: rows.reduce((a, r) => a + r.open_critical, 0),
+      close_median_ms: t?.p50 == null ? null : Math.round(n(t.p50)),
+      close_p90_ms: t?.p90 == null ? null : Math.round(n(t.p90)),
+    },
+    buckets: bk,
+    rows,
+    open_critical: critical.rows.map((r) => ({ ...r, opened_at: n(r.opened_at) })),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OEE
+
+const OEE_KEYS = {
+  phase: {
+    key: sql`k.phase_id::text`,
+    label: sql`(select p.code || ' · ' || x.name from product_phases x join products p on p.id = x.product_id where x.id = k.phase_id)`,
+  },
+  department: { key: sql`k.department_id::text`, label: sql`coalesce((select d.name from departments d where d.id = k.department_id), '')` },
+  line: { key: sql`k.line`, label: sql`k.line` },
+} as const
+const OEE_COL = { phase: 'phase_id', department: 'department_id', line: 'line' } as const
+
+type OeeSums = { run_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number; std_ms: number; pieces: number; scrapped: number }
+
+/**
+ * OEE = availability x performance x quality, per phase, department or line and per period:
+ * - availability = run time / planned time, planned = run + pauses + forced pauses + offline
+ *   (the pauses that follow work sessions, see sessionsCte);
+ * - performance = standard time of the pieces completed (std_processing_time x pieces) / run time;
+ * - quality = good pieces / pieces completed (good = completed - scrapped at batch completion).
+ */
+export function oeeParts(s: OeeSums) {
+  const planned = s.run_ms + s.pause_ms + s.forced_pause_ms + s.offline_ms
+  const availability = ratio(s.run_ms, planned)
+  const performance = ratio(s.std_ms, s.run_ms)
+  const quality = ratio(s.pieces - s.scrapped, s.pieces)
+  const oee = availability !== null && performance !== null && quality !== null ? availability * performance * quality : null
+  return { ...s, planned_ms: planned, availability, performance, quality, oee }
+}
+
+export async function oeeReport(svc: ReportSvc, input: OeeReportInput): Promise<OeeReport> {
+  const f = frameOf(svc, input)
+  const groupBy = input.group_by ?? 'phase'
+  const col = sql.ref(OEE_COL[groupBy])
+  const g = OEE_KEYS[groupBy]
+  const both = sql`${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
+    parts as (
+      select ${col} as grp, ${bucketOf(f, sql`started_at`)} as bucket, run_ms, case when gap_kind = 'pause' then gap_ms else 0 end as pause_ms,
+        case when gap_kind = 'forced' then gap_ms else 0 end as forced_pause_ms, case when gap_kind = 'offline' then gap_ms else 0 end as offline_ms,
+        0 as std_ms, 0 as pieces, 0 as scrapped
+      from ws
+      union all
+      select ${col}, ${bucketOf(f, sql`completed_at`)}, 0, 0, 0, 0, std_ms, qt_total, scrapped_qt from bt
+    )`
+  const sums = sql`sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
+    sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped`
+  type Row = { [K in keyof OeeSums]: number | null }
+  const [perBucket, perGroup] = await Promise.all([
+    sql<Row & { bucket: string }>`
+      with ${both}, per as (select bucket, ${sums} from parts group by bucket)
+      select s.bucket, per.run_ms, per.pause_ms, per.forced_pause_ms, per.offline_ms, per.std_ms, per.pieces, per.scrapped
+      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+    sql<Row & { key: string | null; label: string | null }>`
+      with ${both}, per as (select grp, ${sums} from parts group by grp),
+      k as (select grp as ${col}, per.* from per)
+      select ${g.key} as key, ${g.label} as label, k.run_ms, k.pause_ms, k.forced_pause_ms, k.offline_ms, k.std_ms, k.pieces, k.scrapped
+      from k order by k.run_ms desc nulls last`.execute(svc.db),
+  ])
+  const toSums = (r: Row): OeeSums => ({
+    run_ms: Math.round(n(r.run_ms)),
+    pause_ms: Math.round(n(r.pause_ms)),
+    forced_pause_ms: Math.round(n(r.forced_pause_ms)),
+    offline_ms: Math.round(n(r.offline_ms)),
+    std_ms: Math.round(n(r.std_ms)),
+    pieces: n(r.pieces),
+    scrapped: n(r.scrapped),
+  })
+  const buckets = perBucket.rows.map((r) => ({ bucket: r.bucket, ...oeeParts(toSums(r)) }))
+  const total = buckets.reduce<OeeSums>(
+    (a, b) => ({
+      run_ms: a.run_ms + b.run_ms,
+      pause_ms: a.pause_ms + b.pause_ms,
+      forced_pause_ms: a.forced_pause_ms + b.forced_pause_ms,
+      offline_ms: a.offline_ms + b.offline_ms,
+      std_ms: a.std_ms + b.std_ms,
+      pieces: a.pieces + b.pieces,
+      scrapped: a.scrapped + b.scrapped,
+    }),
+    { run_ms: 0, pause_ms: 0, forced_pause_ms: 0, offline_ms: 0, std_ms: 0, pieces: 0, scrapped: 0 },
+  )
+  return {
+    ...rangeOut(f),
+    group_by: groupBy,
+    totals: oeeParts(total),
+    buckets,
+    rows: perGroup.rows.map((r) => ({ key: r.key, label: r.label ?? '', ...oeeParts(toSums(r)) })),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drill-down and dashboard
+
+/**
+ * The jobs behind a bar: jobs with batches completed or work sessions started in the range
+ * (or in one period of it, `bucket`), with the same filters; at most REPORT_JOBS_MAX, most
+ * pieces first.
+ */
+export async function reportJobs(svc: ReportSvc, input: ReportJobsInput): Promise<ReportJobs> {
+  let f = frameOf(svc, input)
+  if (input.bucket) {
+    const start = isoDay(input.bucket)
+    const { rows } = await sql<{ last: string }>`select to_char((date_trunc(${f.period}, ${start}::date::timestamp) + ('1 ' || ${f.period})::interval - interval '1 day'), 'YYYY-MM-DD') as last`.execute(svc.db)
+    const last = rows[0]!.last
+    f = { ...f, from: start > f.from ? start : f.from, to: last < f.to ? last : f.to }
+  }
+  const { rows } = await sql<{
+    job_key: string
+    work_order_key: string
+    work_order_code: string
+    product_code: string
+    phase_name: string
+    department_name: string | null
+    line: string
+    operator_name: string | null
+    status: string
+    quantity: number
+    completed_in_range: number
+    scrapped_in_range: number
+    worked_ms: number
+  }>`
+    with ${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
+    k as (
+      select job_id, sum(qt) as completed, sum(sc) as scrapped, sum(run) as worked from (
+        select job_id, qt_total as qt, scrapped_qt as sc, 0 as run from bt
+        union all select job_id, 0, 0, run_ms from ws
+      ) x group by job_id
+    )
+    select j.id as job_key, wo.id as work_order_key, wo.code as work_order_code, p.code as product_code, ph.name as phase_name, d.name as department_name,
+      wo.line, nullif(trim(coalesce(u.name, '') || ' ' || coalesce(u.surname, '')), '') as operator_name, j.status, j.quantity,
+      k.completed as completed_in_range, k.scrapped as scrapped_in_range, k.worked as worked_ms
+    from k join jobs j on j.id = k.job_id join work_orders wo on wo.id = j.work_order_id join products p on p.id = wo.product_id
+    join product_phases ph on ph.id = j.phase_id left join departments d on d.id = ph.department_id left join users u on u.id = j.operator_id
+    order by k.completed desc, wo.code, j.position
+    limit ${REPORT_JOBS_MAX + 1}`.execute(svc.db)
+  return {
+    jobs: rows.slice(0, REPORT_JOBS_MAX).map((r) => ({
+      ...r,
+      quantity: n(r.quantity),
+      completed_in_range: n(r.completed_in_range),
+      scrapped_in_range: n(r.scrapped_in_range),
+      worked_ms: Math.round(n(r.worked_ms)),
+    })),
+    truncated: rows.length > REPORT_JOBS_MAX,
+  }
+}
+
+/** The production home's dashboard: today's output against plan, running and paused jobs, open critical issues. */
+export async function productionDashboard(svc: ReportSvc): Promise<ProductionDashboard> {
+  const tz = svc.timeZone ?? plantTimeZone()
+  const now = svc.clock.now()
+  const { rows } = await sql<{ today: string; completed_today: number; planned_today: number; running_jobs: number; paused_jobs: number; open_critical_issues: number }>`
+    with d as (select (${now}::timestamptz at time zone ${tz})::date as today)
+    select to_char(d.today, 'YYYY/MM/DD') as today,
+      (select coalesce(sum(b.qt_total), 0) from batches b join jobs j on j.id = b.job_id
+        where b.status = 'completed' and b.completed_at >= (d.today::timestamp at time zone ${tz}) and b.completed_at < ((d.today + 1)::timestamp at time zone ${tz})
+          and not exists (select 1 from work_order_phases nx where nx.work_order_id = j.work_order_id and nx.position > j.position)) as completed_today,
+      (select coalesce(sum(wo.planned_qt), 0) from work_orders wo where wo.archived_at is null and wo.due_by = d.today) as planned_today,
+      (select count(*) from jobs where active) as running_jobs,
+      (select count(*) from jobs where status = 'paused') as paused_jobs,
+      (select count(*) from issues where critical and state <> 'closed') as open_critical_issues
+    from d`.execute(svc.db)
+  const r = rows[0]!
+  return {
+    today: r.today,
+    time_zone: tz,
+    completed_today: n(r.completed_today),
+    planned_today: n(r.planned_today),
+    running_jobs: n(r.running_jobs),
+    paused_jobs: n(r.paused_jobs),
+    open_critical_issues: n(r.open_critical_issues),
+  }
+}
