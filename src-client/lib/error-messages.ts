@@ -174,6 +174,40 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SERIALS_NOT_DECLARED: msg`Dichiara prima tutti i seriali del lotto`,
   SERIAL_SCANNED_TWICE: msg`Lo stesso seriale è stato letto due volte`,
   SERIAL_DECLARATION_INVALID: msg`Seriali del lotto non validi`,
+  UNKNOWN_POSITION: msg`Posizione inesistente`,
+  POSITION_CODE_REQUIRED: msg`Il codice della posizione è obbligatorio`,
+  POSITION_CODE_TAKEN: msg`Codice posizione già usato`,
+  POSITION_INSIDE_ITSELF: msg`Una posizione non può stare dentro sé stessa o dentro una posizione che contiene`,
+  POSITION_INACTIVE: msg`La posizione è disattivata`,
+  POSITION_NOT_EMPTY: msg`La posizione contiene ancora materiale: svuotala prima di disattivarla`,
+  POSITION_HAS_CHILDREN: msg`La posizione contiene altre posizioni attive: disattiva prima quelle`,
+  POSITION_SEARCH_TOO_SHORT: msg`Scrivi almeno 3 caratteri per cercare le posizioni`,
+  MOVEMENT_POSITIONS_INVALID: msg`Posizioni di partenza e arrivo non adatte a questo tipo di movimento`,
+  MOVEMENT_REASON_REQUIRED: msg`Indica il motivo`,
+  INSUFFICIENT_STOCK: msg`Giacenza insufficiente nella posizione di partenza`,
+  MOVEMENT_NOT_PLANNED: msg`Il movimento non è più pianificato`,
+  MOVEMENT_NOT_CONFIRMED: msg`Solo un movimento confermato può essere annullato con storno`,
+  MOVEMENT_ALREADY_REVERTED: msg`Il movimento è già stato stornato`,
+  MOVEMENT_REVERT_ERROR: msg`Errore nello storno del movimento: il materiale ha già lasciato la posizione`,
+  STOCK_BUSY: msg`La giacenza è in uso da un'altra operazione: riprova`,
+  MISSION_NOT_OPEN: msg`La missione è già conclusa o annullata`,
+  MISSION_EMPTY: msg`Nessuna riga da eseguire: la missione sarebbe vuota`,
+  MISSION_SCAN_POSITION: msg`Posizione sbagliata: in questa missione non c'è nulla da prelevare lì`,
+  MISSION_SCAN_ITEM: msg`Articolo sbagliato: non è previsto in questa posizione per questa missione`,
+  MISSION_ASSIGNEE_NOT_WAREHOUSE: msg`La missione si può assegnare solo a un utente del magazzino`,
+  WAREHOUSE_POSITION_NOT_SET: msg`Gestione magazzino attiva ma manca la posizione predefinita di produzione o di consumo: chiedi all'amministratore`,
+  MOVEMENT_LIST_EMPTY: msg`Nessun movimento pianificato da mettere in lista`,
+  PRODUCTION_STOCK_SHORTFALL: msg`Materiale insufficiente nella posizione di consumo per completare il lotto: chiedi al magazzino di portarlo in linea`,
+  UNKNOWN_PRINT_TEMPLATE: msg`Modello di stampa inesistente`,
+  PRINT_TEMPLATE_IN_TRASH: msg`Il modello di stampa è nel cestino: ripristinalo prima di usarlo`,
+  BASE_PDF_INVALID: msg`Il file non è un PDF valido`,
+  PRINT_FIELD_OUTSIDE: msg`Un campo del modello è fuori dalla pagina`,
+  PRINT_VALUE_INVALID: msg`Un valore non si può stampare con il codice a barre scelto`,
+  UNKNOWN_ASSIGNMENT_TARGET: msg`Elemento a cui assegnare il modello inesistente`,
+  UNKNOWN_PRINTER: msg`Stampante inesistente: impossibile cambiare la stampante`,
+  PRINTER_NAME_TAKEN: msg`Nome stampante già usato`,
+  PRINTER_UNREACHABLE: msg`Stampante non raggiungibile: controlla che sia accesa e in rete`,
+  PRINTER_REFUSED: msg`La stampante ha rifiutato il documento`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 
@@ -193,6 +227,15 @@ function throttledMessage(seconds: number): string {
   return i18n._(msg`Troppi tentativi falliti: riprova tra ${wait}`)
 }
 
+/** Batch completion short of a component: which one, where, how many are needed and how many are there. */
+function shortfallMessage(extra: Record<string, unknown>): string {
+  const code = String(extra.product_code)
+  const position = String(extra.position_code ?? '')
+  const needed = Number(extra.needed ?? 0).toLocaleString(i18n.locale)
+  const available = Number(extra.available ?? 0).toLocaleString(i18n.locale)
+  return i18n._(msg`Materiale insufficiente per completare il lotto: ${code} in ${position}, servono ${needed}, ci sono ${available}. Chiedi al magazzino di portarlo in linea`)
+}
+
 /**
  * An INVALID_INPUT without issues (an older server, a proxy): never the server's English text,
  * but "Dati non validi", naming the field when the message starts with a known one ("notes: ...").
@@ -207,6 +250,7 @@ export function errorMessage(error: ApiError): string {
   if (error.code === 'NETWORK') return i18n._(NETWORK)
   const retryAfter = error.extra.retry_after
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
+  if (error.code === 'PRODUCTION_STOCK_SHORTFALL' && typeof error.extra.product_code === 'string') return shortfallMessage(error.extra)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)

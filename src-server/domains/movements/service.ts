@@ -1,0 +1,485 @@
+import { sql } from 'kysely'
+import {
+  type CountInput,
+  LIST_TOTAL_CAP,
+  type MovementCreateInput,
+  type MovementList,
+  type MovementListInput,
+  type MovementRow,
+  movementSidesProblem,
+  QUANTITY_DECIMALS,
+} from '../../../src/domains/movements/schemas'
+import { decimalCount } from '../../../src/i18n/number-text'
+import { isUuid } from '../../../src/uuid'
+import type { Actor, Services } from '../../context'
+import type { Db } from '../../db/connect'
+import type { MovementsTable } from '../../db/schema'
+import { AppError, badRequest, conflict, notFound, unprocessable } from '../../errors'
+import { invalidField } from '../../input-issues'
+import { appendEvent } from '../events/service'
+import { escapeLike } from '../positions/queries'
+import { findPosition } from '../positions/service'
+import { readWarehouseSettings } from './settings'
+import { changeStock, type StockKey } from './stock'
+
+export { readWarehouseSettings } from './settings'
+export { readInventory, serialInStock, stockByPosition, stockForProducts, stockOfProduct } from './stock'
+
+/**
+ * Movements (issue 14). Functions named `...InTrx` run inside the caller's transaction (production
+ * moves stock inside BATCH_COMPLETED's): each works under a savepoint, so when it refuses (409
+ * INSUFFICIENT_STOCK ...) nothing of it is left and the caller's transaction is still usable.
+ * The others open their own transaction (tRPC, REST) and retry a deadlock a few times before
+ * answering 409 STOCK_BUSY.
+ */
+
+const movementNotFound = () => notFound('NOT_FOUND', 'movement not found')
+const ms = (column: string) => sql<number>`(extract(epoch from ${sql.ref(column)}) * 1000)::float8`
+
+/** Movement rows with product, position and user names. */
+export function selectMovementRows(db: Db) {
+  return db
+    .selectFrom('movements as m')
+    .innerJoin('products as pr', 'pr.id', 'm.product_id')
+    .leftJoin('positions as f', 'f.id', 'm.from_position_id')
+    .leftJoin('positions as t', 't.id', 'm.to_position_id')
+    .leftJoin('users as u', (j) => j.on(sql<boolean>`u.id = coalesce(m.confirmed_by, m.created_by)`))
+    .select([
+      'm.id as _key',
+      'm.number',
+      'm.product_id as product_key',
+      'pr.code as product_code',
+      'pr.description as product_description',
+      sql<string | null>`nullif(m.serial, '')`.as('serial'),
+      'm.owned',
+      'm.from_position_id as from_position_key',
+      'f.code as from_position_code',
+      'm.to_position_id as to_position_key',
+      't.code as to_position_code',
+      'm.type',
+      'm.status',
+      'm.planned_quantity',
+      'm.confirmed_quantity',
+      'm.reason',
+      ms('m.started_at').as('started_at'),
+      sql<number | null>`(extract(epoch from m.ended_at) * 1000)::float8`.as('ended_at'),
+      'u.id as user_key',
+      sql<string | null>`case when u.id is null then null else trim(u.name || ' ' || u.surname) end`.as('user_name'),
+      'm.reverts_id as reverts_key',
+      'm.reverted_by_id as reverted_by_key',
+      'm.revert_reason',
+      'm.work_order_id as work_order_key',
+      'm.batch_id as batch_key',
+      'm.origin_type',
+      'm.origin_key',
+    ])
+    .$castTo<MovementRow>()
+}
+
+async function movementRow(db: Db, id: string): Promise<MovementRow> {
+  const row = await selectMovementRows(db).where('m.id', '=', id).executeTakeFirst()
+  if (!row) throw movementNotFound()
+  return row
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions: savepoints for callers' transactions, retries for our own
+
+let savepointSeq = 0
+const isDeadlock = (e: unknown) => typeof e === 'object' && e !== null && ['40P01', '40001'].includes((e as { code?: string }).code ?? '')
+const busy = () => conflict('STOCK_BUSY', 'the stock is being changed by another operation at the same moment: try again')
+const ATTEMPTS = 4
+
+/**
+ * Runs `fn` in the caller's transaction under a savepoint: on any error the savepoint is rolled
+ * back (nothing of `fn` stays, the transaction stays usable) and the error is thrown; a deadlock
+ * is retried from the savepoint. A database that is not a transaction gets one of its own.
+ */
+export async function underSavepoint<T>(trx: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (!trx.isTransaction) return inOwnTransaction(trx, fn)
+  const name = sql.raw(`warehouse_${++savepointSeq}`)
+  for (let attempt = 1; ; attempt++) {
+    await sql`savepoint ${name}`.execute(trx)
+    try {
+      const out = await fn(trx)
+      await sql`release savepoint ${name}`.execute(trx)
+      return out
+    } catch (e) {
+      await sql`rollback to savepoint ${name}`.execute(trx)
+      await sql`release savepoint ${name}`.execute(trx)
+      if (!isDeadlock(e)) throw e
+      if (attempt >= ATTEMPTS) throw busy()
+    }
+  }
+}
+
+/** Our own transaction, retried when PostgreSQL picks it as a deadlock victim; then 409 STOCK_BUSY. */
+export async function inOwnTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(fn)
+    } catch (e) {
+      if (!isDeadlock(e)) throw e
+      if (attempt >= ATTEMPTS) throw busy()
+      await Bun.sleep(5 * attempt + Math.random() * 20)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+function checkQuantity(quantity: number, path = 'quantity'): number {
+  if (!Number.isFinite(quantity) || quantity <= 0) throw invalidField({ path, kind: 'min_value', limit: 0, message: 'quantity must be greater than 0' })
+  if (decimalCount(quantity) > QUANTITY_DECIMALS) throw invalidField({ path, kind: 'max_decimals', limit: QUANTITY_DECIMALS, message: `at most ${QUANTITY_DECIMALS} decimals` })
+  return quantity
+}
+const cleanSerial = (serial: string | null | undefined) => (serial ?? '').trim()
+
+/** A position a movement uses: it must exist and be active. */
+async function activePosition(trx: Db, key: string | null | undefined, which: 'origin' | 'destination') {
+  if (!key) return null
+  const pos = await findPosition(trx, key)
+  if (!pos) throw unprocessable('UNKNOWN_POSITION', `${which} position not found`, { field: which === 'origin' ? 'from_position_key' : 'to_position_key' })
+  if (!pos.active) throw unprocessable('POSITION_INACTIVE', `position ${pos.code} is deactivated`, { position_key: pos.id })
+  return pos
+}
+
+type RawMovement = {
+  id: string
+  product_id: string
+  serial: string
+  owned: boolean
+  from_position_id: string | null
+  to_position_id: string | null
+  planned_quantity: number
+}
+
+/**
+ * Applies a movement's quantity to the stock: taken from `from`, added to `to`, the two lines
+ * touched in position-key order so two opposite transfers lock in the same order.
+ */
+async function applyToStock(trx: Db, m: RawMovement, quantity: number, now: Date, allowNegative: boolean, codes: Record<string, string>): Promise<void> {
+  const ops: { key: StockKey; delta: number }[] = []
+  const line = (position_id: string) => ({ position_id, product_id: m.product_id, serial: m.serial, owned: m.owned })
+  if (m.from_position_id) ops.push({ key: line(m.from_position_id), delta: -quantity })
+  if (m.to_position_id) ops.push({ key: line(m.to_position_id), delta: quantity })
+  ops.sort((a, b) => (a.key.position_id < b.key.position_id ? -1 : a.key.position_id > b.key.position_id ? 1 : 0))
+  for (const op of ops) await changeStock(trx, op.key, op.delta, allowNegative, now, codes[op.key.position_id])
+}
+
+async function confirmLocked(trx: Db, actor: Actor | null, m: RawMovement, quantity: number, now: Date, codes: Record<string, string>): Promise<void> {
+  const settings = await readWarehouseSettings(trx)
+  await applyToStock(trx, m, quantity, now, settings.negative_stock_allowed, codes)
+  await trx
+    .updateTable('movements')
+    .set({ status: 'confirmed', confirmed_quantity: quantity, ended_at: now, confirmed_by: actor?.userId ?? null })
+    .where('id', '=', m.id)
+    .execute()
+  await appendEvent(trx, actor, { event_type: 'MOVEMENT_CONFIRMED', subject_type: 'movement', subject_key: m.id, data: { quantity } }, now)
+}
+
+export type MovementInput = MovementCreateInput
+
+/**
+ * Creates a movement in the caller's transaction; confirmed at once unless `confirm: false`
+ * (then it is planned and changes nothing until confirmMovementInTrx). Refusals: unknown
+ * product or position (422), a deactivated position (422), from/to not fitting the type (400
+ * MOVEMENT_POSITIONS_INVALID), an adjustment without a reason (400), not enough stock (409
+ * INSUFFICIENT_STOCK unless negative stock is allowed).
+ */
+export async function createMovementInTrx(trx: Db, actor: Actor | null, input: MovementInput, now: Date): Promise<MovementRow> {
+  const quantity = checkQuantity(input.quantity)
+  const problem = movementSidesProblem(input.type, input.from_position_key, input.to_position_key)
+  if (problem) throw badRequest('MOVEMENT_POSITIONS_INVALID', problem)
+  const reason = (input.reason ?? '').trim()
+  if (input.type === 'adjustment' && !reason) throw badRequest('MOVEMENT_REASON_REQUIRED', 'an adjustment needs a reason')
+  return underSavepoint(trx, async (trx) => {
+    const product = isUuid(input.product_key) ? await trx.selectFrom('products').select(['id', 'code']).where('id', '=', input.product_key).executeTakeFirst() : undefined
+    if (!product) throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
+    const from = await activePosition(trx, input.from_position_key, 'origin')
+    const to = await activePosition(trx, input.to_position_key, 'destination')
+    if (input.work_order_key && !(await trx.selectFrom('work_orders').select('id').where('id', '=', input.work_order_key).executeTakeFirst())) {
+      throw unprocessable('NOT_FOUND', 'work order not found', { field: 'work_order_key' })
+    }
+    if (input.batch_key && !(await trx.selectFrom('batches').select('id').where('id', '=', input.batch_key).executeTakeFirst())) {
+      throw unprocessable('NOT_FOUND', 'batch not found', { field: 'batch_key' })
+    }
+    const values = {
+      product_id: product.id,
+      serial: cleanSerial(input.serial),
+      owned: input.owned ?? true,
+      from_position_id: from?.id ?? null,
+      to_position_id: to?.id ?? null,
+      type: input.type,
+      status: 'planned' as const,
+      planned_quantity: quantity,
+      reason,
+      started_at: now,
+      created_by: actor?.userId ?? null,
+      work_order_id: input.work_order_key ?? null,
+      batch_id: input.batch_key ?? null,
+      origin_type: input.origin_type?.trim() || null,
+      origin_key: input.origin_key?.trim() || null,
+      created_at: now,
+    }
+    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    await appendEvent(
+      trx,
+      actor,
+      {
+        event_type: 'MOVEMENT_CREATED',
+        subject_type: 'movement',
+        subject_key: id,
+        data: { type: input.type, product_key: product.id, from_position_key: values.from_position_id, to_position_key: values.to_position_id, quantity, serial: values.serial || null },
+      },
+      now,
+    )
+    if (input.confirm !== false) {
+      const codes = Object.fromEntries([from, to].flatMap((p) => (p ? [[p.id, p.code]] : [])))
+      await confirmLocked(trx, actor, { id, ...values }, quantity, now, codes)
+    }
+    return movementRow(trx, id)
+  })
+}
+
+async function lockMovement(trx: Db, key: string) {
+  if (!isUuid(key)) throw movementNotFound()
+  const m = await trx.selectFrom('movements').selectAll().where('id', '=', key).forUpdate().executeTakeFirst()
+  if (!m) throw movementNotFound()
+  return m as typeof m & Pick<MovementsTable, never>
+}
+
+async function positionCodes(trx: Db, ids: (string | null)[]): Promise<Record<string, string>> {
+  const keys = ids.filter((x): x is string => Boolean(x))
+  if (keys.length === 0) return {}
+  const rows = await trx.selectFrom('positions').select(['id', 'code', 'active']).where('id', 'in', keys).execute()
+  return Object.fromEntries(rows.map((r) => [r.id, r.code]))
+}
+
+/** Confirms a planned movement (with the quantity actually moved, default the planned one). */
+export async function confirmMovementInTrx(trx: Db, actor: Actor | null, key: string, quantity: number | undefined, now: Date): Promise<MovementRow> {
+  if (quantity !== undefined) checkQuantity(quantity)
+  return underSavepoint(trx, async (trx) => {
+    const m = await lockMovement(trx, key)
+    if (m.status !== 'planned') throw conflict('MOVEMENT_NOT_PLANNED', `movement ${m.number} is ${m.status}, not planned`)
+    await activePosition(trx, m.from_position_id, 'origin')
+    await activePosition(trx, m.to_position_id, 'destination')
+    const codes = await positionCodes(trx, [m.from_position_id, m.to_position_id])
+    await confirmLocked(trx, actor, m, quantity ?? Number(m.planned_quantity), now, codes)
+    return movementRow(trx, m.id)
+  })
+}
+
+/** Cancels a planned movement (nothing moved). */
+export async function cancelMovementInTrx(trx: Db, actor: Actor | null, key: string, now: Date): Promise<MovementRow> {
+  return underSavepoint(trx, async (trx) => {
+    const m = await lockMovement(trx, key)
+    if (m.status !== 'planned') throw conflict('MOVEMENT_NOT_PLANNED', `movement ${m.number} is ${m.status}, not planned`)
+    await trx.updateTable('movements').set({ status: 'cancelled', ended_at: now }).where('id', '=', m.id).execute()
+    await appendEvent(trx, actor, { event_type: 'MOVEMENT_CANCELLED', subject_type: 'movement', subject_key: m.id }, now)
+    return movementRow(trx, m.id)
+  })
+}
+
+/**
+ * Reverts a confirmed movement (SPEC 4): writes the opposite movement (same product, serial and
+ * quantity, from and to swapped), confirmed at once, and marks the original as reverted by it with
+ * the reason. When the stock has already left the original destination (and negative stock is not
+ * allowed): 409 MOVEMENT_REVERT_ERROR, nothing written.
+ */
+export async function revertMovementInTrx(trx: Db, actor: Actor | null, key: string, reasonText: string, now: Date): Promise<{ original: MovementRow; revert: MovementRow }> {
+  const reason = (reasonText ?? '').trim()
+  if (!reason) throw badRequest('MOVEMENT_REASON_REQUIRED', 'a revert needs a reason')
+  return underSavepoint(trx, async (trx) => {
+    const m = await lockMovement(trx, key)
+    if (m.status !== 'confirmed') throw conflict('MOVEMENT_NOT_CONFIRMED', `movement ${m.number} is ${m.status}: only a confirmed movement can be reverted`)
+    if (m.reverted_by_id) throw conflict('MOVEMENT_ALREADY_REVERTED', `movement ${m.number} is already reverted`)
+    await activePosition(trx, m.from_position_id, 'destination')
+    const codes = await positionCodes(trx, [m.from_position_id, m.to_position_id])
+    const quantity = Number(m.confirmed_quantity)
+    const values = {
+      product_id: m.product_id,
+      serial: m.serial,
+      owned: m.owned,
+      from_position_id: m.to_position_id,
+      to_position_id: m.from_position_id,
+      type: m.type,
+      status: 'planned' as const,
+      planned_quantity: quantity,
+      reason,
+      started_at: now,
+      created_by: actor?.userId ?? null,
+      reverts_id: m.id,
+      work_order_id: m.work_order_id,
+      batch_id: m.batch_id,
+      origin_type: m.origin_type,
+      origin_key: m.origin_key,
+      created_at: now,
+    }
+    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    try {
+      await confirmLocked(trx, actor, { id, ...values }, quantity, now, codes)
+    } catch (e) {
+      if (e instanceof AppError && e.appCode === 'INSUFFICIENT_STOCK') {
+        throw conflict('MOVEMENT_REVERT_ERROR', `movement ${m.number} cannot be reverted: ${e.message}`, { ...e.extra })
+      }
+      throw e
+    }
+    await trx.updateTable('movements').set({ reverted_by_id: id, revert_reason: reason }).where('id', '=', m.id).execute()
+    await appendEvent(trx, actor, { event_type: 'MOVEMENT_REVERTED', subject_type: 'movement', subject_key: m.id, data: { reason, revert_key: id } }, now)
+    return { original: await movementRow(trx, m.id), revert: await movementRow(trx, id) }
+  })
+}
+
+/**
+ * Counts a position (itself, not below it): each counted line is compared with the stock; every
+ * difference becomes a confirmed adjustment movement with the reason (origin 'count'). Stock
+ * lines not counted are taken as 0 unless `missing_are_zero` is false.
+ */
+export async function countPositionInTrx(trx: Db, actor: Actor | null, positionKey: string, input: CountInput, now: Date): Promise<{ position_key: string; movements: MovementRow[] }> {
+  const reason = (input.reason ?? '').trim()
+  if (!reason) throw badRequest('MOVEMENT_REASON_REQUIRED', 'an inventory count needs a reason')
+  const seen = new Set<string>()
+  input.lines.forEach((l, i) => {
+    if (l.quantity !== 0 && decimalCount(l.quantity) > QUANTITY_DECIMALS) {
+      throw invalidField({ path: `lines.${i}.quantity`, kind: 'max_decimals', limit: QUANTITY_DECIMALS, message: `at most ${QUANTITY_DECIMALS} decimals` })
+    }
+    const k = `${l.product_key}|${cleanSerial(l.serial)}|${l.owned ?? true}`
+    if (seen.has(k)) throw invalidField({ path: `lines.${i}`, kind: 'duplicate', message: 'the same product, serial and owned flag is counted twice' })
+    seen.add(k)
+  })
+  return underSavepoint(trx, async (trx) => {
+    const pos = await findPosition(trx, positionKey)
+    if (!pos) throw notFound('NOT_FOUND', 'position not found')
+    if (!pos.active) throw unprocessable('POSITION_INACTIVE', `position ${pos.code} is deactivated`)
+    const products = [...new Set(input.lines.map((l) => l.product_key))]
+    if (products.length > 0) {
+      const found = await trx.selectFrom('products').select('id').where('id', 'in', products).execute()
+      if (found.length !== products.length) throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
+    }
+    const stock = await trx.selectFrom('stock').selectAll().where('position_id', '=', pos.id).orderBy('product_id').orderBy('serial').orderBy('owned').forUpdate().execute()
+    const current = new Map(stock.map((s) => [`${s.product_id}|${s.serial}|${s.owned}`, Number(s.quantity)]))
+    const wanted = new Map<string, { product_id: string; serial: string; owned: boolean; quantity: number }>()
+    for (const l of input.lines) {
+      const line = { product_id: l.product_key, serial: cleanSerial(l.serial), owned: l.owned ?? true, quantity: l.quantity }
+      wanted.set(`${line.product_id}|${line.serial}|${line.owned}`, line)
+    }
+    if (input.missing_are_zero !== false) {
+      for (const s of stock) {
+        const k = `${s.product_id}|${s.serial}|${s.owned}`
+        if (!wanted.has(k) && Number(s.quantity) !== 0) wanted.set(k, { product_id: s.product_id, serial: s.serial, owned: s.owned, quantity: 0 })
+      }
+    }
+    const countKey = crypto.randomUUID()
+    const movements: MovementRow[] = []
+    for (const [k, line] of wanted) {
+      const diff = Math.round((line.quantity - (current.get(k) ?? 0)) * 10 ** QUANTITY_DECIMALS) / 10 ** QUANTITY_DECIMALS
+      if (diff === 0) continue
+      movements.push(
+        await createMovementInTrx(
+          trx,
+          actor,
+          {
+            product_key: line.product_id,
+            type: 'adjustment',
+            from_position_key: diff < 0 ? pos.id : null,
+            to_position_key: diff > 0 ? pos.id : null,
+            quantity: Math.abs(diff),
+            serial: line.serial || null,
+            owned: line.owned,
+            reason,
+            origin_type: 'count',
+            origin_key: countKey,
+          },
+          now,
+        ),
+      )
+    }
+    await appendEvent(
+      trx,
+      actor,
+      { event_type: 'INVENTORY_COUNTED', subject_type: 'position', subject_key: pos.id, data: { reason, count_key: countKey, lines: input.lines.length, adjustments: movements.map((m) => m._key) } },
+      now,
+    )
+    return { position_key: pos.id, movements }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Own transactions (tRPC and REST)
+
+export function createMovement(svc: Services, actor: Actor, input: MovementInput): Promise<MovementRow> {
+  const now = svc.clock.now()
+  return inOwnTransaction(svc.db, (trx) => createMovementInTrx(trx, actor, input, now))
+}
+export function confirmMovement(svc: Services, actor: Actor, key: string, quantity?: number): Promise<MovementRow> {
+  const now = svc.clock.now()
+  return inOwnTransaction(svc.db, (trx) => confirmMovementInTrx(trx, actor, key, quantity, now))
+}
+export function cancelMovement(svc: Services, actor: Actor, key: string): Promise<MovementRow> {
+  const now = svc.clock.now()
+  return inOwnTransaction(svc.db, (trx) => cancelMovementInTrx(trx, actor, key, now))
+}
+export function revertMovement(svc: Services, actor: Actor, key: string, reason: string) {
+  const now = svc.clock.now()
+  return inOwnTransaction(svc.db, (trx) => revertMovementInTrx(trx, actor, key, reason, now))
+}
+export function countPosition(svc: Services, actor: Actor, positionKey: string, input: CountInput) {
+  const now = svc.clock.now()
+  return inOwnTransaction(svc.db, (trx) => countPositionInTrx(trx, actor, positionKey, input, now))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+/** `GET movement/{key}`. */
+export function getMovement(svc: Pick<Services, 'db'>, key: string): Promise<MovementRow> {
+  if (!isUuid(key)) throw movementNotFound()
+  return movementRow(svc.db, key)
+}
+
+/** `GET movement` with params: newest first, one page, the total counted up to LIST_TOTAL_CAP. */
+export async function listMovements(svc: Pick<Services, 'db'>, input: MovementListInput): Promise<MovementList> {
+  const pageSize = input.page_size ?? 50
+  const page = input.page ?? 1
+  let positionIds: string[] | null = null
+  if (input.position_key) {
+    const pos = await findPosition(svc.db, input.position_key)
+    if (!pos) return { rows: [], total: 0, total_capped: false }
+    positionIds =
+      input.subtree === true
+        ? (await svc.db.selectFrom('positions').select('id').where('path', 'like', `${escapeLike(pos.path)}%`).execute()).map((r) => r.id)
+        : [pos.id]
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: one filter list for the page and the count
+  const filtered = <Q extends { where: any }>(q: Q): Q => {
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    let f: any = q
+    if (input.product_key) f = f.where('m.product_id', '=', input.product_key)
+    if (positionIds) {
+      const ids = positionIds
+      // biome-ignore lint/suspicious/noExplicitAny: expression builder of either query
+      f = f.where((eb: any) => eb.or([eb('m.from_position_id', 'in', ids), eb('m.to_position_id', 'in', ids)]))
+    }
+    if (input.type) f = f.where('m.type', '=', input.type)
+    if (input.status) f = f.where('m.status', '=', input.status)
+    if (input.serial !== undefined) f = f.where('m.serial', '=', input.serial.trim())
+    if (input.work_order_key) f = f.where('m.work_order_id', '=', input.work_order_key)
+    if (input.batch_key) f = f.where('m.batch_id', '=', input.batch_key)
+    if (input.origin_type !== undefined) f = f.where('m.origin_type', '=', input.origin_type)
+    if (input.origin_key !== undefined) f = f.where('m.origin_key', '=', input.origin_key)
+    return f
+  }
+  const capped = filtered(svc.db.selectFrom('movements as m').select('m.id')).limit(LIST_TOTAL_CAP + 1)
+  const [rows, count] = await Promise.all([
+    filtered(selectMovementRows(svc.db))
+      .orderBy('m.number', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    svc.db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  const n = Number(count.n)
+  return { rows, total: Math.min(n, LIST_TOTAL_CAP), total_capped: n > LIST_TOTAL_CAP }
+}
