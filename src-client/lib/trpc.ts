@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { createTRPCClient, httpBatchLink, splitLink, type TRPCLink } from '@trpc/client'
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../../src-server/trpc/app-router'
@@ -38,9 +38,14 @@ export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     errorLink,
     splitLink({
-      condition: (op) => op.context.background === true,
-      true: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin, headers: { 'x-mes-background': '1' } }),
-      false: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin }),
+      // Live screens (lib/live.ts): subscriptions over Server-Sent Events, the session cookie included.
+      condition: (op) => op.type === 'subscription',
+      true: httpSubscriptionLink({ url: `${API_PREFIX}/trpc` }),
+      false: splitLink({
+        condition: (op) => op.context.background === true,
+        true: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin, headers: { 'x-mes-background': '1' } }),
+        false: httpBatchLink({ url: `${API_PREFIX}/trpc`, fetch: sameOrigin }),
+      }),
     }),
   ],
 })

@@ -6,6 +6,7 @@ import type { IssueDetail } from '../../../src/domains/issues/schemas'
 import { formatDateTime } from '../../../src/i18n/format'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
+import { useLive } from '../../lib/live'
 import { trpc } from '../../lib/trpc'
 import { useIssueAccess } from './issue-access'
 import { IssueActions } from './IssueActions'
@@ -32,6 +33,8 @@ type Props = {
 export function IssueDetailView({ issueKey, back, touch = false, onDeleted }: Props) {
   // Others change issues too (quality, the escalation sweep): opening one always reads it again.
   const query = useQuery({ ...trpc.issues.get.queryOptions({ key: issueKey }), staleTime: 0 })
+  // State, critical flag, attachments and history changed by anyone show at once.
+  useLive(['issues'], (e) => (e.subject_key === issueKey ? [trpc.issues.get.queryKey({ key: issueKey }), trpc.issues.pathKey()] : []))
   const access = useIssueAccess()
   if (query.isPending) {
     return (

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Group } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
+import { useLive } from '../../lib/live'
 import { BACKGROUND, trpc } from '../../lib/trpc'
 
 /**
@@ -13,6 +14,8 @@ export function IssuesTabLabel({ scope }: { scope: { job_key: string } | { work_
     ...trpc.issues.list.queryOptions({ ...scope, state: ['open', 'reopened'], page_size: 1 }, { trpc: BACKGROUND }),
     staleTime: 30_000,
   })
+  // The count and its critical colour follow any issue change at once.
+  useLive(['issues'], () => [trpc.issues.list.pathKey()])
   const open = data?.total ?? 0
   return (
     <Group gap={6} wrap="nowrap" component="span">

@@ -7,13 +7,11 @@ import { MESSAGE_THREAD_MAX, type MessageContext, type MessageRow, type MessageT
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifyError } from '../../lib/notify'
+import { useLive } from '../../lib/live'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../lib/trpc'
 import { MessageEditor } from './MessageEditor'
 import { MessageItem } from './MessageItem'
 import { invalidateUnread } from './unread'
-
-/** Newest messages appear without reloading (issue 7 accepts polling until live updates arrive). */
-const POLL_MS = 5_000
 
 type Props = {
   context: MessageContext
@@ -23,12 +21,15 @@ type Props = {
 
 /**
  * A message thread (SPEC 2: job and work order messages tabs): oldest at the top, newest in sight
- * at the bottom, the composer below. Polls in the background (never user activity, so an idle
- * session still locks) and marks the thread read while it is on screen.
+ * at the bottom, the composer below. Reads again in the background when a live event names the
+ * thread (never user activity, so an idle session still locks) and marks the thread read while it
+ * is on screen.
  */
 export function MessageThread({ context, height = 'max(260px, calc(100dvh - 430px))' }: Props) {
   const queryKey = trpc.messages.thread.queryKey(context)
-  const thread = useQuery({ ...trpc.messages.thread.queryOptions(context, { trpc: BACKGROUND }), refetchInterval: POLL_MS })
+  const thread = useQuery(trpc.messages.thread.queryOptions(context, { trpc: BACKGROUND }))
+  // Newest messages appear without reloading: live events of this thread (issue 17), no polling.
+  useLive(['messages'], (e) => (e.keys.context_key === context.context_key && e.keys.context_type === context.context_type ? [queryKey] : []))
   useMarkRead(context, thread.data)
 
   // The read mark as the thread opened: a divider shows where the new messages begin.

@@ -3,18 +3,18 @@ import { Badge, Group } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { MessageContext } from '../../../src/domains/messages/schemas'
+import { useLive } from '../../lib/live'
 import { BACKGROUND, queryClient, trpc } from '../../lib/trpc'
-
-/** Badges poll less often than an open thread; a poll never counts as user activity. */
-const UNREAD_POLL_MS = 10_000
 
 /** Unread counts of several threads at once (one request, shared by the tab badge and the thread list). */
 export function useUnreadCounts(contexts: MessageContext[]) {
-  return useQuery({
+  const query = useQuery({
     ...trpc.messages.unread.queryOptions({ contexts }, { trpc: BACKGROUND }),
     enabled: contexts.length > 0,
-    refetchInterval: UNREAD_POLL_MS,
   })
+  // Live (issue 17) instead of polling: any message posted, edited or deleted asks again (a background call).
+  useLive(['messages'], () => [trpc.messages.unread.pathKey()])
+  return query
 }
 
 /** After a thread was read or written: every badge asks again. */

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { JobRow } from '../../../../../src/domains/jobs/schemas'
 import { parallelAllowed, type StartBlocker, startBlocker } from '../../../../../src/domains/execution/rules'
+import { FLOOR_TOPICS, useLive } from '../../../../lib/live'
 import { BACKGROUND, trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
 
@@ -50,6 +51,8 @@ export function useOperatorJobs() {
     enabled: !!me,
     refetchInterval: POLL_MS,
   })
+  // A job assigned, taken away, paused or made critical by someone else shows at once.
+  useLive(FLOOR_TOPICS, () => [trpc.jobs.assignment.pathKey()])
   const queue = assignment.data?.assigned_jobs_by_operator.find((q) => q.operator._key === me)?.jobs ?? []
   const unassigned = assignment.data?.unassigned_jobs ?? []
   return { me, queue, unassigned, isPending: assignment.isPending, error: assignment.error }

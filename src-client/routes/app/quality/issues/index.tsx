@@ -14,6 +14,7 @@ import { NewIssueDialog } from '../../../../components/issues/NewIssueDialog'
 import { type IssuesSearch, rememberIssuesSearch, searchStates, validateIssuesSearch } from '../../../../components/issues/overview-search'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
+import { useLive } from '../../../../lib/live'
 import { trpc } from '../../../../lib/trpc'
 
 const PAGE_SIZE = 25
@@ -51,6 +52,7 @@ function IssuesOverview() {
     page_size: PAGE_SIZE,
   }
   const issues = useQuery({ ...trpc.issues.list.queryOptions(input), placeholderData: keepPreviousData, staleTime: 0 })
+  useLive(['issues'], () => [trpc.issues.list.pathKey()])
   const sorting: SortingState = [{ id: input.sort, desc: input.dir === 'desc' }]
   const filtered = Object.entries(search).some(([k, v]) => v !== undefined && !['sort', 'dir', 'page'].includes(k))
 

@@ -17,6 +17,7 @@ import { toApiError } from '../../../../../lib/api-error'
 import { auth } from '../../../../../lib/auth-store'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { invalidateJob, jobRuntime, useJobRuntime } from '../../../../../lib/heartbeat'
+import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
 import { withIdempotency } from '../../../../../lib/idempotency'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
@@ -45,6 +46,8 @@ function WorkSessionLayout() {
     ...trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }),
     refetchInterval: POLL_MS,
   })
+  // Production reassigning or pausing this job, or a critical mark on it or its work order, shows at once.
+  useLive(FLOOR_TOPICS, (e) => (e.topic !== 'jobs' || e.keys.job === jobKey ? [trpc.execution.workSession.queryKey({ job_key: jobKey })] : []))
 
   // Leaving the work session pauses the jobs running here (SPEC 4). A sign-out pauses on the
   // server (DELETE session) and a 401 skips the pause: only a signed-in user's navigation counts.

@@ -5,6 +5,7 @@ import { useNavigate } from '@tanstack/react-router'
 import type { JobFilter } from '../../../../../../src/domains/jobs/rules'
 import type { JobListSearch } from './-job-list-search'
 import { JobsTable, type JobsTableFilters } from '../../../../../components/jobs/JobsTable'
+import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
 import { trpc } from '../../../../../lib/trpc'
 
 const ALL = '__all__'
@@ -14,6 +15,8 @@ export function JobListPage({ departmentKey, search }: { departmentKey?: string;
   const { t } = useLingui()
   const navigate = useNavigate()
   const departments = useQuery({ ...trpc.departments.list.queryOptions(), staleTime: 60_000 })
+  // Progress, status, assignment and critical marks changed by anyone show at once.
+  useLive(FLOOR_TOPICS, () => [trpc.jobs.list.pathKey()])
   const value: JobsTableFilters = {
     filters: (search.f?.split(',') ?? []) as JobFilter[],
     search: search.q ?? '',

@@ -18,6 +18,7 @@ import { parseDateText, isoToDateText } from '../../../../../../src/i18n/date-te
 import type { SortingState } from '../../../../../components/DataTable'
 import { DateField } from '../../../../../components/DateField'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
+import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import {
   CriticalMarker,
@@ -110,6 +111,7 @@ function WorkOrderList() {
     page_size: PAGE_SIZE,
   }
   const list = useQuery({ ...trpc.workOrders.list.queryOptions(input), placeholderData: keepPreviousData })
+  useLive(FLOOR_TOPICS, () => [trpc.workOrders.list.pathKey()])
   const total = list.data?.total ?? 0
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE))
   const filtered = Boolean(search.q || search.status || search.timing || search.critical || search.product || search.from || search.to)

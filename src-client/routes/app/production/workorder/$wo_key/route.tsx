@@ -12,6 +12,7 @@ import { RouteTabs } from '../../../../../components/RouteTabs'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
+import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { CriticalMarker, invalidateWorkOrders, StatusBadge, TimingBadge, useWorkOrder } from '../-workorder-ui'
 import { QuantityDialog } from './-quantity-dialog'
@@ -26,6 +27,8 @@ function WorkOrderLayout() {
   const wo = useWorkOrder(wo_key)
   const base = `/app/production/workorder/${wo_key}`
   useFollowJobChanges(wo_key)
+  // Its progress, status, jobs and critical marks, changed by anyone, show at once.
+  useLive(FLOOR_TOPICS, (e) => (e.keys.work_order === wo_key || e.topic === 'issues' ? [trpc.workOrders.pathKey(), trpc.jobs.list.pathKey()] : []))
 
   if (wo.isLoading) return <Loading />
   if (!wo.data) {
