@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import {
+  CompleteBatchInput,
   BackOnlineResult,
   Batch,
   BatchKey,
@@ -196,11 +197,13 @@ export const executionRoutes = [
     method: 'post',
     path: '/batch/{key}/complete',
     tag,
-    summary: 'Complete the whole batch (phases with step_check false: the steps complete with it)',
+    summary:
+      'Complete the whole batch (phases with step_check false: the steps complete with it); `scrapped_qt`: how many of its pieces are scrap (default 0, at most qt_total)',
     access: EXECUTION_WRITE,
     params: BatchParams,
-    body: Idempotent,
+    body: v.object({ ...Idempotent.entries, scrapped_qt: CompleteBatchInput.entries.scrapped_qt }),
     response: ExecutionOutcome,
-    handler: (ctx, { params, body }) => execution.completeBatch(ctx, ctx.actor!, { batch_key: params.key, idempotency_key: body.idempotency_key }),
+    handler: (ctx, { params, body }) =>
+      execution.completeBatch(ctx, ctx.actor!, { batch_key: params.key, idempotency_key: body.idempotency_key, scrapped_qt: body.scrapped_qt }),
   }),
 ]

@@ -54,6 +54,7 @@ import type { JobsTable } from '../../db/schema'
 import { conflict, forbidden, notFound, unprocessable, badRequest } from '../../errors'
 import { appendEvent } from '../events/service'
 import { assertBatchSerialsDeclared, type BatchPlace, finalizeBatchSerials, readBatchSerials, saveBatchSerials } from '../serials/service'
+import { invalidField } from '../../input-issues'
 import { heartbeatWriter } from './heartbeat-writer'
 import { readSettings } from '../settings/queries'
 import { refreshWorkOrderProgress } from '../work-orders/service'
@@ -336,11 +337,12 @@ async function finishBatch(
   now: Date,
   stepsCompletedWithBatch: string[],
 ): Promise<ExecutionOutcome> {
+  scrappedQt = 0,
   let [own, next] = material
   // Traceability (level complete): every piece declared; the batch's serials and links turn final.
   const serialPlace = await batchSerialPlace(db, job, { id: batchId, qt_total: qtTotal })
   await assertBatchSerialsDeclared(db, serialPlace)
-  await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: now }).where('id', '=', batchId).execute()
+  await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: now, scrapped_qt: scrappedQt }).where('id', '=', batchId).execute()
   await finalizeBatchSerials(db, actor, batchId, now)
   const { n: earlier } = await db
     .selectFrom('batches')
@@ -371,6 +373,7 @@ async function finishBatch(
       release_style: params.release_style,
       steps_completed_with_batch: stepsCompletedWithBatch,
       job_completed_qt: job.completed_qt,
+      scrapped_qt: scrappedQt,
     }),
     now,
   )
@@ -737,6 +740,9 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
     if (pending.length) {
       await trx
         .updateTable('batch_steps')
+    if ((input.scrapped_qt ?? 0) > batch.qt_total) {
+      throw invalidField({ path: 'scrapped_qt', kind: 'max_value', limit: batch.qt_total, message: `at most the batch's ${batch.qt_total} pieces` })
+    }
         .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
         .where('batch_id', '=', batch.id)
         .where('done', '=', false)
@@ -755,6 +761,7 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
     )
   })
 }
+      input.scrapped_qt ?? 0,
 
 // ---------------------------------------------------------------------------------------------
 // Heartbeat, back online, sign-out

@@ -123,7 +123,12 @@ export const CompleteStepInput = v.object({
 export type CompleteStepInput = v.InferOutput<typeof CompleteStepInput>
 
 /** Completes the whole batch at once: for phases with step_check false (no confirmation per step). */
-export const CompleteBatchInput = v.object({ batch_key: BatchKey, idempotency_key: IdempotencyKey })
+/** `scrapped_qt`: of the batch's pieces, how many are scrap (reports: OEE quality); at most qt_total, checked by the service. */
+export const CompleteBatchInput = v.object({
+  batch_key: BatchKey,
+  idempotency_key: IdempotencyKey,
+  scrapped_qt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
+})
 export type CompleteBatchInput = v.InferOutput<typeof CompleteBatchInput>
 
 export const BatchKeyInput = v.object({ batch_key: BatchKey })
