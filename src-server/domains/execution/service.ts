@@ -336,8 +336,8 @@ async function finishBatch(
   qtTotal: number,
   now: Date,
   stepsCompletedWithBatch: string[],
-): Promise<ExecutionOutcome> {
   scrappedQt = 0,
+): Promise<ExecutionOutcome> {
   let [own, next] = material
   // Traceability (level complete): every piece declared; the batch's serials and links turn final.
   const serialPlace = await batchSerialPlace(db, job, { id: batchId, qt_total: qtTotal })
@@ -372,8 +372,8 @@ async function finishBatch(
       released_qt: releasedQt,
       release_style: params.release_style,
       steps_completed_with_batch: stepsCompletedWithBatch,
-      job_completed_qt: job.completed_qt,
       scrapped_qt: scrappedQt,
+      job_completed_qt: job.completed_qt,
     }),
     now,
   )
@@ -737,12 +737,12 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
       if (m.length) missing.push({ step_key: s.step_key, fields: m })
     }
     if (missing.length) throw mandatoryMissing(missing)
-    if (pending.length) {
-      await trx
-        .updateTable('batch_steps')
     if ((input.scrapped_qt ?? 0) > batch.qt_total) {
       throw invalidField({ path: 'scrapped_qt', kind: 'max_value', limit: batch.qt_total, message: `at most the batch's ${batch.qt_total} pieces` })
     }
+    if (pending.length) {
+      await trx
+        .updateTable('batch_steps')
         .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
         .where('batch_id', '=', batch.id)
         .where('done', '=', false)
@@ -758,10 +758,10 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
       batch.qt_total,
       now,
       pending.map((s) => s.step_key),
+      input.scrapped_qt ?? 0,
     )
   })
 }
-      input.scrapped_qt ?? 0,
 
 // ---------------------------------------------------------------------------------------------
 // Heartbeat, back online, sign-out
