@@ -34,16 +34,11 @@ test.describe('homepage by scope priority (operator > production > library > adm
     await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
   })
 
-  test('a warehouse-only user has no home destination and gets the error screen', async ({ page }) => {
+  test('a warehouse-only user lands on the warehouse area (issue 14)', async ({ page }) => {
     await signIn(page, 'magazzino')
-    await expect(page).toHaveURL(/\/app\/?$/)
-    await expect(page.getByText('No home page', { exact: true })).toBeVisible()
-    await expect(page.getByRole('main').getByRole('link', { name: 'Warehouse' })).toBeVisible()
-    await shot(page, 'no-home-page')
-    // Its own area is offered on the screen (one area: no side navigation).
-    await page.getByRole('main').getByRole('link', { name: 'Warehouse' }).click()
     await expect(page).toHaveURL(inArea('/app/warehouse'))
     await expect(page.getByTestId('screen-title')).toHaveText('Warehouse')
+    await shot(page, 'warehouse-home')
   })
 })
 

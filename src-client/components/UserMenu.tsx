@@ -19,6 +19,7 @@ const AREA_OF_HOME: Record<HomePageName, keyof typeof AREAS> = {
   qualityRoot: 'quality',
   traceabilityRoot: 'traceability',
   reportRoot: 'report',
+  warehouseRoot: 'warehouse',
 }
 
 async function savePreferences(userKey: string, preferences: Partial<Preferences>) {

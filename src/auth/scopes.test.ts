@@ -40,8 +40,8 @@ describe('parseScope / formatScope / isScope', () => {
 })
 
 describe('homePagePath (SPEC "Homepage choice")', () => {
-  test('priority: operator, production, library, admin, quality, traceability, reporting', () => {
-    expect(HOME_PAGES.map((h) => h.scope)).toEqual(['operator', 'production', 'library', 'admin', 'quality', 'traceability', 'reporting'])
+  test('priority: operator, production, library, admin, quality, traceability, reporting, warehouse', () => {
+    expect(HOME_PAGES.map((h) => h.scope)).toEqual(['operator', 'production', 'library', 'admin', 'quality', 'traceability', 'reporting', 'warehouse'])
     expect(homePagePath(SCOPES.join(' '))).toBe('/app/operator')
     expect(homePagePath('admin production')).toBe('/app/production')
     expect(homePagePath('admin library')).toBe('/app/library')
@@ -49,6 +49,8 @@ describe('homePagePath (SPEC "Homepage choice")', () => {
     expect(homePagePath('reporting quality')).toBe('/app/quality')
     expect(homePagePath('reporting traceability')).toBe('/app/traceability')
     expect(homePagePath('reporting')).toBe('/app/report')
+    expect(homePagePath('warehouse reporting')).toBe('/app/report')
+    expect(homePagePath('warehouse')).toBe('/app/warehouse')
   })
 
   test('the home_page preference wins when the user may open it', () => {
@@ -63,8 +65,13 @@ describe('homePagePath (SPEC "Homepage choice")', () => {
   })
 
   test('no destination matches: null (the client shows an error screen)', () => {
-    expect(homePagePath('warehouse')).toBeNull()
     expect(homePagePath('')).toBeNull()
-    expect(homePagePath('warehouse', 'adminPanel')).toBeNull()
+    expect(homePagePath('', 'adminPanel')).toBeNull()
+  })
+
+  test('a warehouse-only user lands on the warehouse area (issue 14)', () => {
+    expect(homePagePath('warehouse')).toBe('/app/warehouse')
+    expect(homePagePath('warehouse', 'adminPanel')).toBe('/app/warehouse')
+    expect(homePagePath('warehouse operator', 'warehouseRoot')).toBe('/app/warehouse')
   })
 })

@@ -35,6 +35,7 @@ export const HOME_PAGES = [
   { name: 'qualityRoot', scope: 'quality', path: '/app/quality' },
   { name: 'traceabilityRoot', scope: 'traceability', path: '/app/traceability' },
   { name: 'reportRoot', scope: 'reporting', path: '/app/report' },
+  { name: 'warehouseRoot', scope: 'warehouse', path: '/app/warehouse' },
 ] as const satisfies readonly { name: string; scope: Scope; path: string }[]
 export type HomePageName = (typeof HOME_PAGES)[number]['name']
 export const HOME_PAGE_NAMES = HOME_PAGES.map((h) => h.name) as [HomePageName, ...HomePageName[]]
