@@ -58,6 +58,7 @@ import { invalidField } from '../../input-issues'
 import { heartbeatWriter } from './heartbeat-writer'
 import { readSettings } from '../settings/queries'
 import { refreshWorkOrderProgress } from '../work-orders/service'
+import { moveStockForCompletedBatch } from '../production-stock/service'
 import {
   batchPlace,
   fieldDefinitions,
@@ -377,6 +378,8 @@ async function finishBatch(
     }),
     now,
   )
+  // Stock follows production (inventory management on): consumption and finished goods, same transaction.
+  await moveStockForCompletedBatch(db, actor, { batchId, workOrderId: job.work_order_id, goodQt: qtTotal - scrappedQt, consumed, lastPhase: !next }, now)
   // The last phase's completions are the work order's progress (the work order row is locked first).
   if (!next) await refreshWorkOrderProgress(db, job.work_order_id, { actor, now })
   const completed: CompletedBatch = { _key: batchId, qt_total: qtTotal, consumed, released_qt: releasedQt }
