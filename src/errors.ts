@@ -213,6 +213,13 @@ export const ERROR_CODES = [
   'PRINTER_NAME_TAKEN',
   'PRINTER_UNREACHABLE',
   'PRINTER_REFUSED',
+  // data flows (admin/flows) and imports
+  'FLOW_NAME_TAKEN',
+  'DELIVERY_PENDING',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IMPORT_ROWS_INVALID',
+  'IMPORT_EMPTY',
+  'IMPORT_CSV_INVALID',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

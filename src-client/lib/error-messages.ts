@@ -208,6 +208,12 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   PRINTER_NAME_TAKEN: msg`Nome stampante già usato`,
   PRINTER_UNREACHABLE: msg`Stampante non raggiungibile: controlla che sia accesa e in rete`,
   PRINTER_REFUSED: msg`La stampante ha rifiutato il documento`,
+  FLOW_NAME_TAKEN: msg`Esiste già un flusso con questo nome`,
+  DELIVERY_PENDING: msg`Questo invio è ancora in attesa: viene ritentato automaticamente`,
+  IDEMPOTENCY_KEY_REQUIRED: msg`Manca l'intestazione Idempotency-Key`,
+  IMPORT_ROWS_INVALID: msg`Alcune righe non sono valide: niente è stato importato`,
+  IMPORT_EMPTY: msg`Il file non contiene righe da importare`,
+  IMPORT_CSV_INVALID: msg`Il file CSV non è leggibile`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

@@ -93,6 +93,7 @@ export interface FlowDeliveriesTable {
   last_status_code: number | null
   last_error: string | null
   last_attempt_at: Timestamp | null
+  next_attempt_at: Timestamp | null
   delivered_at: Timestamp | null
   queued: Generated<boolean>
   created_at: CreatedAt
