@@ -199,7 +199,7 @@ describe('execution: serials declared in a batch', () => {
     await h.svc.db.transaction().execute((trx) => createSerial(trx, admin, { code: used, product_id: t.s.productKey }, h.clock.now()))
     expect(await refusedWritingNothing(() => save(t, [{ piece: 1, serial_code: used }]))).toMatchObject({ status: 409, code: 'SERIAL_NEW_ALREADY_PRESENT' })
     const typed = unique('TYPED')
-    const first = await save(t, [{ piece: 1, serial_code: ` ${typed} `, ...links(t, 1, [unique('B'), unique('B')]) }])
+    const first = await save(t, [{ ...links(t, 1, [unique('B'), unique('B')]), serial_code: ` ${typed} ` }])
     expect(first.pieces[0]).toMatchObject({ code: typed, declared: true })
     expect(first.pieces[1]).toMatchObject({ serial_key: null, declared: false })
     // A typo corrected while the batch is open; a used code is refused as an update.

@@ -1,9 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
 import { isEmptyValue, isIsoDate, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
+import { BatchSerialsPanel } from '../../../../../components/operator/BatchSerialsPanel'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
@@ -12,7 +14,7 @@ import { auth } from '../../../../../lib/auth-store'
 import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
 import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
-import { trpcClient } from '../../../../../lib/trpc'
+import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
 
 /**
  * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
@@ -20,7 +22,9 @@ import { trpcClient } from '../../../../../lib/trpc'
  * step_check_force_order keeps later steps locked until the earlier ones are done; without
  * step_check the whole batch completes at once. A form with unsaved changes is in edit mode:
  * switching step (or tab) is refused with "save or cancel the changes first". Answers stay
- * editable until the batch completes (STEP_EDITED).
+ * editable until the batch completes (STEP_EDITED). With traceability level complete the serial
+ * step (the batch's last) shows the pieces' serials to declare (BatchSerialsPanel); unsaved scans
+ * are edit mode too, and the server refuses that step until every piece is declared.
  */
 export const Route = createFileRoute('/app/operator/job/$jobKey/steps')({
   component: StepsTab,
@@ -108,8 +112,14 @@ function BatchSteps() {
   const fields = def?.fields ?? []
   const saved = savedDraft(step)
   const values = draft ?? saved
-  const dirty = (draft !== null && !sameForm(fields, draft, saved)) || unreadableDates.size > 0
+  const formDirty = (draft !== null && !sameForm(fields, draft, saved)) || unreadableDates.size > 0
   const editable = canWork && batch.status === 'open'
+  // Serials of the batch (level complete): shown on the serial step; unsaved scans block like a form.
+  const serials = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batch._key }, { trpc: BACKGROUND }))
+  const serialStep = serials.data?.required ? serials.data.serial_step_key : null
+  const [serialsDirty, setSerialsDirty] = useState(false)
+  const onSerialsDirty = useCallback((d: boolean) => setSerialsDirty(d), [])
+  const dirty = formDirty || serialsDirty
 
   // Edit mode blocks leaving the steps (another tab, another screen) until saved or cancelled.
   const dirtyRef = useRef(dirty)
@@ -190,6 +200,7 @@ function BatchSteps() {
 
   async function confirm() {
     if (!step || refuseUnreadable()) return
+    if (serialsDirty) return refuseWhileEditing()
     const isForm = fields.length > 0
     if (isForm && missingMandatory(fields, values).length) {
       setShowErrors(true)
@@ -227,7 +238,7 @@ function BatchSteps() {
 
   const stepCheck = params.step_check
   const doneCount = ordered.filter((s) => s.done).length
-  const showActions = (fields.length > 0 && dirty) || (stepCheck && !!step && !step.done)
+  const showActions = (fields.length > 0 && formDirty) || (stepCheck && !!step && !step.done)
   const actionsRef = useRef<HTMLDivElement>(null)
   useScrollClearOf(actionsRef, showActions)
   return (
@@ -283,6 +294,9 @@ function BatchSteps() {
               </Alert>
             )}
             <StepBody def={def} />
+            {serials.data?.required && step._key === serialStep && (
+              <BatchSerialsPanel batchKey={batch._key} editable={editable} onDirtyChange={onSerialsDirty} />
+            )}
             {fields.length > 0 && (
               <Stack gap="md" mt="md">
                 {fields.map((f) => (
@@ -310,7 +324,7 @@ function BatchSteps() {
                 data-testid="step-actions"
               >
                 <Group justify="flex-end" gap="sm">
-                  {fields.length > 0 && dirty && (
+                  {fields.length > 0 && formDirty && (
                     <>
                       <Button size="lg" h={52} variant="default" onClick={cancelEdit} disabled={busy} data-testid="cancel-edit">
                         <Trans>Annulla</Trans>
@@ -334,6 +348,7 @@ function BatchSteps() {
             <Text c="dimmed">
               <Trans>Questo job non ha passi: completa il lotto quando è pronto.</Trans>
             </Text>
+            {serials.data?.required && <BatchSerialsPanel batchKey={batch._key} editable={editable} onDirtyChange={onSerialsDirty} />}
           </Paper>
         )}
       </Grid.Col>

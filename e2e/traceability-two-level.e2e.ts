@@ -1,0 +1,213 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { adminApi, createReadyUser, type NewUser, signIn, signOut, uniqueName } from './helpers'
+
+/**
+ * Two-level traceability (issue 13): a serialized sub-assembly (a motor group numbered by a
+ * counter, each with a motor serial scanned into it) is built in one work order, then consumed by
+ * the finished product in another (its serial typed, the group's serial scanned). The operator
+ * declares the serials as a barcode scanner types them (key by key, ending with Enter); the
+ * traceability user finds the finished serial, sees the group and its motor in the genealogy, and
+ * from the motor goes forward to the finished product. Library, counter and work orders are made
+ * through the API (the screens are not the point here). In Italian and in English.
+ */
+
+const SHOTS = '/tmp/shots-serialexec'
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+type Setup = { operator: NewUser; tracer: NewUser; groupJob: string; finalJob: string; groupCode: string; finalCode: string; motorCode: string; prefix: string }
+
+async function setup(baseURL: string): Promise<Setup> {
+  const api = await adminApi(baseURL)
+  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Seriali') })
+  const tracer = await createReadyUser(baseURL, 'traceability', { name: 'Tracciatore', surname: uniqueName('Qualita') })
+  const tag = uniqueName('').replace(/^_/, '').toUpperCase()
+  const prefix = `GM${tag}`
+  const counter = await ok<{ _key: string }>(await api.post('/api/counter', { data: { name: uniqueName('Gruppi motore'), template: `${prefix}-{###}` } }))
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Assemblaggio') } }))
+  const product = async (code: string, description: string) => ok<{ _key: string }>(await api.post('/api/product', { data: { code, description } }))
+  const motor = await product(`MOT${tag}`, 'Motore 0,75 kW')
+  const group = await product(`GRP${tag}`, 'Gruppo motore')
+  const pump = await product(`PMP${tag}`, 'Pompa centrifuga')
+  const params = { ...DEFAULT_PHASE_PARAMETERS, production_batch_qt: 0, step_check: true, step_check_force_order: true }
+  const phase = async (productKey: string, name: string, counterKey: string | null, itemKey: string) => {
+    const process = await ok<{ phases: { _key: string }[] }>(
+      await api.put(`/api/product/${productKey}/process`, {
+        data: {
+          phases: [
+            {
+              operation_key: operation._key,
+              name,
+              parameters: params,
+              steps: [{ type: 'instruction', title: `${name}: monta e dichiara i seriali`, text: 'Leggi con lo scanner i seriali dei componenti.' }],
+              traceability_level: 'complete',
+              counter_key: counterKey,
+            },
+          ],
+        },
+      }),
+    )
+    const phaseKey = process.phases[0]!._key
+    await ok(
+      await api.put(`/api/product/${productKey}/bom`, {
+        data: { lines: [{ phase_key: phaseKey, item_key: itemKey, quantity: 1, quantity_per: 'item', traceability: 'complete', declared_serials: true }] },
+      }),
+    )
+  }
+  await phase(group._key, 'Assemblaggio gruppo', counter._key, motor._key)
+  await phase(pump._key, 'Montaggio pompa', null, group._key)
+  const workOrder = async (productKey: string, quantity: number) =>
+    (await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: productKey, quantity, operator_key: operator.key } })))
+      .phases[0]!.jobs[0]!._key
+  return {
+    operator,
+    tracer,
+    groupJob: await workOrder(group._key, 2),
+    finalJob: await workOrder(pump._key, 1),
+    groupCode: `GRP${tag}`,
+    finalCode: `SN-PMP-${tag}`,
+    motorCode: `MOT-${tag}-A`,
+    prefix,
+  }
+}
+
+/** From the operator's queue (where signing in and a closed job lead; a reload would lock the session). */
+async function startJob(page: Page, job: string) {
+  await expect(page).toHaveURL(/\/app\/operator\/select-job/)
+  const card = page.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
+  await expect(card).toBeVisible()
+  if ((await card.getAttribute('data-selected')) === null) await card.click()
+  await page.getByTestId('to-confirm').click()
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+  await expect(page.getByTestId('batch-serials')).toBeVisible()
+}
+
+/** What a keyboard-wedge scanner does: the code key by key, then Enter. */
+async function scan(page: Page, testId: string, code: string) {
+  const input = page.getByTestId(testId)
+  await input.pressSequentially(code, { delay: 5 })
+  await input.press('Enter')
+}
+
+const toast = (page: Page, text: string | RegExp) => page.locator('.mantine-Notification-root', { hasText: text })
+
+const LANGS = [
+  {
+    lang: 'it',
+    locale: 'it-IT',
+    t: {
+      saved: 'Collegamenti seriali salvati',
+      notDeclared: 'Dichiara prima tutti i seriali del lotto',
+      wrongProduct: 'Il seriale è di un altro prodotto',
+      declared: (n: number, of: number) => `${n} di ${of} pezzi dichiarati`,
+      counterMissing: 'Nessun contatore definito',
+      graph: 'Grafo genealogia',
+      backward: 'Genealogia: componenti',
+      forward: 'Genealogia: utilizzi',
+    },
+  },
+  {
+    lang: 'en',
+    locale: 'en-US',
+    t: {
+      saved: 'Serial links saved',
+      notDeclared: "Declare every serial of the batch first",
+      wrongProduct: 'The serial belongs to another product',
+      declared: (n: number, of: number) => `${n} of ${of} pieces declared`,
+      counterMissing: 'No counter defined',
+      graph: 'Genealogy graph',
+      backward: 'Genealogy: components',
+      forward: 'Genealogy: used in',
+    },
+  },
+] as const
+
+for (const { lang, locale, t } of LANGS) {
+  test.describe(`two-level traceability (${lang})`, () => {
+    test.use({ locale, viewport: { width: 1024, height: 768 } })
+
+    test(`the operator scans the serials of a sub-assembly and of the finished product; the genealogy goes down and back up (${lang})`, async ({ page, baseURL }) => {
+      test.setTimeout(120_000)
+      const s = await setup(baseURL!)
+      const motors = [`${s.motorCode}1`, `${s.motorCode}2`]
+
+      // --- Work order 1: two motor groups, numbered by the counter, a motor scanned into each.
+      await signIn(page, s.operator.username, s.operator.password)
+      await startJob(page, s.groupJob)
+      const panel = page.getByTestId('batch-serials')
+      await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(0, 2))
+      // Completing the step before the serials are declared: the server refuses.
+      await page.getByTestId('confirm-step').click()
+      await expect(toast(page, t.notDeclared)).toBeVisible()
+      await page.getByTestId('error-toast-close').first().click()
+
+      // Piece 1: the motor scanned, Enter saves.
+      await scan(page, 'serial-scan-1-1-1', motors[0]!)
+      await expect(toast(page, t.saved)).toBeVisible()
+      // The counter numbered both pieces at the first save; the scanner's Enter moved on to piece 2.
+      await expect(page.getByTestId('serial-code-1')).toHaveText(`${s.prefix}-001`)
+      await expect(page.getByTestId('serial-code-2')).toHaveText(`${s.prefix}-002`)
+      await expect(page.getByTestId('serial-scan-2-1-1')).toBeFocused()
+      await page.screenshot({ path: `${SHOTS}/group-piece1-${lang}.png` })
+      // A serial of another product (the first group, not a motor): refused in red, nothing kept.
+      await scan(page, 'serial-scan-2-1-1', `${s.prefix}-001`)
+      await expect(toast(page, t.wrongProduct)).toBeVisible()
+      await page.getByTestId('error-toast-close').first().click()
+      await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(1, 2))
+      // The right motor: piece 2 declared.
+      const second = page.getByTestId('serial-scan-2-1-1')
+      await second.press('ControlOrMeta+a')
+      await second.press('Backspace')
+      await scan(page, 'serial-scan-2-1-1', motors[1]!)
+      await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(2, 2))
+      await page.screenshot({ path: `${SHOTS}/group-declared-${lang}.png` })
+      await page.getByTestId('confirm-step').click()
+      await expect(page).toHaveURL(/\/app\/operator\/select-job/, { timeout: 15_000 })
+
+      // --- Work order 2: the pump; no counter, so its serial is typed (scanned), then the group.
+      await startJob(page, s.finalJob)
+      await expect(page.getByTestId('counter-not-defined')).toContainText(t.counterMissing)
+      await scan(page, 'serial-code-input-1', s.finalCode)
+      await expect(page.getByTestId('serial-scan-1-1-1')).toBeFocused()
+      await scan(page, 'serial-scan-1-1-1', `${s.prefix}-002`)
+      await expect(toast(page, t.saved)).toBeVisible()
+      await expect(page.getByTestId('serial-piece-1')).toHaveAttribute('data-declared', 'true')
+      await page.screenshot({ path: `${SHOTS}/pump-declared-${lang}.png` })
+      await page.getByTestId('confirm-step').click()
+      await expect(page).toHaveURL(/\/app\/operator\/select-job/, { timeout: 15_000 })
+      await signOut(page)
+
+      // --- Traceability: find the pump's serial, its genealogy down to the motor, then back up.
+      await signIn(page, s.tracer.username, s.tracer.password)
+      await expect(page).toHaveURL(/\/app\/traceability$/)
+      await page.getByTestId('serials-search').pressSequentially(s.finalCode)
+      const rows = page.getByTestId('serials-table').locator('tbody tr')
+      await expect(rows).toHaveCount(1)
+      await rows.first().click()
+      await expect(page.getByTestId('serial-code')).toHaveText(s.finalCode)
+      // The genealogy graph: the pump, the group inside it and the group's motor.
+      await page.getByRole('tab', { name: t.graph }).click()
+      const graph = page.getByTestId('genealogy-graph')
+      for (const code of [s.finalCode, `${s.prefix}-002`, motors[1]!]) await expect(graph.locator(`[data-testid="genealogy-node"][data-code="${code}"]`).first()).toBeVisible()
+      await page.screenshot({ path: `${SHOTS}/genealogy-graph-${lang}.png`, fullPage: true })
+      await page.getByRole('tab', { name: t.backward }).click()
+      const backward = page.getByTestId('genealogy-backward').locator('tbody tr td:first-child')
+      await expect(backward).toHaveText([s.finalCode, `${s.prefix}-002`, motors[1]!])
+      await page.screenshot({ path: `${SHOTS}/genealogy-backward-${lang}.png`, fullPage: true })
+      await page.getByTestId('genealogy-backward').getByRole('link', { name: motors[1]! }).click()
+      await expect(page.getByTestId('serial-code')).toHaveText(motors[1]!)
+      await page.getByRole('tab', { name: t.forward }).click()
+      const forward = page.getByTestId('genealogy-forward').locator('tbody tr td:first-child')
+      await expect(forward).toHaveText([motors[1]!, `${s.prefix}-002`, s.finalCode])
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.screenshot({ path: `${SHOTS}/genealogy-forward-${lang}.png`, fullPage: true })
+      await page.getByTestId('genealogy-forward').getByRole('link', { name: s.finalCode }).click()
+      await expect(page.getByTestId('serial-code')).toHaveText(s.finalCode)
+    })
+  })
+}
