@@ -1,0 +1,159 @@
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from './helpers'
+
+/**
+ * Live updates (issue 17), two browsers side by side and never a reload: production reassigns a
+ * job and makes it critical from the work order page (1280x800) and the operator's tablet
+ * (1024x768) shows each change within 2 s; a message written in one browser appears in the other.
+ */
+
+const TABLET = { width: 1024, height: 768 }
+const DESKTOP = { width: 1280, height: 800 }
+/** What issue 17 promises: another user's change on screen within 2 seconds. */
+const LIVE = { timeout: 2_000 }
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+/** A one-phase work order given to operator A; operator B and a production user, all new. */
+async function setup(baseURL: string) {
+  const api = await adminApi(baseURL)
+  const tag = uniqueName('Live')
+  const opA = await createReadyUser(baseURL, 'operator', { name: 'Anna', surname: `Tornio ${tag}` })
+  const opB = await createReadyUser(baseURL, 'operator', { name: 'Bruno', surname: `Fresa ${tag}` })
+  const planner = await createReadyUser(baseURL, 'production', { name: 'Paola', surname: `Piani ${tag}` })
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Tornitura') } }))
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('LIVE').toUpperCase(), description: 'Albero tornito' } }))
+  await ok(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: [
+          {
+            operation_key: operation._key,
+            name: 'Tornitura',
+            parameters: DEFAULT_PHASE_PARAMETERS,
+            steps: [{ type: 'instruction', title: 'Tornisci', text: '', fields: [] }],
+            production_notes: '',
+          },
+        ],
+      },
+    }),
+  )
+  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: opA.key } }),
+  )
+  const type = await ok<{ _key: string; name: string }>(
+    await api.post('/api/issue-type', { data: { code: uniqueName('LV').toUpperCase(), name: `Fermo macchina ${tag}`, close_within: 0, critical: false } }),
+  )
+  return { opA, opB, planner, wo: wo._key, woCode: wo.code, job: wo.phases[0]!.jobs[0]!._key, type, tag }
+}
+
+/** A new browser at a screen: signing in there leads back to it (a reload would lock the session). */
+async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string): Promise<Page> {
+  const page = await (await browser.newContext({ viewport, locale: 'en-US' })).newPage()
+  await page.goto(path)
+  await expect(page).toHaveURL(/\/login/)
+  await fillLogin(page, user.username, user.password)
+  await expect(page).toHaveURL(new RegExp(path))
+  // Marks this document: were the page reloaded, the mark would be gone.
+  await page.evaluate(() => {
+    ;(window as unknown as { __liveMark: number }).__liveMark = 17
+  })
+  return page
+}
+const notReloaded = async (page: Page) => expect(await page.evaluate(() => (window as unknown as { __liveMark?: number }).__liveMark)).toBe(17)
+
+const card = (page: Page, jobKey: string) => page.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+
+async function chooseOperator(select: Locator, page: Page, name: string) {
+  await select.click()
+  await page.getByRole('option', { name, exact: true }).click()
+}
+
+test('production reassigns a job and makes it critical: the operator tablet shows it without reload', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const s = await setup(baseURL!)
+  try {
+    const op = await open(browser, s.opA, TABLET, '/app/operator/select-job')
+    await expect(card(op, s.job)).toBeVisible()
+    await expect(card(op, s.job).getByTestId('critical')).toHaveCount(0)
+
+    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`)
+    const operatorCell = prod.getByRole('combobox', { name: `Operator of ${s.woCode} phase 1` })
+    await expect(operatorCell).toHaveValue(`Anna Tornio ${s.tag}`)
+
+    // Given to Bruno: it leaves Anna's queue at once.
+    await chooseOperator(operatorCell, prod, `Bruno Fresa ${s.tag}`)
+    await expect(prod.getByText('Job assigned').first()).toBeVisible()
+    await expect(card(op, s.job)).toHaveCount(0, LIVE)
+    await op.screenshot({ path: '/tmp/live-operator-reassigned.png' })
+
+    // And back to Anna: it returns.
+    await chooseOperator(operatorCell, prod, `Anna Tornio ${s.tag}`)
+    await expect(card(op, s.job)).toBeVisible(LIVE)
+
+    // A critical issue on the work order: the job turns critical on the tablet.
+    await prod.getByRole('tab', { name: /Issues/ }).click()
+    await prod.getByTestId('new-issue').click()
+    await prod.getByTestId('issue-type').click()
+    await prod.getByRole('option', { name: s.type.name }).click()
+    await prod.getByTestId('issue-title').pressSequentially('Mandrino bloccato')
+    await prod.getByTestId('issue-critical-switch').click()
+    await expect(prod.getByTestId('issue-critical-switch')).toBeChecked()
+    await prod.getByTestId('issue-submit').click()
+    await expect(prod.locator('.mantine-Notification-root', { hasText: /Issue ISS-\d+ created/ }).first()).toBeVisible()
+    await expect(card(op, s.job).getByTestId('critical')).toBeVisible(LIVE)
+    await op.screenshot({ path: '/tmp/live-operator-critical.png' })
+    await prod.screenshot({ path: '/tmp/live-production-issue.png' })
+    await notReloaded(op)
+    await notReloaded(prod)
+  } finally {
+    // Later specs are not offered this spec's issue type.
+    await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
+  }
+})
+
+const composer = (page: Page) => page.getByTestId('message-composer').getByRole('textbox', { name: 'Message text' })
+const message = (page: Page, text: string) => page.getByTestId('message-thread').getByTestId('message').filter({ hasText: text })
+const badge = (tab: Locator) => tab.getByTestId('unread-badge')
+
+test('a message appears in the other browser without reload, and so does its unread badge', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const s = await setup(baseURL!)
+  try {
+    const op = await open(browser, s.opA, TABLET, `/app/operator/job/${s.job}/messages`)
+    await expect(op.getByTestId('thread-empty')).toBeVisible()
+    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`)
+    const prodTab = prod.getByRole('tab', { name: /Messages/ })
+    await expect(badge(prodTab)).toHaveCount(0)
+
+    // The operator writes: production's tab badge counts it at once (no polling any more).
+    await composer(op).pressSequentially('Mandrino fermo, serve la manutenzione')
+    await composer(op).press('Control+Enter')
+    await expect(message(op, 'Mandrino fermo')).toHaveAttribute('data-own', 'true')
+    await expect(badge(prodTab)).toHaveText('1', LIVE)
+
+    // Production opens the job's thread and answers: the operator's open thread shows it.
+    await prodTab.click()
+    await prod.locator(`[data-thread="job/${s.job}"]`).click()
+    await expect(message(prod, 'Mandrino fermo')).toBeVisible()
+    await composer(prod).pressSequentially('Arrivo tra 5 minuti')
+    await composer(prod).press('Control+Enter')
+    await expect(message(op, 'Arrivo tra 5 minuti')).toBeInViewport(LIVE)
+    await op.screenshot({ path: '/tmp/live-operator-message.png' })
+
+    // An edit shows too.
+    await message(prod, 'Arrivo tra 5 minuti').getByTestId('message-edit-open').click()
+    const editor = prod.getByTestId('message-edit')
+    await editor.getByRole('textbox').fill('Arrivo tra 10 minuti')
+    await editor.getByRole('button', { name: 'Save' }).click()
+    await expect(message(op, 'Arrivo tra 10 minuti').getByTestId('message-edited')).toBeVisible(LIVE)
+    await notReloaded(op)
+    await notReloaded(prod)
+  } finally {
+    await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
+  }
+})
