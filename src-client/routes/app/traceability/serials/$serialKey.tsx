@@ -52,6 +52,8 @@ function SerialDetailPage() {
   const { serialKey } = Route.useParams()
   const serial = useQuery(trpc.serials.get.queryOptions({ key: serialKey }))
   const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
+  // Data declared in a batch is keyed by serial field key (the form field's key): shown by its name.
+  const serialFields = useQuery({ ...trpc.serialFields.list.queryOptions(), staleTime: 60_000 })
   const canCorrect = useCanCorrectSerials()
   // The work order opens in production (its Tracciabilità tab) for those who may open that area.
   const canSeeWorkOrders = hasScope(useSession()?.scope ?? '', 'production')
@@ -72,7 +74,8 @@ function SerialDetailPage() {
       </Stack>
     )
   const s = serial.data
-  const data = Object.entries(s.data)
+  const fieldNames = new Map((serialFields.data ?? []).map((f) => [f._key, f.name]))
+  const data = Object.entries(s.data).map(([k, v]) => [fieldNames.get(k) ?? k, v] as const)
   const canEditCode = canCorrect && settings.data?.serial_code_edit === true
   const canUnlink = canCorrect && settings.data?.serial_delete === true
   const linkRows = (rows: SerialLinkRow[], testid: string) => (
