@@ -2,6 +2,7 @@ import { clientLoad } from './client'
 import { genealogyBench } from './genealogy'
 import { heartbeat } from './heartbeat'
 import { httpOverhead } from './http-overhead'
+import { liveBench } from './live'
 import type { BenchModule } from './lib/module'
 import { planningScale } from './planning-scale'
 
@@ -10,7 +11,7 @@ import { planningScale } from './planning-scale'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {
