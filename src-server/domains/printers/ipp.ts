@@ -100,7 +100,27 @@ export async function ippPrintJob(opts: {
   user: string
   timeoutMs: number
   format?: string
+  /** How long to keep retrying while the printer answers busy (server-error-busy, 0x0507). */
+  busyWaitMs?: number
 }): Promise<SendResult> {
+  const until = Date.now() + (opts.busyWaitMs ?? 0)
+  for (;;) {
+    const result = await ippPrintJobOnce(opts)
+    if (!result.busy || Date.now() + 1000 > until) return { accepted: result.accepted, message: result.message, jobId: result.jobId }
+    await Bun.sleep(1000)
+  }
+}
+
+async function ippPrintJobOnce(opts: {
+  host: string
+  port: number
+  path: string
+  document: Uint8Array
+  jobName: string
+  user: string
+  timeoutMs: number
+  format?: string
+}): Promise<SendResult & { busy: boolean }> {
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host
   const printerUri = `ipp://${host}:${opts.port}${opts.path}`
   const requestId = nextRequestId++ & 0x7fffffff || 1
@@ -144,7 +164,7 @@ export async function ippPrintJob(opts: {
   const statusMessage = decoded.attributes['status-message']?.[0]
   const jobId = decoded.attributes['job-id']?.[0]
   if (decoded.statusCode <= 0x00ff) {
-    return { accepted: true, message: `job ${jobId ?? '?'} accepted (${status})`, jobId: typeof jobId === 'number' ? jobId : undefined }
+    return { accepted: true, busy: false, message: `job ${jobId ?? '?'} accepted (${status})`, jobId: typeof jobId === 'number' ? jobId : undefined }
   }
-  return { accepted: false, message: `refused: ${statusMessage ?? ''} (${status})`.replace(':  (', ' (') }
+  return { accepted: false, busy: decoded.statusCode === 0x0507, message: `refused: ${statusMessage ?? ''} (${status})`.replace(':  (', ' (') }
 }

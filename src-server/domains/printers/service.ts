@@ -17,7 +17,7 @@ import { rawSend } from './raw'
  */
 
 /** How long the server waits for a printer before calling it unreachable. */
-export const printerTimeouts = { ms: 5000 }
+export const printerTimeouts = { ms: 5000, busyMs: 15000 }
 
 const printerNotFound = () => notFound('UNKNOWN_PRINTER', 'printer not found')
 const nameTaken = () => conflict('PRINTER_NAME_TAKEN', 'printer name already in use')
@@ -138,7 +138,7 @@ export async function sendToPrinter(printer: PrinterRow, document: Uint8Array, j
   try {
     const result =
       printer.protocol === 'ipp'
-        ? await ippPrintJob({ host: printer.host, port: printer.port, path: printer.path, document, jobName: job.name, user: job.user, timeoutMs: printerTimeouts.ms })
+        ? await ippPrintJob({ host: printer.host, port: printer.port, path: printer.path, document, jobName: job.name, user: job.user, timeoutMs: printerTimeouts.ms, busyWaitMs: printerTimeouts.busyMs })
         : await rawSend({ host: printer.host, port: printer.port, document, timeoutMs: printerTimeouts.ms })
     return { ...result, unreachable: false }
   } catch (e) {

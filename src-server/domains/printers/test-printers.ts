@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -48,11 +48,12 @@ export type IppPrinter = {
 export async function startIppPrinter(name = 'MES Test Printer'): Promise<IppPrinter> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mes-ipp-'))
   const spool = path.join(dir, 'spool')
+  mkdirSync(spool)
   const busPath = path.join(dir, 'bus')
   const dbus = Bun.spawn(['dbus-daemon', '--session', `--address=unix:path=${busPath}`, '--nofork', '--nopidfile'], { stdout: 'ignore', stderr: 'ignore' })
   for (let i = 0; i < 50 && !(await Bun.file(busPath).exists()); i++) await Bun.sleep(50)
   const port = await freePort()
-  const ipp = Bun.spawn(['ippeveprinter', '-p', String(port), '-n', '127.0.0.1', '-d', spool, '-k', '-r', 'off', '-f', 'application/pdf', name], {
+  const ipp = Bun.spawn(['ippeveprinter', '-p', String(port), '-n', 'localhost', '-d', spool, '-k', '-r', 'off', '-c', '/bin/true', '-f', 'application/pdf', name], {
     env: { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${busPath}` },
     stdout: 'ignore',
     stderr: 'pipe',
