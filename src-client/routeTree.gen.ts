@@ -30,8 +30,13 @@ import { Route as AppProductionIndexRouteImport } from './routes/app/production/
 import { Route as AppProductionOverviewRouteRouteImport } from './routes/app/production/overview/route'
 import { Route as AppQualityIndexRouteImport } from './routes/app/quality/index'
 import { Route as AppReportIndexRouteImport } from './routes/app/report/index'
+import { Route as AppReportLabourRouteImport } from './routes/app/report/labour'
+import { Route as AppReportOeeRouteImport } from './routes/app/report/oee'
+import { Route as AppReportProductionRouteImport } from './routes/app/report/production'
+import { Route as AppReportQualityRouteImport } from './routes/app/report/quality'
 import { Route as AppTraceabilityIndexRouteImport } from './routes/app/traceability/index'
 import { Route as AppWarehouseIndexRouteImport } from './routes/app/warehouse/index'
+import { Route as AppWarehouseInventoryRouteImport } from './routes/app/warehouse/inventory'
 import { Route as AppAdminCounterIndexRouteImport } from './routes/app/admin/counter/index'
 import { Route as AppAdminCounterCounter_keyRouteImport } from './routes/app/admin/counter/$counter_key'
 import { Route as AppAdminCounterNewRouteImport } from './routes/app/admin/counter/new'
@@ -44,6 +49,7 @@ import { Route as AppAdminGeneralCompanyRouteImport } from './routes/app/admin/g
 import { Route as AppAdminGeneralDefaultPhaseRouteImport } from './routes/app/admin/general/default-phase'
 import { Route as AppAdminGeneralDepartmentsRouteImport } from './routes/app/admin/general/departments'
 import { Route as AppAdminGeneralOtherRouteImport } from './routes/app/admin/general/other'
+import { Route as AppAdminGeneralWarehouseRouteImport } from './routes/app/admin/general/warehouse'
 import { Route as AppAdminIssueTypesIndexRouteImport } from './routes/app/admin/issue-types/index'
 import { Route as AppAdminIssueTypesIssueTypeKeyRouteImport } from './routes/app/admin/issue-types/$issueTypeKey'
 import { Route as AppAdminIssueTypesNewRouteImport } from './routes/app/admin/issue-types/new'
@@ -65,6 +71,16 @@ import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppTraceabilitySerialsSerialKeyRouteImport } from './routes/app/traceability/serials/$serialKey'
+import { Route as AppWarehouseListsIndexRouteImport } from './routes/app/warehouse/lists/index'
+import { Route as AppWarehouseListsListKeyRouteImport } from './routes/app/warehouse/lists/$listKey'
+import { Route as AppWarehouseMissionsIndexRouteImport } from './routes/app/warehouse/missions/index'
+import { Route as AppWarehouseMissionsMissionKeyRouteImport } from './routes/app/warehouse/missions/$missionKey'
+import { Route as AppWarehouseMovementsIndexRouteImport } from './routes/app/warehouse/movements/index'
+import { Route as AppWarehouseMovementsMovementKeyRouteImport } from './routes/app/warehouse/movements/$movementKey'
+import { Route as AppWarehouseMovementsNewRouteImport } from './routes/app/warehouse/movements/new'
+import { Route as AppWarehousePositionsIndexRouteImport } from './routes/app/warehouse/positions/index'
+import { Route as AppWarehousePositionsPositionKeyRouteImport } from './routes/app/warehouse/positions/$positionKey'
+import { Route as AppWarehousePositionsNewRouteImport } from './routes/app/warehouse/positions/new'
 import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
 import { Route as AppAdminGeneralSerialFieldIndexRouteImport } from './routes/app/admin/general/serial-field/index'
 import { Route as AppAdminGeneralSerialFieldField_keyRouteImport } from './routes/app/admin/general/serial-field/$field_key'
@@ -208,6 +224,26 @@ const AppReportIndexRoute = AppReportIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppReportRouteRoute,
 } as any)
+const AppReportLabourRoute = AppReportLabourRouteImport.update({
+  id: '/labour',
+  path: '/labour',
+  getParentRoute: () => AppReportRouteRoute,
+} as any)
+const AppReportOeeRoute = AppReportOeeRouteImport.update({
+  id: '/oee',
+  path: '/oee',
+  getParentRoute: () => AppReportRouteRoute,
+} as any)
+const AppReportProductionRoute = AppReportProductionRouteImport.update({
+  id: '/production',
+  path: '/production',
+  getParentRoute: () => AppReportRouteRoute,
+} as any)
+const AppReportQualityRoute = AppReportQualityRouteImport.update({
+  id: '/quality',
+  path: '/quality',
+  getParentRoute: () => AppReportRouteRoute,
+} as any)
 const AppTraceabilityIndexRoute = AppTraceabilityIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -216,6 +252,11 @@ const AppTraceabilityIndexRoute = AppTraceabilityIndexRouteImport.update({
 const AppWarehouseIndexRoute = AppWarehouseIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppWarehouseRouteRoute,
+} as any)
+const AppWarehouseInventoryRoute = AppWarehouseInventoryRouteImport.update({
+  id: '/inventory',
+  path: '/inventory',
   getParentRoute: () => AppWarehouseRouteRoute,
 } as any)
 const AppAdminCounterIndexRoute = AppAdminCounterIndexRouteImport.update({
@@ -281,6 +322,12 @@ const AppAdminGeneralOtherRoute = AppAdminGeneralOtherRouteImport.update({
   path: '/other',
   getParentRoute: () => AppAdminGeneralRouteRoute,
 } as any)
+const AppAdminGeneralWarehouseRoute =
+  AppAdminGeneralWarehouseRouteImport.update({
+    id: '/warehouse',
+    path: '/warehouse',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
 const AppAdminIssueTypesIndexRoute = AppAdminIssueTypesIndexRouteImport.update({
   id: '/issue-types/',
   path: '/issue-types/',
@@ -396,6 +443,65 @@ const AppTraceabilitySerialsSerialKeyRoute =
     id: '/serials/$serialKey',
     path: '/serials/$serialKey',
     getParentRoute: () => AppTraceabilityRouteRoute,
+  } as any)
+const AppWarehouseListsIndexRoute = AppWarehouseListsIndexRouteImport.update({
+  id: '/lists/',
+  path: '/lists/',
+  getParentRoute: () => AppWarehouseRouteRoute,
+} as any)
+const AppWarehouseListsListKeyRoute =
+  AppWarehouseListsListKeyRouteImport.update({
+    id: '/lists/$listKey',
+    path: '/lists/$listKey',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehouseMissionsIndexRoute =
+  AppWarehouseMissionsIndexRouteImport.update({
+    id: '/missions/',
+    path: '/missions/',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehouseMissionsMissionKeyRoute =
+  AppWarehouseMissionsMissionKeyRouteImport.update({
+    id: '/missions/$missionKey',
+    path: '/missions/$missionKey',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehouseMovementsIndexRoute =
+  AppWarehouseMovementsIndexRouteImport.update({
+    id: '/movements/',
+    path: '/movements/',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehouseMovementsMovementKeyRoute =
+  AppWarehouseMovementsMovementKeyRouteImport.update({
+    id: '/movements/$movementKey',
+    path: '/movements/$movementKey',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehouseMovementsNewRoute =
+  AppWarehouseMovementsNewRouteImport.update({
+    id: '/movements/new',
+    path: '/movements/new',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehousePositionsIndexRoute =
+  AppWarehousePositionsIndexRouteImport.update({
+    id: '/positions/',
+    path: '/positions/',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehousePositionsPositionKeyRoute =
+  AppWarehousePositionsPositionKeyRouteImport.update({
+    id: '/positions/$positionKey',
+    path: '/positions/$positionKey',
+    getParentRoute: () => AppWarehouseRouteRoute,
+  } as any)
+const AppWarehousePositionsNewRoute =
+  AppWarehousePositionsNewRouteImport.update({
+    id: '/positions/new',
+    path: '/positions/new',
+    getParentRoute: () => AppWarehouseRouteRoute,
   } as any)
 const AppAdminCounterCounter_keyDeleteRoute =
   AppAdminCounterCounter_keyDeleteRouteImport.update({
@@ -623,6 +729,11 @@ export interface FileRoutesByFullPath {
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
   '/app/operator/select-job': typeof AppOperatorSelectJobRouteRouteWithChildren
   '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
+  '/app/report/labour': typeof AppReportLabourRoute
+  '/app/report/oee': typeof AppReportOeeRoute
+  '/app/report/production': typeof AppReportProductionRoute
+  '/app/report/quality': typeof AppReportQualityRoute
+  '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -644,6 +755,7 @@ export interface FileRoutesByFullPath {
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
   '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
   '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/general/warehouse': typeof AppAdminGeneralWarehouseRoute
   '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
   '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
@@ -655,6 +767,12 @@ export interface FileRoutesByFullPath {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
+  '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
+  '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
+  '/app/warehouse/movements/new': typeof AppWarehouseMovementsNewRoute
+  '/app/warehouse/positions/$positionKey': typeof AppWarehousePositionsPositionKeyRoute
+  '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -664,6 +782,10 @@ export interface FileRoutesByFullPath {
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
+  '/app/warehouse/lists/': typeof AppWarehouseListsIndexRoute
+  '/app/warehouse/missions/': typeof AppWarehouseMissionsIndexRoute
+  '/app/warehouse/movements/': typeof AppWarehouseMovementsIndexRoute
+  '/app/warehouse/positions/': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
@@ -705,6 +827,11 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/app': typeof AppIndexRoute
   '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
+  '/app/report/labour': typeof AppReportLabourRoute
+  '/app/report/oee': typeof AppReportOeeRoute
+  '/app/report/production': typeof AppReportProductionRoute
+  '/app/report/quality': typeof AppReportQualityRoute
+  '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin': typeof AppAdminIndexRoute
   '/app/library': typeof AppLibraryIndexRoute
   '/app/operator': typeof AppOperatorIndexRoute
@@ -723,6 +850,7 @@ export interface FileRoutesByTo {
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
   '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
   '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/general/warehouse': typeof AppAdminGeneralWarehouseRoute
   '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
   '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
@@ -734,6 +862,12 @@ export interface FileRoutesByTo {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
+  '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
+  '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
+  '/app/warehouse/movements/new': typeof AppWarehouseMovementsNewRoute
+  '/app/warehouse/positions/$positionKey': typeof AppWarehousePositionsPositionKeyRoute
+  '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter': typeof AppAdminCounterIndexRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
@@ -743,6 +877,10 @@ export interface FileRoutesByTo {
   '/app/library/product': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues': typeof AppQualityIssuesIndexRoute
+  '/app/warehouse/lists': typeof AppWarehouseListsIndexRoute
+  '/app/warehouse/missions': typeof AppWarehouseMissionsIndexRoute
+  '/app/warehouse/movements': typeof AppWarehouseMovementsIndexRoute
+  '/app/warehouse/positions': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
@@ -796,6 +934,11 @@ export interface FileRoutesById {
   '/app/admin/general': typeof AppAdminGeneralRouteRouteWithChildren
   '/app/operator/select-job': typeof AppOperatorSelectJobRouteRouteWithChildren
   '/app/production/overview': typeof AppProductionOverviewRouteRouteWithChildren
+  '/app/report/labour': typeof AppReportLabourRoute
+  '/app/report/oee': typeof AppReportOeeRoute
+  '/app/report/production': typeof AppReportProductionRoute
+  '/app/report/quality': typeof AppReportQualityRoute
+  '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin/': typeof AppAdminIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
@@ -817,6 +960,7 @@ export interface FileRoutesById {
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
   '/app/admin/general/departments': typeof AppAdminGeneralDepartmentsRoute
   '/app/admin/general/other': typeof AppAdminGeneralOtherRoute
+  '/app/admin/general/warehouse': typeof AppAdminGeneralWarehouseRoute
   '/app/admin/issue-types/$issueTypeKey': typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
   '/app/admin/issue-types/new': typeof AppAdminIssueTypesNewRoute
   '/app/admin/operations/$operation_key': typeof AppAdminOperationsOperation_keyRouteWithChildren
@@ -828,6 +972,12 @@ export interface FileRoutesById {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
+  '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
+  '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
+  '/app/warehouse/movements/new': typeof AppWarehouseMovementsNewRoute
+  '/app/warehouse/positions/$positionKey': typeof AppWarehousePositionsPositionKeyRoute
+  '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
@@ -837,6 +987,10 @@ export interface FileRoutesById {
   '/app/library/product/': typeof AppLibraryProductIndexRoute
   '/app/operator/select-job/': typeof AppOperatorSelectJobIndexRoute
   '/app/quality/issues/': typeof AppQualityIssuesIndexRoute
+  '/app/warehouse/lists/': typeof AppWarehouseListsIndexRoute
+  '/app/warehouse/missions/': typeof AppWarehouseMissionsIndexRoute
+  '/app/warehouse/movements/': typeof AppWarehouseMovementsIndexRoute
+  '/app/warehouse/positions/': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
@@ -891,6 +1045,11 @@ export interface FileRouteTypes {
     | '/app/admin/general'
     | '/app/operator/select-job'
     | '/app/production/overview'
+    | '/app/report/labour'
+    | '/app/report/oee'
+    | '/app/report/production'
+    | '/app/report/quality'
+    | '/app/warehouse/inventory'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -912,6 +1071,7 @@ export interface FileRouteTypes {
     | '/app/admin/general/default-phase'
     | '/app/admin/general/departments'
     | '/app/admin/general/other'
+    | '/app/admin/general/warehouse'
     | '/app/admin/issue-types/$issueTypeKey'
     | '/app/admin/issue-types/new'
     | '/app/admin/operations/$operation_key'
@@ -923,6 +1083,12 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/warehouse/lists/$listKey'
+    | '/app/warehouse/missions/$missionKey'
+    | '/app/warehouse/movements/$movementKey'
+    | '/app/warehouse/movements/new'
+    | '/app/warehouse/positions/$positionKey'
+    | '/app/warehouse/positions/new'
     | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -932,6 +1098,10 @@ export interface FileRouteTypes {
     | '/app/library/product/'
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
+    | '/app/warehouse/lists/'
+    | '/app/warehouse/missions/'
+    | '/app/warehouse/movements/'
+    | '/app/warehouse/positions/'
     | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
@@ -973,6 +1143,11 @@ export interface FileRouteTypes {
     | '/login'
     | '/app'
     | '/app/production/overview'
+    | '/app/report/labour'
+    | '/app/report/oee'
+    | '/app/report/production'
+    | '/app/report/quality'
+    | '/app/warehouse/inventory'
     | '/app/admin'
     | '/app/library'
     | '/app/operator'
@@ -991,6 +1166,7 @@ export interface FileRouteTypes {
     | '/app/admin/general/default-phase'
     | '/app/admin/general/departments'
     | '/app/admin/general/other'
+    | '/app/admin/general/warehouse'
     | '/app/admin/issue-types/$issueTypeKey'
     | '/app/admin/issue-types/new'
     | '/app/admin/operations/$operation_key'
@@ -1002,6 +1178,12 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/warehouse/lists/$listKey'
+    | '/app/warehouse/missions/$missionKey'
+    | '/app/warehouse/movements/$movementKey'
+    | '/app/warehouse/movements/new'
+    | '/app/warehouse/positions/$positionKey'
+    | '/app/warehouse/positions/new'
     | '/app/admin/counter'
     | '/app/admin/field'
     | '/app/admin/general'
@@ -1011,6 +1193,10 @@ export interface FileRouteTypes {
     | '/app/library/product'
     | '/app/operator/select-job'
     | '/app/quality/issues'
+    | '/app/warehouse/lists'
+    | '/app/warehouse/missions'
+    | '/app/warehouse/movements'
+    | '/app/warehouse/positions'
     | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
@@ -1063,6 +1249,11 @@ export interface FileRouteTypes {
     | '/app/admin/general'
     | '/app/operator/select-job'
     | '/app/production/overview'
+    | '/app/report/labour'
+    | '/app/report/oee'
+    | '/app/report/production'
+    | '/app/report/quality'
+    | '/app/warehouse/inventory'
     | '/app/admin/'
     | '/app/library/'
     | '/app/operator/'
@@ -1084,6 +1275,7 @@ export interface FileRouteTypes {
     | '/app/admin/general/default-phase'
     | '/app/admin/general/departments'
     | '/app/admin/general/other'
+    | '/app/admin/general/warehouse'
     | '/app/admin/issue-types/$issueTypeKey'
     | '/app/admin/issue-types/new'
     | '/app/admin/operations/$operation_key'
@@ -1095,6 +1287,12 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/warehouse/lists/$listKey'
+    | '/app/warehouse/missions/$missionKey'
+    | '/app/warehouse/movements/$movementKey'
+    | '/app/warehouse/movements/new'
+    | '/app/warehouse/positions/$positionKey'
+    | '/app/warehouse/positions/new'
     | '/app/admin/counter/'
     | '/app/admin/field/'
     | '/app/admin/general/'
@@ -1104,6 +1302,10 @@ export interface FileRouteTypes {
     | '/app/library/product/'
     | '/app/operator/select-job/'
     | '/app/quality/issues/'
+    | '/app/warehouse/lists/'
+    | '/app/warehouse/missions/'
+    | '/app/warehouse/movements/'
+    | '/app/warehouse/positions/'
     | '/app/admin/counter/$counter_key/delete'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
@@ -1296,6 +1498,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppReportIndexRouteImport
       parentRoute: typeof AppReportRouteRoute
     }
+    '/app/report/labour': {
+      id: '/app/report/labour'
+      path: '/labour'
+      fullPath: '/app/report/labour'
+      preLoaderRoute: typeof AppReportLabourRouteImport
+      parentRoute: typeof AppReportRouteRoute
+    }
+    '/app/report/oee': {
+      id: '/app/report/oee'
+      path: '/oee'
+      fullPath: '/app/report/oee'
+      preLoaderRoute: typeof AppReportOeeRouteImport
+      parentRoute: typeof AppReportRouteRoute
+    }
+    '/app/report/production': {
+      id: '/app/report/production'
+      path: '/production'
+      fullPath: '/app/report/production'
+      preLoaderRoute: typeof AppReportProductionRouteImport
+      parentRoute: typeof AppReportRouteRoute
+    }
+    '/app/report/quality': {
+      id: '/app/report/quality'
+      path: '/quality'
+      fullPath: '/app/report/quality'
+      preLoaderRoute: typeof AppReportQualityRouteImport
+      parentRoute: typeof AppReportRouteRoute
+    }
     '/app/traceability/': {
       id: '/app/traceability/'
       path: '/'
@@ -1308,6 +1538,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/app/warehouse/'
       preLoaderRoute: typeof AppWarehouseIndexRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/inventory': {
+      id: '/app/warehouse/inventory'
+      path: '/inventory'
+      fullPath: '/app/warehouse/inventory'
+      preLoaderRoute: typeof AppWarehouseInventoryRouteImport
       parentRoute: typeof AppWarehouseRouteRoute
     }
     '/app/admin/counter/': {
@@ -1392,6 +1629,13 @@ declare module '@tanstack/react-router' {
       path: '/other'
       fullPath: '/app/admin/general/other'
       preLoaderRoute: typeof AppAdminGeneralOtherRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/warehouse': {
+      id: '/app/admin/general/warehouse'
+      path: '/warehouse'
+      fullPath: '/app/admin/general/warehouse'
+      preLoaderRoute: typeof AppAdminGeneralWarehouseRouteImport
       parentRoute: typeof AppAdminGeneralRouteRoute
     }
     '/app/admin/issue-types/': {
@@ -1540,6 +1784,76 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/traceability/serials/$serialKey'
       preLoaderRoute: typeof AppTraceabilitySerialsSerialKeyRouteImport
       parentRoute: typeof AppTraceabilityRouteRoute
+    }
+    '/app/warehouse/lists/': {
+      id: '/app/warehouse/lists/'
+      path: '/lists'
+      fullPath: '/app/warehouse/lists/'
+      preLoaderRoute: typeof AppWarehouseListsIndexRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/lists/$listKey': {
+      id: '/app/warehouse/lists/$listKey'
+      path: '/lists/$listKey'
+      fullPath: '/app/warehouse/lists/$listKey'
+      preLoaderRoute: typeof AppWarehouseListsListKeyRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/missions/': {
+      id: '/app/warehouse/missions/'
+      path: '/missions'
+      fullPath: '/app/warehouse/missions/'
+      preLoaderRoute: typeof AppWarehouseMissionsIndexRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/missions/$missionKey': {
+      id: '/app/warehouse/missions/$missionKey'
+      path: '/missions/$missionKey'
+      fullPath: '/app/warehouse/missions/$missionKey'
+      preLoaderRoute: typeof AppWarehouseMissionsMissionKeyRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/movements/': {
+      id: '/app/warehouse/movements/'
+      path: '/movements'
+      fullPath: '/app/warehouse/movements/'
+      preLoaderRoute: typeof AppWarehouseMovementsIndexRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/movements/$movementKey': {
+      id: '/app/warehouse/movements/$movementKey'
+      path: '/movements/$movementKey'
+      fullPath: '/app/warehouse/movements/$movementKey'
+      preLoaderRoute: typeof AppWarehouseMovementsMovementKeyRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/movements/new': {
+      id: '/app/warehouse/movements/new'
+      path: '/movements/new'
+      fullPath: '/app/warehouse/movements/new'
+      preLoaderRoute: typeof AppWarehouseMovementsNewRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/positions/': {
+      id: '/app/warehouse/positions/'
+      path: '/positions'
+      fullPath: '/app/warehouse/positions/'
+      preLoaderRoute: typeof AppWarehousePositionsIndexRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/positions/$positionKey': {
+      id: '/app/warehouse/positions/$positionKey'
+      path: '/positions/$positionKey'
+      fullPath: '/app/warehouse/positions/$positionKey'
+      preLoaderRoute: typeof AppWarehousePositionsPositionKeyRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
+    }
+    '/app/warehouse/positions/new': {
+      id: '/app/warehouse/positions/new'
+      path: '/positions/new'
+      fullPath: '/app/warehouse/positions/new'
+      preLoaderRoute: typeof AppWarehousePositionsNewRouteImport
+      parentRoute: typeof AppWarehouseRouteRoute
     }
     '/app/admin/counter/$counter_key/delete': {
       id: '/app/admin/counter/$counter_key/delete'
@@ -1795,6 +2109,7 @@ interface AppAdminGeneralRouteRouteChildren {
   AppAdminGeneralDefaultPhaseRoute: typeof AppAdminGeneralDefaultPhaseRoute
   AppAdminGeneralDepartmentsRoute: typeof AppAdminGeneralDepartmentsRoute
   AppAdminGeneralOtherRoute: typeof AppAdminGeneralOtherRoute
+  AppAdminGeneralWarehouseRoute: typeof AppAdminGeneralWarehouseRoute
   AppAdminGeneralIndexRoute: typeof AppAdminGeneralIndexRoute
   AppAdminGeneralSerialFieldField_keyRoute: typeof AppAdminGeneralSerialFieldField_keyRoute
   AppAdminGeneralSerialFieldNewRoute: typeof AppAdminGeneralSerialFieldNewRoute
@@ -1807,6 +2122,7 @@ const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
   AppAdminGeneralDefaultPhaseRoute: AppAdminGeneralDefaultPhaseRoute,
   AppAdminGeneralDepartmentsRoute: AppAdminGeneralDepartmentsRoute,
   AppAdminGeneralOtherRoute: AppAdminGeneralOtherRoute,
+  AppAdminGeneralWarehouseRoute: AppAdminGeneralWarehouseRoute,
   AppAdminGeneralIndexRoute: AppAdminGeneralIndexRoute,
   AppAdminGeneralSerialFieldField_keyRoute:
     AppAdminGeneralSerialFieldField_keyRoute,
@@ -2130,10 +2446,18 @@ const AppQualityRouteRouteWithChildren = AppQualityRouteRoute._addFileChildren(
 )
 
 interface AppReportRouteRouteChildren {
+  AppReportLabourRoute: typeof AppReportLabourRoute
+  AppReportOeeRoute: typeof AppReportOeeRoute
+  AppReportProductionRoute: typeof AppReportProductionRoute
+  AppReportQualityRoute: typeof AppReportQualityRoute
   AppReportIndexRoute: typeof AppReportIndexRoute
 }
 
 const AppReportRouteRouteChildren: AppReportRouteRouteChildren = {
+  AppReportLabourRoute: AppReportLabourRoute,
+  AppReportOeeRoute: AppReportOeeRoute,
+  AppReportProductionRoute: AppReportProductionRoute,
+  AppReportQualityRoute: AppReportQualityRoute,
   AppReportIndexRoute: AppReportIndexRoute,
 }
 
@@ -2155,11 +2479,33 @@ const AppTraceabilityRouteRouteWithChildren =
   AppTraceabilityRouteRoute._addFileChildren(AppTraceabilityRouteRouteChildren)
 
 interface AppWarehouseRouteRouteChildren {
+  AppWarehouseInventoryRoute: typeof AppWarehouseInventoryRoute
   AppWarehouseIndexRoute: typeof AppWarehouseIndexRoute
+  AppWarehouseListsListKeyRoute: typeof AppWarehouseListsListKeyRoute
+  AppWarehouseMissionsMissionKeyRoute: typeof AppWarehouseMissionsMissionKeyRoute
+  AppWarehouseMovementsMovementKeyRoute: typeof AppWarehouseMovementsMovementKeyRoute
+  AppWarehouseMovementsNewRoute: typeof AppWarehouseMovementsNewRoute
+  AppWarehousePositionsPositionKeyRoute: typeof AppWarehousePositionsPositionKeyRoute
+  AppWarehousePositionsNewRoute: typeof AppWarehousePositionsNewRoute
+  AppWarehouseListsIndexRoute: typeof AppWarehouseListsIndexRoute
+  AppWarehouseMissionsIndexRoute: typeof AppWarehouseMissionsIndexRoute
+  AppWarehouseMovementsIndexRoute: typeof AppWarehouseMovementsIndexRoute
+  AppWarehousePositionsIndexRoute: typeof AppWarehousePositionsIndexRoute
 }
 
 const AppWarehouseRouteRouteChildren: AppWarehouseRouteRouteChildren = {
+  AppWarehouseInventoryRoute: AppWarehouseInventoryRoute,
   AppWarehouseIndexRoute: AppWarehouseIndexRoute,
+  AppWarehouseListsListKeyRoute: AppWarehouseListsListKeyRoute,
+  AppWarehouseMissionsMissionKeyRoute: AppWarehouseMissionsMissionKeyRoute,
+  AppWarehouseMovementsMovementKeyRoute: AppWarehouseMovementsMovementKeyRoute,
+  AppWarehouseMovementsNewRoute: AppWarehouseMovementsNewRoute,
+  AppWarehousePositionsPositionKeyRoute: AppWarehousePositionsPositionKeyRoute,
+  AppWarehousePositionsNewRoute: AppWarehousePositionsNewRoute,
+  AppWarehouseListsIndexRoute: AppWarehouseListsIndexRoute,
+  AppWarehouseMissionsIndexRoute: AppWarehouseMissionsIndexRoute,
+  AppWarehouseMovementsIndexRoute: AppWarehouseMovementsIndexRoute,
+  AppWarehousePositionsIndexRoute: AppWarehousePositionsIndexRoute,
 }
 
 const AppWarehouseRouteRouteWithChildren =

@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+/** SPEC 2: warehouse redirects to inventory. */
 export const Route = createFileRoute('/app/warehouse/')({
-  component: () => <AreaHome area={AREAS.warehouse} />,
+  beforeLoad: () => {
+    throw redirect({ to: '/app/warehouse/inventory', replace: true })
+  },
 })

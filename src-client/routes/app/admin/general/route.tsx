@@ -15,6 +15,7 @@ function GeneralSettingsLayout() {
           { to: '/app/admin/general/default-phase', label: <Trans>Fase predefinita</Trans> },
           { to: '/app/admin/general/serial-field', label: <Trans>Campi dei seriali</Trans> },
           { to: '/app/admin/general/departments', label: <Trans>Reparti</Trans> },
+          { to: '/app/admin/general/warehouse', label: <Trans>Magazzino</Trans> },
           { to: '/app/admin/general/api-token', label: <Trans>Token API</Trans> },
           { to: '/app/admin/general/other', label: <Trans>Altro</Trans> },
         ]}
