@@ -59,3 +59,31 @@ export function userForAssignment(db: Db, id: string) {
 export function workOrderExists(db: Db, id: string) {
   return db.selectFrom('work_orders').select(['id', 'code', 'product_id']).where('id', '=', id).executeTakeFirst()
 }
+
+/** Work orders whose code contains `search` (any case), not archived, by code; the first 100. */
+export function workOrderChoices(db: Db, search: string) {
+  const pattern = `%${search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return db
+    .selectFrom('work_orders as w')
+    .innerJoin('products as p', 'p.id', 'w.product_id')
+    .select(['w.id as _key', 'w.code', 'p.code as product_code', 'p.description as product_description', 'w.planned_qt', 'w.status'])
+    .where(sql<string>`lower(w.code)`, 'like', pattern)
+    .where('w.archived_at', 'is', null)
+    .orderBy('w.code')
+    .limit(100)
+    .execute()
+}
+
+/** Enabled, not archived users whose scope holds the warehouse permission (matched in the service). */
+export function assigneeCandidates(db: Db) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'name', 'surname', 'scope'])
+    .where('enabled', '=', true)
+    .where('archived_at', 'is', null)
+    .where('scope', 'like', '%warehouse%')
+    .orderBy('surname')
+    .orderBy('name')
+    .limit(1000)
+    .execute()
+}

@@ -14,6 +14,9 @@ import {
   MovementLists,
   MovementListsQuery,
   WorkOrderMaterial,
+  AssigneeChoice,
+  WorkOrderChoice,
+  WorkOrderChoicesInput,
 } from '../../../src/domains/missions/schemas'
 import { Key } from '../../../src/valibot-helpers'
 import { route } from '../../rest/route'
@@ -37,6 +40,25 @@ export const missionRoutes = [
     query: MissionListQuery,
     response: MissionList,
     handler: (ctx, { query }) => missions.listMissions(ctx, ctx.actor ?? null, query),
+  }),
+  route({
+    method: 'get',
+    path: '/mission/work-orders',
+    tag,
+    summary: 'Work orders for the mission forms: code contains `search` (at least 3 characters, else none), not archived, the first 100 by code',
+    access: { scope: MISSION_EDITORS },
+    query: WorkOrderChoicesInput,
+    response: v.array(WorkOrderChoice),
+    handler: (ctx, { query }) => missions.listWorkOrderChoices(ctx, query.search),
+  }),
+  route({
+    method: 'get',
+    path: '/mission/assignees',
+    tag,
+    summary: 'Who a mission can be assigned to: enabled users with the warehouse permission',
+    access: { scope: MISSION_READERS },
+    response: v.array(AssigneeChoice),
+    handler: (ctx) => missions.listAssignees(ctx),
   }),
   route({
     method: 'get',

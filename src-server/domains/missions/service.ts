@@ -16,6 +16,8 @@ import {
   type MissionToLineInput,
   MISSION_LINES_MAX,
   missionCode,
+  type AssigneeChoice,
+  type WorkOrderChoice,
 } from '../../../src/domains/missions/schemas'
 import type { PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import { isUuid } from '../../../src/uuid'
@@ -29,7 +31,7 @@ import { stockByPosition } from '../movements/stock'
 import { findPosition, positionByCode } from '../positions/service'
 import { allMovements } from '../production-stock/service'
 import { movementsByKeys, workOrderNeeds } from '../production-stock/queries'
-import { lockMission, selectMissionLines, selectMissions, userForAssignment, workOrderExists } from './queries'
+import { assigneeCandidates, lockMission, selectMissionLines, selectMissions, userForAssignment, workOrderChoices, workOrderExists } from './queries'
 
 /**
  * Missions (src/domains/missions/schemas.ts): each line is a planned transfer of the warehouse
@@ -389,4 +391,17 @@ export async function listMissions(svc: Pick<Services, 'db'>, actor: Actor | nul
       .executeTakeFirstOrThrow(),
   ])
   return { rows: rows.map(withCode) as MissionRow[], total: Number(count.n) }
+}
+
+/** Work orders for the mission forms: code contains `search` (at least 3 characters: SPEC 5), the first 100. */
+export async function listWorkOrderChoices(svc: Pick<Services, 'db'>, search: string): Promise<WorkOrderChoice[]> {
+  if (search.trim().length < 3) return []
+  return workOrderChoices(svc.db, search)
+}
+
+/** Who a mission can be assigned to: enabled users with the warehouse permission. */
+export async function listAssignees(svc: Pick<Services, 'db'>): Promise<AssigneeChoice[]> {
+  return (await assigneeCandidates(svc.db))
+    .filter((u) => hasScope(u.scope, 'warehouse'))
+    .map((u) => ({ _key: u.id, name: `${u.name} ${u.surname}`.trim() || u.username }))
 }

@@ -9,6 +9,7 @@ import {
   MissionToLineInput,
   MovementListCreateInput,
   MovementListsInput,
+  WorkOrderChoicesInput,
 } from '../../../src/domains/missions/schemas'
 import { Key } from '../../../src/valibot-helpers'
 import { procedure, router } from '../../trpc/init'
@@ -61,6 +62,10 @@ export const missionsRouter = router({
   createList: procedure({ scope: MISSION_EDITORS })
     .input(MovementListCreateInput)
     .mutation(({ ctx, input }) => lists.createMovementList(ctx, ctx.actor, input)),
+  workOrderChoices: procedure({ scope: MISSION_EDITORS })
+    .input(WorkOrderChoicesInput)
+    .query(({ ctx, input }) => missions.listWorkOrderChoices(ctx, input.search)),
+  assignees: procedure({ scope: MISSION_READERS }).query(({ ctx }) => missions.listAssignees(ctx)),
   workOrderMaterial: procedure({ scope: MATERIAL_READERS })
     .input(KeyInput)
     .query(({ ctx, input }) => getWorkOrderMaterial(ctx, input.key)),

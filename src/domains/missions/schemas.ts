@@ -257,3 +257,21 @@ export const WorkOrderMaterial = v.object({
   lines: v.array(WorkOrderMaterialLine),
 })
 export type WorkOrderMaterial = v.InferOutput<typeof WorkOrderMaterial>
+
+// ---------------------------------------------------------------------------------------------
+// Choices for the mission forms (warehouse users read neither the work order list nor the users)
+
+/** Work orders by code (at least 3 characters, SPEC 5), the first 100, not archived. */
+export const WorkOrderChoicesInput = v.object({ search: v.pipe(v.string(), StorableText, v.maxLength(100)) })
+export const WorkOrderChoice = v.object({
+  _key: v.string(),
+  code: v.string(),
+  product_code: v.string(),
+  product_description: v.string(),
+  planned_qt: v.number(),
+  status: v.string(),
+})
+export type WorkOrderChoice = v.InferOutput<typeof WorkOrderChoice>
+/** Enabled users with the warehouse permission: who a mission can be assigned to. */
+export const AssigneeChoice = v.object({ _key: v.string(), name: v.string() })
+export type AssigneeChoice = v.InferOutput<typeof AssigneeChoice>

@@ -1,14 +1,20 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Badge, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core'
+import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { WorkOrderMaterialLine } from '../../../../../../src/domains/missions/schemas'
+import { hasScope } from '../../../../../../src/auth/scopes'
+import { formatQuantity } from '../../../../../components/warehouse/labels'
+import { notifyAlert, notifyError, notifySuccess } from '../../../../../lib/notify'
+import { useSession } from '../../../../../lib/use-auth'
 import { type BomLine, componentQuantity, type QuantityPer } from '../../../../../../src/domains/products/bom'
 import type { WorkOrderPhase } from '../../../../../../src/domains/work-orders/schemas'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
-import { trpc } from '../../../../../lib/trpc'
+import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { useWorkOrder } from '../-workorder-ui'
 import { Loading } from '../../../../../components/QueryState'
 
@@ -33,6 +39,11 @@ function BomTab() {
   const { wo_key } = Route.useParams()
   const { data: wo } = useWorkOrder(wo_key)
   const bom = useQuery({ ...trpc.bom.get.queryOptions({ key: wo?.product_key ?? '' }), enabled: Boolean(wo) })
+  // Stock per component (inventory management): required, consumed, at the line, anywhere, on its way.
+  const material = useQuery({ ...trpc.missions.workOrderMaterial.queryOptions({ key: wo_key }), staleTime: 0 })
+  const stock = material.data?.inventory_management ? material.data : null
+  const stockOf = (line: BomLine): WorkOrderMaterialLine | undefined =>
+    stock?.lines.find((m) => m.phase_key === line.phase_key && m.item_key === line.item_key)
   if (!wo) return null
   if (bom.isLoading) return <Loading />
   if (bom.isError || !bom.data) {
@@ -53,6 +64,7 @@ function BomTab() {
       <Text size="sm" c="dimmed">
         <Trans>Componenti necessari per {wo.planned_qt} pezzi, fase per fase (quantità per pezzo, per job o per lotto secondo la distinta).</Trans>
       </Text>
+      {stock && <StockSummary workOrderKey={wo_key} consumption={stock.consumption_position_code} production={stock.production_position_code} produced={stock.produced} />}
       {wo.phases.map((phase) => {
         const phaseLines = lines.filter((l) => l.phase_key === phase._key)
         if (phaseLines.length === 0) return null
@@ -64,7 +76,7 @@ function BomTab() {
               </Trans>
             </Text>
             <ScrollArea>
-              <Table verticalSpacing="xs" striped miw={640} data-testid="wo-bom-phase">
+              <Table verticalSpacing="xs" striped miw={stock ? 980 : 640} data-testid="wo-bom-phase">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t`Componente`}</Table.Th>
@@ -72,6 +84,14 @@ function BomTab() {
                     <Table.Th>{t`Distinta`}</Table.Th>
                     <Table.Th>{t`Tracciabilità`}</Table.Th>
                     <Table.Th ta="right">{t`Totale ordine`}</Table.Th>
+                    {stock && (
+                      <>
+                        <Table.Th ta="right">{t`Consumato`}</Table.Th>
+                        <Table.Th ta="right">{t`In linea`}</Table.Th>
+                        <Table.Th ta="right">{t`In arrivo`}</Table.Th>
+                        <Table.Th ta="right">{t`Disponibile`}</Table.Th>
+                      </>
+                    )}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -106,6 +126,7 @@ function BomTab() {
                           {phaseNeed(line, phase)}
                         </Text>
                       </Table.Td>
+                      {stock && <StockCells line={stockOf(line)} need={phaseNeed(line, phase)} />}
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -115,5 +136,66 @@ function BomTab() {
         )
       })}
     </Stack>
+  )
+}
+
+/** The stock columns of a component: consumed, at the consumption position (red when short of what is left to consume), on its way, anywhere. */
+function StockCells({ line, need }: { line: WorkOrderMaterialLine | undefined; need: number }) {
+  if (!line) return <Table.Td colSpan={4} />
+  const left = Math.max(0, need - line.consumed)
+  const short = line.available_at_line !== null && line.available_at_line < left
+  return (
+    <>
+      <Table.Td ta="right" data-testid="material-consumed">
+        {formatQuantity(line.consumed)}
+      </Table.Td>
+      <Table.Td ta="right" data-testid="material-at-line">
+        <Text size="sm" fw={600} c={short ? 'red' : undefined}>
+          {line.available_at_line === null ? '—' : formatQuantity(line.available_at_line)}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right">{formatQuantity(line.planned_to_line)}</Table.Td>
+      <Table.Td ta="right" data-testid="material-available">
+        {formatQuantity(line.available)}
+      </Table.Td>
+    </>
+  )
+}
+
+/** Where production takes and puts stock; warehouse staff can ask for the components from here. */
+function StockSummary({ workOrderKey, consumption, production, produced }: { workOrderKey: string; consumption: string | null; production: string | null; produced: number }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const warehouse = hasScope(useSession()?.scope ?? '', 'warehouse')
+  const [busy, setBusy] = useState(false)
+  async function bring() {
+    setBusy(true)
+    try {
+      const mission = await trpcClient.missions.toLine.mutate({ work_order_key: workOrderKey })
+      notifySuccess(t`Missione ${mission.code} creata con ${mission.lines.length} righe`)
+      if (mission.shortfalls?.length) notifyAlert(t`Giacenza insufficiente per alcuni componenti: ${mission.shortfalls.map((s) => s.product_code).join(', ')}`)
+      void navigate({ to: '/app/warehouse/missions/$missionKey', params: { missionKey: mission._key } })
+    } catch (e) {
+      notifyError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Paper withBorder radius="md" p="sm">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Text size="sm">
+          <Trans>
+            Gestione magazzino attiva: i lotti completati consumano da {consumption ?? '—'} e caricano i pezzi finiti in {production ?? '—'} (prodotti finora:{' '}
+            {formatQuantity(produced)}).
+          </Trans>
+        </Text>
+        {warehouse && (
+          <Button size="xs" variant="light" onClick={bring} loading={busy}>
+            <Trans>Porta i componenti in linea</Trans>
+          </Button>
+        )}
+      </Group>
+    </Paper>
   )
 }
