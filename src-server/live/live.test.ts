@@ -228,6 +228,43 @@ describe('live events', () => {
     expect(err.json?.data?.appCode ?? err.json?.error?.data?.appCode ?? JSON.stringify(err.json)).toContain('NOT_AUTHORISED')
   })
 
+  test('tRPC live.events is gated like every procedure: 401 without sign-in, unknown keys 400, a locked session 423', async () => {
+    const call = async (input: unknown, token?: string) => {
+      const res = await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${encodeURIComponent(JSON.stringify(input))}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      })
+      const s = readSse(res)
+      open.push(s)
+      return s.waitFor((f) => f.event === 'serialized-error')
+    }
+    expect((await call({})).json.data.appCode).toBe('NOT_AUTHENTICATED')
+    const typo = await call({ topcs: ['jobs'] }, operator.token)
+    expect(typo.json.data.appCode).toBe('INVALID_INPUT')
+    expect(typo.json.message).toContain('topcs')
+    const badId = await call({ lastEventId: 'abc' }, operator.token)
+    expect(badId.json.data.appCode).toBe('INVALID_INPUT')
+    const locked = await quickUser(h, 'live.locked', 'operator')
+    await h.svc.db.updateTable('auth_sessions').set({ locked: true }).where('user_id', '=', locked.key).execute()
+    expect((await call({}, locked.token)).json.data.appCode).toBe('SESSION_LOCKED')
+  })
+
+  test('a session that goes idle while listening is told it is locked (423) at the next re-check', async () => {
+    const sleepy = await quickUser(h, 'live.sleepy', 'operator')
+    const every = LIVE_LIMITS.recheckMs
+    LIVE_LIMITS.recheckMs = 50
+    try {
+      const s = await stream(sleepy.token)
+      await appendEvent(h.svc.db, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'while-awake' })
+      await s.waitFor(about('while-awake'))
+      // Keeping the screen live is not activity: past the idle time the stream ends as locked.
+      h.clock.advance(2 * 60 * 60_000)
+      const err = await s.waitFor((f) => f.event === 'error', { timeoutMs: 3_000 })
+      expect(err.json.code).toBe('SESSION_LOCKED')
+    } finally {
+      LIVE_LIMITS.recheckMs = every
+    }
+  })
+
   test('OpenAPI documents the stream: text/event-stream, topics, Last-Event-ID', async () => {
     const doc = (await h.request('GET', '/api/openapi.json')).body
     const op = doc.paths['/events/stream'].get
