@@ -34,6 +34,10 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, 'MES_SWEEP_EVERY_MS must be a whole number'), v.transform(Number), v.minValue(50, 'MES_SWEEP_EVERY_MS must be at least 50')),
     '5000',
   ),
+  MES_FLOW_RETRY_DELAY_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'MES_FLOW_RETRY_DELAY_SECONDS must be a whole number'), v.transform(Number), v.minValue(1, 'MES_FLOW_RETRY_DELAY_SECONDS must be at least 1')),
+    '10',
+  ),
   MES_S3_BUCKET: v.optional(v.pipe(v.string(), v.minLength(1, 'MES_S3_BUCKET must not be empty'))),
   MES_S3_ENDPOINT: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\//, 'MES_S3_ENDPOINT must start with http:// or https://'))),
   MES_S3_REGION: v.optional(v.string()),
@@ -72,6 +76,8 @@ export type Config = {
   proxyClientHeader: string
   /** How often the periodic sweeps run (one instance at a time holds their lock). */
   sweepEveryMs: number
+  /** First webhook retry delay; later ones double (with jitter) up to an hour, for 24 h. */
+  flowRetryDelaySeconds: number
   /** Files in an S3-compatible bucket instead of MES_DATA_DIR/files (several instances). */
   s3: { bucket: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string; prefix: string } | null
 }
@@ -99,6 +105,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: list(o.MES_TRUST_PROXY),
     proxyClientHeader: o.MES_TRUSTED_PROXY_HEADER.toLowerCase(),
     sweepEveryMs: o.MES_SWEEP_EVERY_MS,
+    flowRetryDelaySeconds: o.MES_FLOW_RETRY_DELAY_SECONDS,
     s3: o.MES_S3_BUCKET
       ? {
           bucket: o.MES_S3_BUCKET,

@@ -1,5 +1,6 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
+import { startFlowWorker } from './domains/flows/queue'
 import { startSweeps } from './sweeps'
 import { prepareServices } from './start'
 
@@ -11,12 +12,15 @@ try {
   const app = createApp(svc)
   // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
   const stopSweeps = startSweeps(svc, { log, everyMs: config.sweepEveryMs })
+  // Outbound webhook deliveries of the data flows (pg-boss on the same database, PGlite included).
+  const flows = await startFlowWorker(svc, { log })
   const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 64 * 1024 * 1024 })
   log(`listening on http://localhost:${server.port} (API at ${config.apiPrefix}, reference at ${config.apiPrefix}/docs)`)
   const shutdown = async () => {
     log('shutting down')
     await server.stop()
     await stopSweeps()
+    await flows.stop()
     await database.close()
     process.exit(0)
   }

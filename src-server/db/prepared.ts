@@ -12,6 +12,9 @@ import type { Db } from './connect'
  */
 const pools = new WeakMap<Db, pg.Pool>()
 
+/** The pg pool behind a PostgreSQL Kysely (undefined on PGlite); the flows queue connects with its settings. */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db)
+
 export function registerPool(db: Db, pool: pg.Pool): void {
   pools.set(db, pool)
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema'
 import { badRequest } from '../../errors'
 import { notifyLive } from '../../live/notify'
 import { liveEventOf } from '../../live/topics'
+import { queueFlowDeliveries } from '../flows/queue'
 
 export type NewEvent = {
   event_type: string
@@ -18,7 +19,7 @@ export type NewEvent = {
  * transaction as the change it records. Server time comes from the database. Returns the event id.
  */
 export async function appendEvent(db: Kysely<Database>, actor: Actor | null, event: NewEvent, at?: Date): Promise<number> {
-  const { id } = await db
+  const { id, created_at } = await db
     .insertInto('events')
     .values({
       event_type: event.event_type,
@@ -29,8 +30,18 @@ export async function appendEvent(db: Kysely<Database>, actor: Actor | null, eve
       data: JSON.stringify({ ...event.data, ...(actor?.tokenId ? { api_token: actor.tokenId } : {}) }),
       ...(at ? { created_at: at } : {}),
     })
-    .returning('id')
+    .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow()
+  // Webhook deliveries of the data flows that chose this type, queued in this same transaction.
+  await queueFlowDeliveries(db, {
+    id,
+    event_type: event.event_type,
+    created_at,
+    user_id: actor?.userId ?? null,
+    subject_type: event.subject_type ?? null,
+    subject_key: event.subject_key ?? null,
+    data: event.data ?? {},
+  })
   // Live screens on every instance hear of it at COMMIT (nothing on ROLLBACK): src-server/live.
   await notifyLive(db, [liveEventOf({ id, ...event })])
   return id
@@ -54,6 +65,7 @@ export async function appendEvents(db: Kysely<Database>, actor: Actor | null, ev
     )
     .returning(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
     .execute()
+  for (const row of rows) await queueFlowDeliveries(db, { ...row, created_at: at, user_id: actor?.userId ?? null })
   await notifyLive(db, rows.map(liveEventOf))
 }
 

@@ -1,0 +1,55 @@
+import { verify } from './signature'
+
+export type Received = { id: string; timestamp: string; body: string; type: string; signatureOk: boolean; status: number }
+
+/**
+ * A webhook receiver for tests (a real Bun.serve on 127.0.0.1): checks every signature with the
+ * secret, answers 500 to the first `failFirst` tries of each webhook-id and 200 after, and keeps
+ * every request it got (`all`) and the first accepted copy of each id in arrival order (`accepted`).
+ */
+export function startReceiver(secret: () => string, opts: { failFirst?: number; alwaysFail?: boolean } = {}) {
+  const all: Received[] = []
+  const accepted: Received[] = []
+  const seen = new Set<string>()
+  const tries = new Map<string, number>()
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const body = await req.text()
+      const id = req.headers.get('webhook-id') ?? ''
+      const timestamp = req.headers.get('webhook-timestamp') ?? ''
+      const signature = req.headers.get('webhook-signature') ?? ''
+      const signatureOk = verify(secret(), { id, timestamp, signature }, body)
+      const n = (tries.get(id) ?? 0) + 1
+      tries.set(id, n)
+      const status = !signatureOk ? 401 : opts.alwaysFail || n <= (opts.failFirst ?? 0) ? 500 : 200
+      let type = ''
+      try {
+        type = JSON.parse(body).type
+      } catch {}
+      const r = { id, timestamp, body, type, signatureOk, status }
+      all.push(r)
+      // De-duplication by webhook-id, as a receiver is told to do.
+      if (status === 200 && !seen.has(id)) {
+        seen.add(id)
+        accepted.push(r)
+      }
+      return new Response(status === 200 ? 'ok' : 'try again', { status })
+    },
+  })
+  return {
+    url: `http://127.0.0.1:${server.port}/hook`,
+    all,
+    accepted,
+    triesOf: (id: string) => tries.get(id) ?? 0,
+    stop: () => server.stop(true),
+    async waitFor(check: () => boolean, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${all.length} requests`)
+        await Bun.sleep(50)
+      }
+    },
+  }
+}
