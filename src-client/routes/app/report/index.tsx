@@ -1,7 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { AreaHome } from '../../../components/AreaHome'
-import { AREAS } from '../../../lib/areas'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
+// Rapporti opens on the production report.
 export const Route = createFileRoute('/app/report/')({
-  component: () => <AreaHome area={AREAS.report} />,
+  beforeLoad: () => {
+    throw redirect({ href: '/app/report/production', replace: true })
+  },
 })

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { RouteTabs } from '../../../../components/RouteTabs'
+import { ProductionDashboard } from '../../../../components/reports/ProductionDashboard'
 
 export const Route = createFileRoute('/app/production/overview')({
   component: ProductionOverview,
@@ -9,6 +10,7 @@ export const Route = createFileRoute('/app/production/overview')({
 function ProductionOverview() {
   return (
     <>
+      <ProductionDashboard />
       <RouteTabs
         tabs={[
           { to: '/app/production/overview/workorder', label: <Trans>Ordini di lavoro</Trans> },
