@@ -1,17 +1,19 @@
 import { clientLoad } from './client'
 import { genealogyBench } from './genealogy'
 import { heartbeat } from './heartbeat'
+import { labelsBench } from './labels'
 import { httpOverhead } from './http-overhead'
 import { liveBench } from './live'
 import type { BenchModule } from './lib/module'
 import { planningScale } from './planning-scale'
+import { warehouseBench } from './warehouse'
 
 /**
  * `bun run bench` runs every benchmark below, `bun run bench NAME [NAME...]` only those,
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

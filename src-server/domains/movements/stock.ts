@@ -64,6 +64,12 @@ export async function quantityAt(db: Db, key: StockKey): Promise<number> {
   return Number(row?.quantity ?? 0)
 }
 
+/**
+ * `= any(array(...))` of the ids below a path: the stock rows are then fetched by their primary key
+ * (position first) for just those positions, whatever the planner thinks of the table's size.
+ */
+const inSubtree = (path: string) => sql<string>`any(array(select sub.id from positions sub where sub.path like ${`${escapeLike(path)}%`}))`
+
 /** True when the position itself holds any non-zero stock. */
 export async function stockHeldIn(db: Db, positionId: string): Promise<boolean> {
   const row = await db.selectFrom('stock').select('product_id').where('position_id', '=', positionId).where('quantity', '<>', 0).limit(1).executeTakeFirst()
@@ -103,7 +109,7 @@ export async function stockForProducts(
     else {
       const root = await db.selectFrom('positions').select('path').where('id', '=', opts.positionKey).executeTakeFirst()
       if (!root) return out
-      q = q.where('p.path', 'like', `${escapeLike(root.path)}%`)
+      q = q.where('s.position_id', '=', inSubtree(root.path))
     }
   }
   if (opts.availableOnly) q = q.where('p.available', '=', true)
@@ -141,7 +147,7 @@ export async function readInventory(db: Db, input: InventoryInput): Promise<Inve
   }
   let base = db.selectFrom('stock as s').innerJoin('positions as p', 'p.id', 's.position_id').innerJoin('products as pr', 'pr.id', 's.product_id').where('s.quantity', '<>', 0)
   if (input.position_key && path) {
-    base = input.subtree === false ? base.where('s.position_id', '=', input.position_key) : base.where('p.path', 'like', `${escapeLike(path)}%`)
+    base = input.subtree === false ? base.where('s.position_id', '=', input.position_key) : base.where('s.position_id', '=', inSubtree(path))
   }
   if (input.product_key) base = base.where('s.product_id', '=', input.product_key)
   if (input.serial !== undefined) base = base.where('s.serial', '=', input.serial.trim())
