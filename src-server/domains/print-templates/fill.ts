@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, StandardFonts, rgb } from '@pdfme/pdf-lib'
+import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from '@pdfme/pdf-lib'
 import bwipjs from 'bwip-js/node'
 import type { FieldKind, Preset, TemplateField } from '../../../src/domains/printing/schemas'
 import { unprocessable } from '../../errors'
@@ -6,8 +6,8 @@ import { unprocessable } from '../../errors'
 /**
  * Filling a print template: the base PDF's pages are embedded once (one form XObject per page)
  * and drawn on a new page per document (label), then each field is drawn at its place: text in
- * Helvetica shrunk to fit its box, barcodes (Code 128, QR, DataMatrix, EAN-13) rendered by bwip-js
- * as PNG and fitted into theirs. Coordinates are PDF points from the page's top-left corner.
+ * Helvetica shrunk to fit its box, barcodes (Code 128, QR, DataMatrix, EAN-13) encoded by bwip-js
+ * and drawn as vector paths fitted into theirs. Coordinates are PDF points from the page's top-left corner.
  */
 
 /** The values one document is filled with. */
@@ -44,16 +44,50 @@ export function fieldValue(field: TemplateField, values: DocumentValues): string
 
 const BCID: Record<Exclude<FieldKind, 'text'>, string> = { code128: 'code128', qrcode: 'qrcode', datamatrix: 'datamatrix', ean13: 'ean13' }
 
-/** A barcode as PNG bytes; a value the symbology cannot carry is a 422 naming the field. */
-export async function barcodePng(kind: Exclude<FieldKind, 'text'>, text: string, fieldName: string): Promise<Uint8Array> {
+/** A barcode as a vector path in module units (dark modules / bars), with its size in modules. */
+export type BarcodeShape = { path: string; width: number; height: number; linear: boolean }
+
+/**
+ * A barcode drawn by bwip-js (`raw`: the module matrix of 2D symbols, the bar/space widths of
+ * linear ones) as one SVG path of rectangles: vector output, crisp at any printer resolution, and
+ * no PNG to encode, embed and compress per label. A value the symbology cannot carry is a 422
+ * naming the field.
+ */
+export function barcodeShape(kind: Exclude<FieldKind, 'text'>, text: string, fieldName: string): BarcodeShape {
+  let symbol: { pixs?: number[]; pixx?: number; pixy?: number; sbs?: number[] }
   try {
-    const linear = kind === 'code128' || kind === 'ean13'
-    const png = await bwipjs.toBuffer({ bcid: BCID[kind], text, scale: 4, ...(linear ? { height: 12 } : {}), paddingwidth: 0, paddingheight: 0 })
-    return new Uint8Array(png)
+    symbol = (bwipjs.raw(BCID[kind], text, '') as unknown as (typeof symbol)[])[0]!
   } catch (e) {
     const why = (e instanceof Error ? e.message : String(e)).replace(/^bwipp\.\w+#\d+:\s*/, '')
     throw unprocessable('PRINT_VALUE_INVALID', `the field ${fieldName} cannot show ${JSON.stringify(text)} as ${kind}: ${why}`, { field: fieldName, value: text, kind })
   }
+  const parts: string[] = []
+  if (symbol.sbs) {
+    let x = 0
+    for (const [i, w] of symbol.sbs.entries()) {
+      if (i % 2 === 0 && w > 0) parts.push(`M${x} 0h${w}v1h${-w}z`)
+      x += w
+    }
+    return { path: parts.join(''), width: x, height: 1, linear: true }
+  }
+  const cols = symbol.pixx!
+  const rows = symbol.pixy!
+  const pixs = symbol.pixs!
+  for (let y = 0; y < rows; y++) {
+    let x = 0
+    while (x < cols) {
+      if (!pixs[y * cols + x]) {
+        x++
+        continue
+      }
+      let end = x
+      while (end < cols && pixs[y * cols + end]) end++
+      // pdf-lib draws SVG paths with y going up: row 0 (the top) is the highest.
+      parts.push(`M${x} ${rows - 1 - y}h${end - x}v1h${x - end}z`)
+      x = end
+    }
+  }
+  return { path: parts.join(''), width: cols, height: rows, linear: false }
 }
 
 /** Text Helvetica (WinAnsi) can draw: other characters become '?'. */
@@ -86,18 +120,18 @@ function drawText(page: PDFPage, font: PDFFont, field: TemplateField, text: stri
   page.drawText(shown, { x: field.x, y: baseline, size, font, color: rgb(0, 0, 0) })
 }
 
-function drawImage(page: PDFPage, image: PDFImage, field: TemplateField, kind: FieldKind, pageHeight: number) {
+function drawBarcode(page: PDFPage, shape: BarcodeShape, field: TemplateField, pageHeight: number) {
   const top = pageHeight - field.y
-  if (kind === 'code128' || kind === 'ean13') {
-    // Linear codes fill their box (bar width ratios are kept).
-    page.drawImage(image, { x: field.x, y: top - field.height, width: field.width, height: field.height })
+  const black = rgb(0, 0, 0)
+  if (shape.linear) {
+    // Linear codes fill their box: bars as tall as the box, widths scaled to it.
+    const k = field.width / shape.width
+    const path = shape.path.replaceAll('v1h', `v${field.height / k}h`)
+    page.drawSvgPath(path, { x: field.x, y: top - field.height, scale: k, color: black })
     return
   }
-  const side = Math.min(field.width, field.height)
-  const ratio = image.width / image.height
-  const w = ratio >= 1 ? side : side * ratio
-  const h = ratio >= 1 ? side / ratio : side
-  page.drawImage(image, { x: field.x, y: top - h, width: w, height: h })
+  const k = Math.min(field.width / shape.width, field.height / shape.height)
+  page.drawSvgPath(shape.path, { x: field.x, y: top - shape.height * k, scale: k, color: black })
 }
 
 /**
@@ -111,7 +145,7 @@ export async function fillTemplate(template: FillTemplate, documents: readonly D
   const embedded = await out.embedPages(basePages)
   const font = await out.embedFont(StandardFonts.Helvetica)
   const encodable = new Map<string, boolean>()
-  const images = new Map<string, PDFImage>()
+  const shapes = new Map<string, BarcodeShape>()
   for (const values of documents) {
     const pages = embedded.map((e, i) => {
       const { width, height } = basePages[i]!.getSize()
@@ -130,12 +164,12 @@ export async function fillTemplate(template: FillTemplate, documents: readonly D
       }
       if (!value) continue
       const cacheKey = `${field.kind}\u0000${value}`
-      let image = images.get(cacheKey)
-      if (!image) {
-        image = await out.embedPng(await barcodePng(field.kind, value, field.name))
-        images.set(cacheKey, image)
+      let shape = shapes.get(cacheKey)
+      if (!shape) {
+        shape = barcodeShape(field.kind, value, field.name)
+        shapes.set(cacheKey, shape)
       }
-      drawImage(page, image, field, field.kind, pageHeight)
+      drawBarcode(page, shape, field, pageHeight)
     }
   }
   return out.save()
