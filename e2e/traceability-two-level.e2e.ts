@@ -141,6 +141,7 @@ for (const { lang, locale, t } of LANGS) {
       await startJob(page, s.groupJob)
       const panel = page.getByTestId('batch-serials')
       await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(0, 2))
+      await expect(page.getByTestId('step-serials-missing')).toBeVisible()
       // Completing the step before the serials are declared: the server refuses.
       await page.getByTestId('confirm-step').click()
       await expect(toast(page, t.notDeclared)).toBeVisible()
@@ -174,6 +175,7 @@ for (const { lang, locale, t } of LANGS) {
       // Piece 1 gets the other motor: both pieces declared.
       await scan(page, 'serial-scan-1-1-1', motors[1]!)
       await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(2, 2))
+      await expect(page.getByTestId('step-serials-missing')).toHaveCount(0)
       await page.screenshot({ path: `${SHOTS}/group-declared-${lang}.png` })
       await page.getByTestId('confirm-step').click()
       await expect(page).toHaveURL(/\/app\/operator\/select-job/, { timeout: 15_000 })

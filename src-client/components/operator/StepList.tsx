@@ -11,6 +11,8 @@ export type StepItem = {
   locked: boolean
   /** A form with mandatory fields still empty. */
   mandatoryMissing: boolean
+  /** The serial step of a batch whose pieces' serials are not all declared yet. */
+  serialsMissing?: boolean
 }
 
 /** The batch's steps in order: done ones checked, the selected one highlighted, locked ones greyed. */
@@ -47,12 +49,18 @@ export function StepList({ steps, selected, onSelect }: { steps: StepItem[]; sel
                   <Text fw={600} size="md" lineClamp={2}>
                     {s.title || <Trans>Passo {s.index + 1}</Trans>}
                   </Text>
-                  <Text size="xs" c={s.mandatoryMissing ? 'red.7' : 'dimmed'}>
+                  <Text size="xs" c={s.mandatoryMissing || s.serialsMissing ? 'red.7' : 'dimmed'} data-testid={s.serialsMissing ? 'step-serials-missing' : undefined}>
                     {s.type === 'form' ? <Trans>Modulo</Trans> : <Trans>Istruzione</Trans>}
                     {s.mandatoryMissing && (
                       <>
                         {' · '}
                         <Trans>campi obbligatori da compilare</Trans>
+                      </>
+                    )}
+                    {s.serialsMissing && (
+                      <>
+                        {' · '}
+                        <Trans>seriali da dichiarare</Trans>
                       </>
                     )}
                   </Text>

@@ -84,6 +84,9 @@ function BatchSteps() {
   const defs = new Map(view.steps.map((s) => [s._key, s]))
   const ordered = [...batch.step_data].sort((a, b) => a.position - b.position)
   const firstPending = ordered.findIndex((s) => !s.done)
+  // Serials of the batch (level complete): shown on the serial step; unsaved scans block like a form.
+  const serials = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batch._key }, { trpc: BACKGROUND }))
+  const serialStep = serials.data?.required ? serials.data.serial_step_key : null
   const items: StepItem[] = ordered.map((s, index) => {
     const def = defs.get(s._key)
     return {
@@ -94,6 +97,7 @@ function BatchSteps() {
       done: s.done,
       locked: params.step_check && params.step_check_force_order && !s.done && firstPending >= 0 && index > firstPending,
       mandatoryMissing: !!def && missingMandatory(def.fields, savedDraft(s)).length > 0,
+      serialsMissing: s._key === serialStep && !serials.data?.complete,
     }
   })
 
@@ -114,9 +118,6 @@ function BatchSteps() {
   const values = draft ?? saved
   const formDirty = (draft !== null && !sameForm(fields, draft, saved)) || unreadableDates.size > 0
   const editable = canWork && batch.status === 'open'
-  // Serials of the batch (level complete): shown on the serial step; unsaved scans block like a form.
-  const serials = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batch._key }, { trpc: BACKGROUND }))
-  const serialStep = serials.data?.required ? serials.data.serial_step_key : null
   const [serialsDirty, setSerialsDirty] = useState(false)
   const onSerialsDirty = useCallback((d: boolean) => setSerialsDirty(d), [])
   const dirty = formDirty || serialsDirty
