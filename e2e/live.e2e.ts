@@ -116,6 +116,44 @@ test('production reassigns a job and makes it critical: the operator tablet show
   }
 })
 
+test('production pauses the running job: the work session shows it; the operator resumes: the job list shows it', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const s = await setup(baseURL!)
+  try {
+    const op = await open(browser, s.opA, TABLET, '/app/operator/select-job')
+    await card(op, s.job).click()
+    await expect(card(op, s.job)).toHaveAttribute('data-selected', 'true')
+    await op.getByTestId('to-confirm').click()
+    await op.getByTestId('start-jobs').click()
+    await expect(op).toHaveURL(new RegExp(`/app/operator/job/${s.job}/steps`))
+    const state = op.getByTestId('work-session-header').getByTestId('job-state')
+    await expect(state).toHaveAttribute('data-state', 'running')
+
+    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`)
+    const row = prod.getByRole('row').filter({ hasText: 'Tornitura' })
+    await expect(row.getByText('Running', { exact: true })).toBeVisible()
+    await row.getByRole('button', { name: `Actions for ${s.woCode} phase 1` }).click()
+    await prod.getByRole('menuitem', { name: /Pause job/ }).click()
+    await prod.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
+    await expect(prod.getByRole('dialog')).toHaveCount(0)
+    await expect(state).toHaveAttribute('data-state', 'paused', LIVE)
+    await op.screenshot({ path: '/tmp/live-operator-paused.png' })
+
+    // The operator resumes: production's list says so without a reload.
+    await expect(row.getByText('Paused', { exact: true })).toBeVisible()
+    await op.getByTestId('start-job').click()
+    await expect(state).toHaveAttribute('data-state', 'running')
+    await expect(row.getByText('Running', { exact: true })).toBeVisible(LIVE)
+    await notReloaded(op)
+    await notReloaded(prod)
+    // Nothing left running for later specs.
+    await op.getByTestId('pause-job').click()
+    await expect(state).not.toHaveAttribute('data-state', 'running')
+  } finally {
+    await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
+  }
+})
+
 const composer = (page: Page) => page.getByTestId('message-composer').getByRole('textbox', { name: 'Message text' })
 const message = (page: Page, text: string) => page.getByTestId('message-thread').getByTestId('message').filter({ hasText: text })
 const badge = (tab: Locator) => tab.getByTestId('unread-badge')
