@@ -150,6 +150,7 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
           required={kind === 'put_away'}
           placeholder={kind === 'to_line' ? (consumption ?? t`Codice`) : t`Codice`}
           description={kind === 'to_line' ? (consumption ? t`Vuota: la posizione di consumo ${consumption}` : t`Nessuna posizione di consumo predefinita`) : undefined}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
           value={position}
           onChange={setPosition}
           w={240}
@@ -159,6 +160,7 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
           <NumberTextInput
             label={t`Quantità`}
             description={production ? t`Vuota: tutto quello che c'è in ${production}` : undefined}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             value={quantity}
             onChange={setQuantity}
             {...rules}

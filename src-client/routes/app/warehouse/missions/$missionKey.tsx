@@ -176,8 +176,8 @@ function MissionPage() {
                 <Table.Td>{l.movement.serial ?? ''}</Table.Td>
                 <Table.Td ta="right">{formatQuantity(l.movement.confirmed_quantity ?? l.movement.planned_quantity)}</Table.Td>
                 <Table.Td>{l.movement.to_position_code}</Table.Td>
-                <Table.Td>
-                  <Badge color={MOVEMENT_STATUS_COLORS[l.movement.status]} variant="light">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge color={MOVEMENT_STATUS_COLORS[l.movement.status]} variant="light" style={{ overflow: 'visible' }} miw="fit-content">
                     {l.done_at ? t`Eseguita` : i18n._(MOVEMENT_STATUS_LABELS[l.movement.status])}
                   </Badge>
                 </Table.Td>
@@ -257,7 +257,7 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
 
   async function readItem() {
     const code = item.trim()
-    if (!code) return
+    if (!code || busy) return
     if (!positionOk) {
       setMessage({ ok: false, text: t`Scansiona prima la posizione` })
       positionRef.current?.focus()
@@ -328,7 +328,7 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
             w={300}
             autoComplete="off"
             value={item}
-            disabled={busy}
+            readOnly={busy}
             onChange={(e) => setItem(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
