@@ -3,8 +3,8 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Group, Stack, Text, useComputedColorScheme } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { Background, Controls, Handle, type Node, type NodeProps, Position, ReactFlow } from '@xyflow/react'
-import { useMemo } from 'react'
+import { Background, Controls, Handle, type Node, type NodeProps, Position, ReactFlow, useReactFlow, useStore } from '@xyflow/react'
+import { useEffect, useMemo, useRef } from 'react'
 import { trpc } from '../../lib/trpc'
 import { LoadError, Loading } from '../QueryState'
 import { GRAPH_MAX_NODES, type GraphNode, genealogyGraph, NODE_HEIGHT, NODE_WIDTH } from './genealogy-graph'
@@ -21,7 +21,7 @@ function SerialNodeView({ data }: NodeProps<SerialNode>) {
       <Text size="sm" fw={700} truncate="end" c={data.role === 'self' ? undefined : 'var(--mantine-color-anchor)'}>
         {data.code}
       </Text>
-      <Text size="xs" c="dimmed" truncate="end">
+      <Text size="xs" c="dimmed" truncate="end" title={`${data.product_code} ${data.product_description}`}>
         {`${data.product_code} ${data.product_description}`}
       </Text>
       {data.state === 'temporary' && (
@@ -69,6 +69,19 @@ function SerialNodeView({ data }: NodeProps<SerialNode>) {
   )
 }
 const nodeTypes = { serial: SerialNodeView }
+const FIT = { padding: 0.15, maxZoom: 1 }
+
+/** When the box changes size (window resized, rotated tablet) the graph is fitted to it again. */
+function FitOnResize() {
+  const { fitView } = useReactFlow()
+  const width = useStore((s) => s.width)
+  const height = useStore((s) => s.height)
+  useEffect(() => {
+    if (width > 0 && height > 0) void fitView(FIT)
+  }, [width, height, fitView])
+  return null
+}
+const keepClicks = () => {}
 
 /**
  * The genealogy of a serial as a graph (loaded on its own, only when shown): above it what it went
@@ -100,6 +113,29 @@ export default function GenealogyGraph({ serialKey }: { serialKey: string }) {
       })),
     [graph],
   )
+  // The library's own screen-reader texts, in the user's language (nodes cannot be moved here).
+  const ariaLabelConfig = useMemo(() => {
+    const open = t`Ogni seriale è un collegamento: Invio lo apre.`
+    return {
+      'node.a11yDescription.default': open,
+      'node.a11yDescription.keyboardDisabled': open,
+      'node.a11yDescription.ariaLiveMessage': () => '',
+      'edge.a11yDescription.default': t`Collegamento tra un seriale e un suo componente.`,
+      'controls.ariaLabel': t`Comandi del grafo`,
+      'controls.zoomIn.ariaLabel': t`Ingrandisci`,
+      'controls.zoomOut.ariaLabel': t`Riduci`,
+      'controls.fitView.ariaLabel': t`Adatta alla finestra`,
+      'controls.interactive.ariaLabel': t`Blocca il grafo`,
+      'minimap.ariaLabel': t`Mappa del grafo`,
+      'handle.ariaLabel': t`Punto di collegamento`,
+    }
+  }, [t])
+  // The graph takes most of the window's height: once drawn, the page scrolls just enough to show it whole.
+  const box = useRef<HTMLDivElement>(null)
+  const drawn = nodes.length > 0
+  useEffect(() => {
+    if (drawn) box.current?.scrollIntoView({ block: 'nearest' })
+  }, [drawn, serialKey])
   const edges = useMemo(() => (graph?.edges ?? []).map((e) => ({ ...e, type: 'smoothstep', selectable: false })), [graph])
   if (backward.isPending || forward.isPending) return <Loading />
   if (backward.isError) return <LoadError error={backward.error} />
@@ -115,7 +151,7 @@ export default function GenealogyGraph({ serialKey }: { serialKey: string }) {
   const containers = (forward.data.rows.length ?? 1) - 1
   return (
     <Stack gap="xs">
-      <Group gap="lg" wrap="wrap">
+      <Group gap="lg" wrap="wrap" data-testid="genealogy-legend">
         <Legend color={ROLE_COLOR.container} label={t`Contenuto in (${containers})`} />
         <Legend color={ROLE_COLOR.self} label={t`Questo seriale`} />
         <Legend color={ROLE_COLOR.component} label={t`Componenti (${components})`} />
@@ -124,16 +160,21 @@ export default function GenealogyGraph({ serialKey }: { serialKey: string }) {
         </Text>
       </Group>
       <div
+        ref={box}
         data-testid="genealogy-graph"
-        style={{ height: 'clamp(320px, calc(100vh - 330px), 640px)', border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
+        style={{ height: 'clamp(320px, calc(100dvh - 230px), 640px)', border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
       >
         <ReactFlow
           nodes={nodes}
           edges={edges}
           nodeTypes={nodeTypes}
           colorMode={colorMode}
+          ariaLabelConfig={ariaLabelConfig}
+          // Nodes that cannot be moved or selected get no pointer events unless they have a click
+          // handler: this one lets the click reach the serial's link inside the node.
+          onNodeClick={keepClicks}
           fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+          fitViewOptions={FIT}
           minZoom={0.1}
           maxZoom={2}
           nodesDraggable={false}
@@ -144,7 +185,8 @@ export default function GenealogyGraph({ serialKey }: { serialKey: string }) {
           proOptions={{ hideAttribution: true }}
         >
           <Background />
-          <Controls showInteractive={false} />
+          <Controls showInteractive={false} fitViewOptions={FIT} />
+          <FitOnResize />
         </ReactFlow>
       </div>
     </Stack>

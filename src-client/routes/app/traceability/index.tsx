@@ -80,7 +80,7 @@ function SerialsOverview() {
           value={typed}
           onChange={(e) => setTyped(e.currentTarget.value)}
           description={tooShort ? t`Scrivi almeno ${min} caratteri` : undefined}
-          w={240}
+          w={190}
           maw="100%"
           data-testid="serials-search"
         />
@@ -89,7 +89,7 @@ function SerialsOverview() {
           placeholder={t`Tutti`}
           clearable
           searchable
-          w={220}
+          w={190}
           data={(products.data?.rows ?? []).map((p) => ({ value: p._key, label: `${p.code} ${p.description}` }))}
           value={search.product ?? null}
           // A phase belongs to a product: changing the product clears it.
@@ -101,7 +101,7 @@ function SerialsOverview() {
           label={t`Stato`}
           placeholder={t`Tutti`}
           clearable
-          w={150}
+          w={130}
           data={[
             { value: 'temporary', label: t`Provvisorio` },
             { value: 'final', label: t`Definitivo` },
@@ -109,8 +109,8 @@ function SerialsOverview() {
           value={search.state ?? null}
           onChange={(v) => setSearch({ state: (v as SerialState | null) ?? undefined })}
         />
-        <DateField label={t`Creati dal`} value={search.from ?? null} maxDate={search.to} onChange={(v) => setSearch({ from: v ?? undefined })} w={150} />
-        <DateField label={t`al`} value={search.to ?? null} minDate={search.from} onChange={(v) => setSearch({ to: v ?? undefined })} w={150} />
+        <DateField label={t`Creati dal`} value={search.from ?? null} maxDate={search.to} onChange={(v) => setSearch({ from: v ?? undefined })} w={130} />
+        <DateField label={t`al`} value={search.to ?? null} minDate={search.from} onChange={(v) => setSearch({ to: v ?? undefined })} w={130} />
       </Group>
       {serials.isError && <Text c="red">{errorMessage(toApiError(serials.error))}</Text>}
       {serials.data && (
@@ -175,7 +175,7 @@ function PhaseFilter({ productKey, value, onChange }: { productKey?: string; val
       placeholder={productKey ? t`Tutte` : t`Scegli un prodotto`}
       disabled={!productKey}
       clearable
-      w={180}
+      w={150}
       data={(process.data?.phases ?? []).map((p) => ({ value: p._key, label: p.name }))}
       value={value ?? null}
       onChange={(v) => onChange(v ?? undefined)}
@@ -208,7 +208,7 @@ function WorkOrderFilter({ value, onChange }: { value?: string; onChange: (v: st
       placeholder={t`Tutti`}
       searchable
       clearable
-      w={220}
+      w={190}
       data={data}
       value={value ?? null}
       searchValue={typed}

@@ -137,6 +137,7 @@ function SerialDetailPage() {
             {s.work_order_key && s.work_order_code && canSeeWorkOrders ? (
               <Anchor
                 size="sm"
+                data-testid="serial-work-order"
                 renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />}
               >
                 {s.work_order_code}
