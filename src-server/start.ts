@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate'
 import { ensureAdmin } from './seed/admin'
 import { seedDemo } from './seed/demo'
 import { localFileStore } from './storage/file-store'
+import { s3FileStore } from './storage/s3-file-store'
 
 /** Opens and migrates the database and prepares everything the app needs, without a port. */
 export async function prepareServices(config: Config, log: (line: string) => void): Promise<{ svc: Services; database: OpenDatabase }> {
@@ -17,6 +18,7 @@ export async function prepareServices(config: Config, log: (line: string) => voi
   } else {
     log(`database: PostgreSQL (${redact(config.databaseUrl as string)})`)
   }
+  if (config.s3) log(`files: S3-compatible bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`)
   const applied = await migrateToLatest(database.db)
   if (applied.length) log(`migrations applied: ${applied.join(', ')}`)
   const svc: Services = {
@@ -24,7 +26,7 @@ export async function prepareServices(config: Config, log: (line: string) => voi
     dbKind: database.kind,
     clock: systemClock,
     config,
-    files: localFileStore(path.join(config.dataDir, 'files')),
+    files: config.s3 ? s3FileStore(config.s3) : localFileStore(path.join(config.dataDir, 'files')),
   }
   await ensureAdmin(svc, log)
   if (config.demo) await seedDemo(svc, log)

@@ -29,6 +29,8 @@ const RETRY_DELAY_MAX_SECONDS = 3_600
 /** pg-boss's own retries of a job whose run failed or whose instance died (the next tries are new jobs). */
 const RETRY_LIMIT = 20
 const SEND_TIMEOUT_MS = 10_000
+/** How often pg-boss looks for jobs whose instance stopped sending heartbeats (then retries them). */
+const SUPERVISE_SECONDS = 10
 /** Deliveries one job sends after its own (the flow catching up) before leaving the rest to their jobs. */
 const CATCH_UP = 50
 
@@ -189,9 +191,46 @@ async function reschedule(deliveryId: string, flowId: string, at: Date) {
  * exponential backoff) before it completes; a job whose instance dies is run again by pg-boss.
  * Only the flow's oldest pending delivery is sent; after a success the next ones follow at once.
  */
-export async function runDeliveryJob(svc: Pick<Services, 'db' | 'clock'>, deliveryId: string, retryDelaySeconds: number): Promise<void> {
+export async function runDeliveryJob(svc: Pick<Services, 'db' | 'clock' | 'dbKind'>, deliveryId: string, retryDelaySeconds: number): Promise<void> {
   const own = await svc.db.selectFrom('flow_deliveries').select(['flow_id', 'status']).where('id', '=', deliveryId).executeTakeFirst()
   if (!own || own.status !== 'pending') return
+  const ran = await withFlowLock(svc, own.flow_id, () => drain(svc, deliveryId, own.flow_id, retryDelaySeconds))
+  // Another job of this flow is sending right now (on this or another instance): look again soon.
+  if (ran === BUSY) await reschedule(deliveryId, own.flow_id, new Date(Date.now() + 1_000))
+}
+
+const BUSY = Symbol('busy')
+const FLOW_LOCK_NAMESPACE = 727_200
+const flowsSendingHere = new Set<string>()
+
+/**
+ * One sender per flow at a time across every instance: a PostgreSQL session advisory lock on a
+ * pinned connection (gone with the connection if the instance dies), or, on PGlite (one process),
+ * an in-process set. Never waits: BUSY when someone else holds it.
+ */
+async function withFlowLock<T>(svc: Pick<Services, 'db' | 'dbKind'>, flowId: string, fn: () => Promise<T>): Promise<T | typeof BUSY> {
+  if (svc.dbKind !== 'postgres') {
+    if (flowsSendingHere.has(flowId)) return BUSY
+    flowsSendingHere.add(flowId)
+    try {
+      return await fn()
+    } finally {
+      flowsSendingHere.delete(flowId)
+    }
+  }
+  return svc.db.connection().execute(async (conn) => {
+    const got = await sql<{ ok: boolean }>`select pg_try_advisory_lock(${FLOW_LOCK_NAMESPACE}, hashtext(${flowId})) as ok`.execute(conn)
+    if (!got.rows[0]?.ok) return BUSY
+    try {
+      return await fn()
+    } finally {
+      await sql`select pg_advisory_unlock(${FLOW_LOCK_NAMESPACE}, hashtext(${flowId}))`.execute(conn)
+    }
+  })
+}
+
+async function drain(svc: Pick<Services, 'db' | 'clock'>, deliveryId: string, flowId: string, retryDelaySeconds: number): Promise<void> {
+  const own = { flow_id: flowId }
   const later = (at: Date | null, extraMs: number) => new Date(Math.max(at?.getTime() ?? 0, Date.now()) + extraMs)
   for (let n = 0; n < CATCH_UP; n++) {
     const head = await headOf(svc.db, own.flow_id)
@@ -224,12 +263,12 @@ export async function startFlowWorker(
   if (svc.dbKind === 'pglite') {
     const pglite = pgliteOf(svc.db)
     if (!pglite) throw new Error('flows: no PGlite instance behind this database')
-    boss = new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: false, persistWarnings: false })
+    boss = new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: false, persistWarnings: false, superviseIntervalSeconds: SUPERVISE_SECONDS })
   } else {
     const pool = poolOf(svc.db)
     const connectionString = (pool?.options as { connectionString?: string } | undefined)?.connectionString
     if (!connectionString) throw new Error('flows: no PostgreSQL connection string behind this database')
-    boss = new PgBoss({ connectionString, max: 4, schedule: false, persistWarnings: false })
+    boss = new PgBoss({ connectionString, max: 4, schedule: false, persistWarnings: false, superviseIntervalSeconds: SUPERVISE_SECONDS })
   }
   boss.on('error', (e) => console.error('[flows] queue error:', e instanceof Error ? e.message : e))
   await boss.start()

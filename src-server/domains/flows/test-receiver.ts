@@ -12,11 +12,27 @@ export function startReceiver(secret: () => string, opts: { failFirst?: number; 
   const accepted: Received[] = []
   const seen = new Set<string>()
   const tries = new Map<string, number>()
+  // While holding, requests get no answer until released (or until the sender goes away).
+  let holding = false
+  let release: () => void = () => {}
+  let released = Promise.resolve()
+  const held: { id: string; aborted: boolean }[] = []
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
+    idleTimeout: 0,
     async fetch(req) {
       const body = await req.text()
+      if (holding) {
+        const entry = { id: req.headers.get('webhook-id') ?? '', aborted: false }
+        held.push(entry)
+        const gone = new Promise<void>((resolve) => req.signal.addEventListener('abort', () => resolve()))
+        await Promise.race([released, gone])
+        if (req.signal.aborted) {
+          entry.aborted = true
+          return new Response('gone', { status: 499 })
+        }
+      }
       const id = req.headers.get('webhook-id') ?? ''
       const timestamp = req.headers.get('webhook-timestamp') ?? ''
       const signature = req.headers.get('webhook-signature') ?? ''
@@ -40,6 +56,17 @@ export function startReceiver(secret: () => string, opts: { failFirst?: number; 
   })
   return {
     url: `http://127.0.0.1:${server.port}/hook`,
+    held,
+    hold() {
+      holding = true
+      released = new Promise<void>((resolve) => {
+        release = resolve
+      })
+    },
+    release() {
+      holding = false
+      release()
+    },
     all,
     accepted,
     triesOf: (id: string) => tries.get(id) ?? 0,
