@@ -22,6 +22,7 @@ export function ReportChart({ data, dataKey, series, onBar, stacked, valueFormat
         dataKey={dataKey}
         series={series}
         type={stacked ? 'stacked' : 'default'}
+        maxBarWidth={64}
         withLegend
         legendProps={{ verticalAlign: 'bottom' }}
         valueFormatter={valueFormatter}
