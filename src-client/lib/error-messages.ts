@@ -198,6 +198,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   WAREHOUSE_POSITION_NOT_SET: msg`Gestione magazzino attiva ma manca la posizione predefinita di produzione o di consumo: chiedi all'amministratore`,
   MOVEMENT_LIST_EMPTY: msg`Nessun movimento pianificato da mettere in lista`,
   PRODUCTION_STOCK_SHORTFALL: msg`Materiale insufficiente nella posizione di consumo per completare il lotto: chiedi al magazzino di portarlo in linea`,
+  SERIAL_NOT_IN_STOCK: msg`Seriale non in magazzino: conferma per collegarlo senza movimenti di magazzino`,
   UNKNOWN_PRINT_TEMPLATE: msg`Modello di stampa inesistente`,
   PRINT_TEMPLATE_IN_TRASH: msg`Il modello di stampa è nel cestino: ripristinalo prima di usarlo`,
   BASE_PDF_INVALID: msg`Il file non è un PDF valido`,

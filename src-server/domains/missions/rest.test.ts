@@ -111,10 +111,21 @@ describe('REST missions and movement lists', () => {
     expect((await call('POST', '/mission/to-line', { work_order_key: workOrder }, 'production')).status).toBe(403)
   })
 
+  test('choices for the forms: work orders by code (3 characters at least), warehouse users to assign', async () => {
+    const code = (await h.svc.db.selectFrom('work_orders').select('code').where('id', '=', workOrder).executeTakeFirstOrThrow()).code
+    const found = await call('GET', `/mission/work-orders?search=${encodeURIComponent(code.toLowerCase())}`)
+    expect(found.status).toBe(200)
+    expect(found.body.detail.map((w: { _key: string }) => w._key)).toEqual([workOrder])
+    expect((await call('GET', '/mission/work-orders?search=wo')).body.detail).toEqual([])
+    const people = await call('GET', '/mission/assignees')
+    expect(people.body.detail.map((u: { _key: string }) => u._key)).toContain(users.warehouse)
+    expect(people.body.detail.map((u: { _key: string }) => u._key)).not.toContain(users.operator)
+  })
+
   test('OpenAPI documents every path', async () => {
     const doc = await h.request('GET', '/api/openapi.json')
     const paths = Object.keys(doc.body.paths)
-    for (const p of ['/mission', '/mission/{key}', '/mission/to-line', '/mission/put-away', '/mission/{key}/scan', '/mission/{key}/assign', '/mission/{key}/cancel', '/movement-list', '/movement-list/{key}', '/work-order/{key}/material']) {
+    for (const p of ['/mission', '/mission/{key}', '/mission/to-line', '/mission/put-away', '/mission/{key}/scan', '/mission/{key}/assign', '/mission/{key}/cancel', '/movement-list', '/movement-list/{key}', '/work-order/{key}/material', '/mission/work-orders', '/mission/assignees']) {
       expect(paths).toContain(p)
     }
   })

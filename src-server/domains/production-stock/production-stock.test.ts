@@ -256,3 +256,24 @@ describe('production ties: batch completion moves the stock', () => {
     expect((await getWorkOrderMaterial(h.svc, s.workOrderKey)).lines[0]).toMatchObject({ consumed: 0, available_at_line: 2 })
   })
 })
+
+describe('SPEC 5: a component serial not in stock asks confirmation', () => {
+  test('with inventory management on, serials in no position are refused unless confirmed; off, nothing is checked', async () => {
+    const { assertComponentSerialsInStock } = await import('./service')
+    const p = code('PSS')
+    await setup({ phases: [{ bom: [{ quantity: 1, quantity_per: 'item', code: p }] }], quantity: 1, operator: op.key })
+    const P = await productId(p)
+    const [inStock, missing] = [code('SS'), code('SS')]
+    await load(P, pos.STORE!, 1, inStock)
+    const e = await refused(assertComponentSerialsInStock(h.svc.db, [{ product_key: P, code: inStock }, { product_key: P, code: missing }], false))
+    expect([e.status, e.appCode, e.extra?.serials]).toEqual([409, 'SERIAL_NOT_IN_STOCK', [missing]])
+    expect(await assertComponentSerialsInStock(h.svc.db, [{ product_key: P, code: missing }], true)).toEqual([missing])
+    expect(await assertComponentSerialsInStock(h.svc.db, [{ product_key: P, code: inStock }], false)).toEqual([])
+    await settings({ inventory_management: false })
+    try {
+      expect(await assertComponentSerialsInStock(h.svc.db, [{ product_key: P, code: missing }], false)).toEqual([])
+    } finally {
+      await settings({ inventory_management: true })
+    }
+  })
+})

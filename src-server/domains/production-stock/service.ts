@@ -200,3 +200,30 @@ export async function getWorkOrderMaterial(svc: Pick<Services, 'db'>, workOrderK
     lines,
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// SPEC 5: "a serial not in stock asks confirmation to link without inventory movements"
+
+/**
+ * For the serial declaration of a batch (traceability calls it before linking component serials):
+ * with inventory management on, the component serials (product and code) that are in no stock
+ * position. Unless the operator confirmed (`confirmed`), any of them refuses the declaration with
+ * 409 SERIAL_NOT_IN_STOCK naming them (`serials`), so the client can ask and send it again
+ * confirmed; confirmed, batch completion links them without inventory movements. Inventory
+ * management off: nothing is checked.
+ */
+export async function assertComponentSerialsInStock(
+  db: Db,
+  serials: readonly { product_key: string; code: string }[],
+  confirmed: boolean,
+): Promise<string[]> {
+  if (serials.length === 0) return []
+  const ws = await readWarehouseSettings(db)
+  if (!ws.inventory_management) return []
+  const missing: string[] = []
+  for (const s of serials) if (!(await serialInStock(db, s.product_key, s.code))) missing.push(s.code)
+  if (missing.length && !confirmed) {
+    throw conflict('SERIAL_NOT_IN_STOCK', `serial ${missing.join(', ')} is not in stock: confirm to link it without inventory movements`, { serials: missing })
+  }
+  return missing
+}
