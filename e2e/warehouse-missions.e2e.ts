@@ -193,3 +193,72 @@ test('a warehouse user brings the components to the line by scanning; an operato
     })
   }
 })
+
+test('a batch short of a component is refused with a clear message and nothing moves', async ({ browser, baseURL }) => {
+  test.setTimeout(180_000)
+  const api = await adminApi(baseURL!)
+  const tag = uniqueName('').replace(/^_/, '').toUpperCase()
+  const code = (p: string) => `${p}-${tag}`
+  const position = async (c: string) => (await ok<{ _key: string }>(await api.post('/api/position', { data: { code: c } })))._key
+  const [line, prod] = [await position(code('LINEA')), await position(code('PROD'))]
+  const before = await ok<Settings>(await api.get('/api/settings/warehouse'))
+  const product = async (c: string, description: string) => (await ok<{ _key: string }>(await api.post('/api/product', { data: { code: c, description } })))._key
+  const [oring, pump] = [await product(code('ORING'), 'O-ring 20x2'), await product(code('POMPA'), 'Pompa centrifuga')]
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Assemblaggio') } }))
+  const process = await ok<{ phases: { _key: string }[] }>(
+    await api.put(`/api/product/${pump}/process`, {
+      data: {
+        phases: [
+          {
+            operation_key: operation._key,
+            name: 'Assemblaggio',
+            parameters: { ...DEFAULT_PHASE_PARAMETERS, production_batch_qt: 1, step_check: false },
+            steps: [{ type: 'instruction', title: 'Monta gli O-ring', text: 'Tre O-ring per pompa.', fields: [] }],
+          },
+        ],
+      },
+    }),
+  )
+  await ok(await api.put(`/api/product/${pump}/bom`, { data: { lines: [{ phase_key: process.phases[0]!._key, item_key: oring, quantity: 3, quantity_per: 'item' }] } }))
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Olga', surname: uniqueName('Operatrice') })
+  const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: pump, quantity: 1, operator_key: operator.key } }),
+  )
+  // Only 2 O-rings at the line: the batch needs 3.
+  await ok(await api.post('/api/movement', { data: { type: 'load', product_key: oring, to_position_key: line, quantity: 2 } }))
+  await ok(
+    await api.patch('/api/settings/warehouse', {
+      data: { inventory_management: true, default_consumption_position_key: line, default_production_position_key: prod, negative_stock_allowed: false },
+    }),
+  )
+  try {
+    const op = await newPage(browser, 'en-US', 1024, 768)
+    await signIn(op, operator.username, operator.password)
+    const job = wo.phases[0]!.jobs[0]!._key
+    const card = op.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
+    await expect(card).toBeVisible()
+    if ((await card.getAttribute('data-selected')) === null) await card.click()
+    await op.getByTestId('to-confirm').click()
+    await op.getByTestId('start-jobs').click()
+    await expect(op).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+    await op.getByTestId('complete-batch').click()
+    const toast = op.getByTestId('error-toast')
+    await expect(toast).toContainText(`Not enough material to complete the batch: ${code('ORING')} at ${code('LINEA')}, 3 needed, 2 there`)
+    await op.screenshot({ path: `${SHOTS_DIR}/missions-shortfall-en.png` })
+    // Nothing moved; the batch is still open.
+    const inv = await ok<{ lines: { quantity: number }[] }>(await api.get(`/api/inventory?position_key=${line}&product_key=${oring}`))
+    expect(inv.lines.map((l) => l.quantity)).toEqual([2])
+    expect((await ok<{ total: number }>(await api.get(`/api/movement?work_order_key=${wo._key}&type=consumption`))).total).toBe(0)
+    await expect(op.getByTestId('complete-batch')).toBeEnabled()
+    await op.context().close()
+  } finally {
+    await api.patch('/api/settings/warehouse', {
+      data: {
+        inventory_management: before.inventory_management,
+        default_consumption_position_key: before.default_consumption_position_key,
+        default_production_position_key: before.default_production_position_key,
+        negative_stock_allowed: before.negative_stock_allowed,
+      },
+    })
+  }
+})
