@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { hasScope } from '../../../src/auth/scopes'
 import { SERIAL_CODE_MAX, SERIAL_REASON_MAX } from '../../../src/domains/serials/schemas'
-import { decimalSeparatorOf, numberToText, readNumberText } from '../../../src/i18n/number-text'
+import { decimalSeparatorOf, numberToText } from '../../../src/i18n/number-text'
+import { type Entry, entriesToData, FIELD_NAME_MAX, kindOf } from './serial-data'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
@@ -88,37 +89,6 @@ export function UnlinkSerialDialog({ linkKey, childCode, parentCode, ...modal }:
       </Stack>
     </Modal>
   )
-}
-
-type Kind = 'text' | 'number' | 'boolean' | 'json'
-type Entry = { id: number; name: string; kind: Kind; text: string; checked: boolean; isNew: boolean }
-const kindOf = (value: unknown): Kind =>
-  typeof value === 'string' ? 'text' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'boolean' : 'json'
-const FIELD_NAME_MAX = 200
-
-/**
- * The values an edited list of entries stands for: numbers read as typed (decimal comma or point,
- * never guessed), JSON values parsed; the first entry that cannot be read is named instead.
- */
-export function entriesToData(entries: Pick<Entry, 'name' | 'kind' | 'text' | 'checked'>[]): { ok: true; data: Record<string, unknown> } | { ok: false; name: string } {
-  const data: Record<string, unknown> = {}
-  for (const e of entries) {
-    const name = e.name.trim()
-    if (!name) continue
-    if (e.kind === 'boolean') data[name] = e.checked
-    else if (e.kind === 'number') {
-      const read = readNumberText(e.text)
-      if (!read.ok) return { ok: false, name }
-      data[name] = read.value
-    } else if (e.kind === 'json') {
-      try {
-        data[name] = JSON.parse(e.text)
-      } catch {
-        return { ok: false, name }
-      }
-    } else data[name] = e.text
-  }
-  return { ok: true, data }
 }
 
 /**
