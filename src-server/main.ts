@@ -1,6 +1,7 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
 import { startFlowWorker } from './domains/flows/queue'
+import { endLiveStreams } from './live/hub'
 import { startSweeps } from './sweeps'
 import { prepareServices } from './start'
 
@@ -18,6 +19,8 @@ try {
   log(`listening on http://localhost:${server.port} (API at ${config.apiPrefix}, reference at ${config.apiPrefix}/docs)`)
   const shutdown = async () => {
     log('shutting down')
+    // Open live streams never end by themselves: end them (clients reconnect with their last event id).
+    endLiveStreams(svc.db)
     await server.stop()
     await stopSweeps()
     await flows.stop()

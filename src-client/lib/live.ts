@@ -63,7 +63,9 @@ function start() {
         retryTimer = setTimeout(update, RETRY_MS)
       },
       onComplete() {
+        // The instance ended its streams (a restart): connect again, to any instance, from the last event id.
         subscription = null
+        retryTimer = setTimeout(update, 500)
       },
     },
   )

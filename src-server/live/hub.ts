@@ -29,11 +29,20 @@ export function liveHub(db: Db): LiveHub {
   return hub
 }
 
-/** Called by db/connect.ts before the database closes: ends the LISTEN connection. */
+/** Called by db/connect.ts before the database closes: ends the streams and the LISTEN connection. */
 export async function closeLiveHub(db: Db): Promise<void> {
   const hub = hubs.get(db)
   hubs.delete(db)
   await hub?.close()
+}
+
+/**
+ * Ends every open live stream of this instance (a graceful shutdown: `server.stop()` waits for
+ * open requests, and a stream never ends by itself). Clients reconnect, to another instance
+ * behind the load balancer, with their last event id: nothing is missed.
+ */
+export function endLiveStreams(db: Db): void {
+  hubs.get(db)?.endAll()
 }
 
 const RECONNECT_MS = 1_000
@@ -48,6 +57,7 @@ const CATCH_UP_MAX = 10_000
  */
 export class LiveHub {
   private listeners = new Set<Listener>()
+  private enders = new Map<Listener, () => void>()
   private ready: Promise<void> | null = null
   private client: pg.Client | null = null
   private unlisten: (() => Promise<void>) | null = null
@@ -64,18 +74,31 @@ export class LiveHub {
     return this.listeners.size
   }
 
-  /** Resolves once this instance is LISTENing, so whatever commits afterwards reaches `fn`. */
-  async subscribe(fn: Listener): Promise<() => void> {
+  /**
+   * Resolves once this instance is LISTENing, so whatever commits afterwards reaches `fn`.
+   * `onEnd` is called if the instance ends its streams (endLiveStreams).
+   */
+  async subscribe(fn: Listener, onEnd?: () => void): Promise<() => void> {
     this.listeners.add(fn)
+    if (onEnd) this.enders.set(fn, onEnd)
     try {
       await this.start()
     } catch (e) {
       this.listeners.delete(fn)
+      this.enders.delete(fn)
       throw e
     }
     return () => {
       this.listeners.delete(fn)
+      this.enders.delete(fn)
     }
+  }
+
+  endAll() {
+    const enders = [...this.enders.values()]
+    this.enders.clear()
+    this.listeners.clear()
+    for (const end of enders) end()
   }
 
   private start(): Promise<void> {
@@ -158,7 +181,7 @@ export class LiveHub {
 
   async close() {
     this.closed = true
-    this.listeners.clear()
+    this.endAll()
     const client = this.client
     this.client = null
     await this.unlisten?.().catch(() => {})

@@ -62,4 +62,21 @@ describe('live events across instances', () => {
     await s.waitFor((f) => f.json?.subject_key === 'after-reconnect', { timeoutMs: 5_000 })
     expect(s.frames.filter((f) => f.json?.subject_key === 'while-down')).toHaveLength(1)
   })
+
+  test('a graceful stop of B ends its streams at once; the client resumes on A from its last event id, missing nothing', async () => {
+    const token = await c.adminToken(c.a)
+    const s = await streamOf(c.b.url, token)
+    await jobEvent(token, 'before-stop')
+    const last = await s.waitFor((f) => f.json?.subject_key === 'before-stop')
+    const t0 = performance.now()
+    await c.b.stop()
+    expect(performance.now() - t0).toBeLessThan(5_000)
+    await s.ended
+    await jobEvent(token, 'while-moving')
+    const res = await fetch(`${c.a.url}/api/events/stream`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': last.id! } })
+    const again = readSse(res)
+    open.push(again)
+    await again.waitFor((f) => f.json?.subject_key === 'while-moving')
+    expect(again.frames.some((f) => f.json?.subject_key === 'before-stop')).toBe(false)
+  })
 })

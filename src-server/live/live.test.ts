@@ -3,7 +3,7 @@ import { LIVE_RESYNC } from '../../src/domains/live/schemas'
 import { appendEvent } from '../domains/events/service'
 import { adminKey, adminToken, insertApiToken, quickUser } from '../test/fixtures'
 import { ORIGIN, useHarness } from '../test/harness'
-import { liveHub } from './hub'
+import { endLiveStreams, liveHub } from './hub'
 import { type SseReader, readSse } from './sse-reader'
 import { LIVE_LIMITS } from './stream'
 
@@ -263,6 +263,26 @@ describe('live events', () => {
     } finally {
       LIVE_LIMITS.recheckMs = every
     }
+  })
+
+  test('endLiveStreams (graceful shutdown) ends every open stream, REST and tRPC', async () => {
+    // A fresh user: the test before moved the clock past everyone's idle time.
+    const user = await quickUser(h, 'live.ender', 'operator')
+    const rest = await stream(user.token)
+    const res = await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${encodeURIComponent(JSON.stringify({}))}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    })
+    const trpc = readSse(res)
+    open.push(trpc)
+    await trpc.waitFor((f) => f.event === 'connected')
+    endLiveStreams(h.svc.db)
+    await rest.ended
+    await trpc.waitFor((f) => f.event === 'return')
+    expect(liveHub(h.svc.db).size).toBe(0)
+    // New streams open as before.
+    const after = await stream(user.token)
+    await appendEvent(h.svc.db, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'after-end' })
+    await after.waitFor(about('after-end'))
   })
 
   test('OpenAPI documents the stream: text/event-stream, topics, Last-Event-ID', async () => {

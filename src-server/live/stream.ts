@@ -118,10 +118,17 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
     recheckDue = true
     inbox.poke()
   }
-  const unsubscribe = await liveHub(svc.db).subscribe((e) => {
-    if (e.subject_type && ACCESS_SUBJECTS.has(e.subject_type)) recheckSoon()
-    if (visible(e)) inbox.push(e)
-  })
+  let ended = false
+  const unsubscribe = await liveHub(svc.db).subscribe(
+    (e) => {
+      if (e.subject_type && ACCESS_SUBJECTS.has(e.subject_type)) recheckSoon()
+      if (visible(e)) inbox.push(e)
+    },
+    () => {
+      ended = true
+      inbox.poke()
+    },
+  )
   const timer = setInterval(recheckSoon, LIVE_LIMITS.recheckMs)
   const close = () => {
     unsubscribe()
@@ -135,7 +142,8 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
 
   async function* run(): AsyncGenerator<LiveMessage> {
     try {
-      // Replay: everything after the client's last event, then the live ones not already sent.
+      // Replay: everything after the client's last event, then the live ones not already sent (a
+      // replayed event's NOTIFY may still arrive after the replay: the set, at most replayMax ids, stays).
       let replayed: Set<number> | null = null
       if (opts.lastEventId != null) {
         const gap = await replay(svc, opts.lastEventId)
@@ -149,7 +157,7 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
           }
         }
       }
-      while (!opts.signal?.aborted) {
+      while (!opts.signal?.aborted && !ended) {
         if (recheckDue) {
           recheckDue = false
           const scope = await currentScope(svc, auth)
@@ -164,7 +172,6 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
         }
         const batch = inbox.items
         if (batch.length === 0) {
-          replayed = null
           await inbox.wait()
           continue
         }
