@@ -9,7 +9,7 @@ import { updateWarehouseSettings } from '../movements/settings'
 import { createPosition } from '../positions/service'
 import { createMovementList, getMovementList, listMovementLists } from '../movement-lists/service'
 import { getWorkOrderMaterial } from '../production-stock/service'
-import { assignMission, cancelMission, createMission, createPutAwayMission, createToLineMission, getMission, listMissions, scanMission } from './service'
+import { assignMission, cancelMission, carryOutMovement, createMission, createPutAwayMission, createToLineMission, getMission, listMissions, scanMission } from './service'
 
 /** Missions (generation from a work order's bom, carrying out by scanning) and movement lists. */
 const h = useHarness()
@@ -287,6 +287,26 @@ describe('movement lists', () => {
     const listed = await listMovementLists(h.svc, { work_order_key: s.workOrderKey })
     expect(listed.rows.map((r) => r._key).sort()).toEqual([byWo._key, byMission._key].sort())
     expect((await listMovementLists(h.svc, { kind: 'day', day })).rows.map((r) => r._key)).toEqual([byDay._key])
+  })
+
+  test('confirming a mission movement from a list carries out its mission line; other movements are just confirmed', async () => {
+    const r = code('LR')
+    const s = await workOrder(2, [{ quantity: 1, quantity_per: 'item', code: r }])
+    const R = await productId(r)
+    await load(R, pos.S1!, 1)
+    await load(R, pos.S2!, 1)
+    const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    expect(m.lines).toHaveLength(2)
+    const first = await carryOutMovement(h.svc, wh, m.lines[0]!.movement._key)
+    expect(first.status).toBe('confirmed')
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'in_progress', lines_done: 1 })
+    expect((await refused(carryOutMovement(h.svc, wh, m.lines[0]!.movement._key))).appCode).toBe('MOVEMENT_NOT_PLANNED')
+    await carryOutMovement(h.svc, wh, m.lines[1]!.movement._key)
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'done', lines_done: 2 })
+    expect(await stock(R, pos.LINE!)).toBe(2)
+    const plain = await createMovement(h.svc, admin, { type: 'load', product_key: R, to_position_key: pos.S1, quantity: 4, confirm: false })
+    expect((await carryOutMovement(h.svc, wh, plain._key)).status).toBe('confirmed')
+    expect(await stock(R, pos.S1!)).toBe(4)
   })
 
   test('nothing planned: 422 MOVEMENT_LIST_EMPTY; the key the kind needs is required', async () => {

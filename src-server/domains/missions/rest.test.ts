@@ -91,6 +91,7 @@ describe('REST missions and movement lists', () => {
       ['GET', '/mission?status=lost', undefined, 400, 'INVALID_INPUT'],
       ['GET', `/mission/${MISSING_UUID}`, undefined, 404, 'NOT_FOUND'],
       ['GET', `/work-order/${MISSING_UUID}/material`, undefined, 404, 'NOT_FOUND'],
+      ['POST', `/movement-list/movement/${MISSING_UUID}/confirm`, undefined, 404, 'NOT_FOUND'],
     ]
     for (const [method, path, body, status, code] of cases) {
       const res = await call(method, path, body)
@@ -125,7 +126,7 @@ describe('REST missions and movement lists', () => {
   test('OpenAPI documents every path', async () => {
     const doc = await h.request('GET', '/api/openapi.json')
     const paths = Object.keys(doc.body.paths)
-    for (const p of ['/mission', '/mission/{key}', '/mission/to-line', '/mission/put-away', '/mission/{key}/scan', '/mission/{key}/assign', '/mission/{key}/cancel', '/movement-list', '/movement-list/{key}', '/work-order/{key}/material', '/mission/work-orders', '/mission/assignees']) {
+    for (const p of ['/mission', '/mission/{key}', '/mission/to-line', '/mission/put-away', '/mission/{key}/scan', '/mission/{key}/assign', '/mission/{key}/cancel', '/movement-list', '/movement-list/{key}', '/work-order/{key}/material', '/mission/work-orders', '/mission/assignees', '/movement-list/movement/{key}/confirm']) {
       expect(paths).toContain(p)
     }
   })

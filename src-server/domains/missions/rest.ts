@@ -18,6 +18,7 @@ import {
   WorkOrderChoice,
   WorkOrderChoicesInput,
 } from '../../../src/domains/missions/schemas'
+import { MovementRow } from '../../../src/domains/movements/schemas'
 import { Key } from '../../../src/valibot-helpers'
 import { route } from '../../rest/route'
 import * as lists from '../movement-lists/service'
@@ -137,6 +138,17 @@ export const missionRoutes = [
     body: MissionScanInput,
     response: MissionScanResult,
     handler: (ctx, { params, body }) => missions.scanMission(ctx, ctx.actor!, params.key, body),
+  }),
+  route({
+    method: 'post',
+    path: '/movement-list/movement/{key}/confirm',
+    tag,
+    summary:
+      "Carry out a planned movement of a list: a mission's movement carries out its mission line (line done, mission progress, as a scan); any other movement is confirmed. Errors: 409 MOVEMENT_NOT_PLANNED, 409 MISSION_NOT_OPEN, 409 INSUFFICIENT_STOCK, 404 NOT_FOUND",
+    access: { scope: MISSION_EDITORS },
+    params: KeyParams,
+    response: MovementRow,
+    handler: (ctx, { params }) => missions.carryOutMovement(ctx, ctx.actor!, params.key),
   }),
   route({
     method: 'get',

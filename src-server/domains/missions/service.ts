@@ -19,13 +19,14 @@ import {
   type AssigneeChoice,
   type WorkOrderChoice,
 } from '../../../src/domains/missions/schemas'
+import type { MovementRow } from '../../../src/domains/movements/schemas'
 import type { PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { conflict, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
-import { cancelMovementInTrx, confirmMovementInTrx, createMovementInTrx } from '../movements/service'
+import { cancelMovementInTrx, confirmMovement, confirmMovementInTrx, createMovementInTrx } from '../movements/service'
 import { readWarehouseSettings } from '../movements/settings'
 import { stockByPosition } from '../movements/stock'
 import { findPosition, positionByCode } from '../positions/service'
@@ -277,6 +278,60 @@ export async function cancelMission(svc: Svc, actor: Actor, key: string): Promis
 
 const same = (a: string | null | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase()
 
+type LockedMission = NonNullable<Awaited<ReturnType<typeof lockMission>>>
+type OpenLine = { line: { _key: string }; movement: MovementRow }
+
+/** Confirms the line's movement (the stock moves), marks the line done, moves the mission on; `left` lines remain after it. */
+async function carryOutLine(trx: Db, actor: Actor, mission: LockedMission, match: OpenLine, left: number, now: Date) {
+  await confirmMovementInTrx(trx, actor, match.movement._key, undefined, now)
+  await trx.updateTable('mission_lines').set({ done_at: now, done_by: actor.userId }).where('id', '=', match.line._key).execute()
+  await trx
+    .updateTable('missions')
+    .set({ status: left === 0 ? 'done' : 'in_progress', started_at: mission.started_at ?? now, ...(left === 0 ? { ended_at: now } : {}), updated_at: now })
+    .where('id', '=', mission.id)
+    .execute()
+  await appendEvent(
+    trx,
+    actor,
+    missionEvent(mission.id, 'MISSION_LINE_DONE', {
+      line_key: match.line._key,
+      movement_key: match.movement._key,
+      product_code: match.movement.product_code,
+      serial: match.movement.serial,
+      quantity: match.movement.planned_quantity,
+      from_position_code: match.movement.from_position_code,
+      to_position_code: match.movement.to_position_code,
+      lines_left: left,
+    }),
+    now,
+  )
+  if (left === 0) await appendEvent(trx, actor, missionEvent(mission.id, 'MISSION_COMPLETED', { code: missionCode(mission.number) }), now)
+}
+
+/**
+ * Confirms a planned movement from a movement list: a movement of a mission carries out its
+ * mission line (as a scan would: line done, mission progress, events); any other is confirmed
+ * by the warehouse service. Answers the movement as it is now.
+ */
+export async function carryOutMovement(svc: Svc, actor: Actor, movementKey: string): Promise<MovementRow> {
+  const now = svc.clock.now()
+  const line = isUuid(movementKey)
+    ? await svc.db.selectFrom('mission_lines').select(['id', 'mission_id']).where('movement_id', '=', movementKey).executeTakeFirst()
+    : undefined
+  if (!line) return confirmMovement(svc as Services, actor, movementKey)
+  await svc.db.transaction().execute(async (trx) => {
+    const mission = (await lockMission(trx, line.mission_id))!
+    if (mission.status === 'done' || mission.status === 'cancelled') throw notOpen(missionCode(mission.number), mission.status)
+    const lines = (await selectMissionLines(trx, mission.id)).filter((l) => l.done_at === null)
+    const movements = await movementsByKeys(trx, lines.map((l) => l.movement_id))
+    const todo = lines.map((l) => ({ line: l, movement: movements.get(l.movement_id)! })).filter((o) => o.movement.status === 'planned')
+    const match = todo.find((o) => o.movement._key === movementKey)
+    if (!match) throw conflict('MOVEMENT_NOT_PLANNED', 'the movement is no longer planned')
+    await carryOutLine(trx, actor, mission, match, todo.length - 1, now)
+  })
+  return (await movementsByKeys(svc.db, [movementKey])).get(movementKey)!
+}
+
 /**
  * `POST mission/{key}/scan`: the operator scanned a position, then a product code or a serial
  * there. The first line still to do that leaves from that position with that serial (or that
@@ -323,30 +378,7 @@ export async function scanMission(svc: Svc, actor: Actor, key: string, input: Mi
         { item_code: item, position_code: position.code, expected },
       )
     }
-    await confirmMovementInTrx(trx, actor, match.movement._key, undefined, now)
-    await trx.updateTable('mission_lines').set({ done_at: now, done_by: actor.userId }).where('id', '=', match.line._key).execute()
-    const left = todo.length - 1
-    await trx
-      .updateTable('missions')
-      .set({ status: left === 0 ? 'done' : 'in_progress', started_at: mission.started_at ?? now, ...(left === 0 ? { ended_at: now } : {}), updated_at: now })
-      .where('id', '=', mission.id)
-      .execute()
-    await appendEvent(
-      trx,
-      actor,
-      missionEvent(mission.id, 'MISSION_LINE_DONE', {
-        line_key: match.line._key,
-        movement_key: match.movement._key,
-        product_code: match.movement.product_code,
-        serial: match.movement.serial,
-        quantity: match.movement.planned_quantity,
-        from_position_code: match.movement.from_position_code,
-        to_position_code: match.movement.to_position_code,
-        lines_left: left,
-      }),
-      now,
-    )
-    if (left === 0) await appendEvent(trx, actor, missionEvent(mission.id, 'MISSION_COMPLETED', { code }), now)
+    await carryOutLine(trx, actor, mission, match, todo.length - 1, now)
     return match.line._key
   })
   return { line_key: lineKey, mission: await getMission(svc, key) }

@@ -53,6 +53,9 @@ export const missionsRouter = router({
   scan: procedure({ scope: MISSION_EDITORS })
     .input(v.object({ key: Key, ...MissionScanInput.entries }))
     .mutation(({ ctx, input }) => missions.scanMission(ctx, ctx.actor, input.key, { position_code: input.position_code, item_code: input.item_code })),
+  confirmMovement: procedure({ scope: MISSION_EDITORS })
+    .input(KeyInput)
+    .mutation(({ ctx, input }) => missions.carryOutMovement(ctx, ctx.actor, input.key)),
   lists: procedure({ scope: MISSION_READERS })
     .input(MovementListsInput)
     .query(({ ctx, input }) => lists.listMovementLists(ctx, input)),

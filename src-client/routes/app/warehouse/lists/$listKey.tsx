@@ -48,7 +48,7 @@ function ListPage() {
   async function confirm(key: string) {
     setBusy(key)
     try {
-      await trpcClient.movements.confirm.mutate({ key })
+      await trpcClient.missions.confirmMovement.mutate({ key })
       await queryClient.invalidateQueries({ queryKey: trpc.missions.getList.queryKey({ key: listKey }) })
     } catch (e) {
       notifyError(e)
