@@ -221,6 +221,7 @@ export const ERROR_CODES = [
   'IMPORT_ROWS_INVALID',
   'IMPORT_EMPTY',
   'IMPORT_CSV_INVALID',
+  'UNKNOWN_OPERATOR',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

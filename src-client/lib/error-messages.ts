@@ -215,6 +215,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   IMPORT_ROWS_INVALID: msg`Alcune righe non sono valide: niente è stato importato`,
   IMPORT_EMPTY: msg`Il file non contiene righe da importare`,
   IMPORT_CSV_INVALID: msg`Il file CSV non è leggibile`,
+  UNKNOWN_OPERATOR: msg`Operatore sconosciuto`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

@@ -4,6 +4,7 @@ import { departmentRoutes } from '../domains/departments/rest'
 import { eventRoutes } from '../domains/events/rest'
 import { executionRoutes } from '../domains/execution/rest'
 import { flowRoutes } from '../domains/flows/rest'
+import { importRoutes } from '../domains/imports/rest'
 import { formFieldRoutes } from '../domains/form-fields/rest'
 import { issueTypeRoutes } from '../domains/issue-types/rest'
 import { issueRoutes } from '../domains/issues/rest'
@@ -33,4 +34,4 @@ import { liveRoutes } from '../live/rest'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...positionRoutes, ...movementRoutes, ...missionRoutes, ...workOrderSerialRoutes, ...liveRoutes, ...reportRoutes, ...printTemplateRoutes, ...printerRoutes, ...printRoutes, ...flowRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...positionRoutes, ...movementRoutes, ...missionRoutes, ...workOrderSerialRoutes, ...liveRoutes, ...reportRoutes, ...printTemplateRoutes, ...printerRoutes, ...printRoutes, ...flowRoutes, ...importRoutes]

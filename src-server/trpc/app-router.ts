@@ -4,6 +4,7 @@ import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
 import { flowsRouter } from '../domains/flows/trpc'
+import { importsRouter } from '../domains/imports/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
 import { serialFieldsRouter } from '../domains/serial-fields/trpc'
 import { issueTypesRouter } from '../domains/issue-types/trpc'
@@ -64,6 +65,7 @@ export const appRouter = router({
   prints: printsRouter,
   live: liveRouter,
   flows: flowsRouter,
+  imports: importsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -355,7 +355,9 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
   assertDates(input.start_from ?? null, input.due_by ?? null)
   const now = svc.clock.now()
   const today = todayOf(svc)
-  const id = await svc.db.transaction().execute(async (trx) => {
+  // Inside a caller's transaction (an import: all rows or none) it runs in that transaction.
+  const inTransaction = <T>(fn: (trx: Db) => Promise<T>) => (svc.db.isTransaction ? fn(svc.db) : svc.db.transaction().execute(fn))
+  const id = await inTransaction(async (trx) => {
     // FOR SHARE: a process change on this product waits until the work order holds its phases.
     const product = await trx
       .selectFrom('products')
