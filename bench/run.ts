@@ -6,6 +6,7 @@ import { httpOverhead } from './http-overhead'
 import { liveBench } from './live'
 import type { BenchModule } from './lib/module'
 import { planningScale } from './planning-scale'
+import { reportsBench } from './reports'
 import { warehouseBench } from './warehouse'
 
 /**
@@ -13,7 +14,7 @@ import { warehouseBench } from './warehouse'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

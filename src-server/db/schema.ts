@@ -367,6 +367,8 @@ export interface WorkSessionsTable {
   started_at: Timestamp
   ended_at: Timestamp | null
   end_reason: string | null
+  /** When the job's next work session started (trigger, reports: the pause between them). */
+  next_started_at: Generated<Timestamp | null>
 }
 
 export interface IdempotencyKeysTable {

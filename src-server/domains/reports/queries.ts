@@ -63,50 +63,70 @@ export function workOrderFilters(input: Omit<ReportRangeInput, 'from' | 'to' | '
 }
 
 /**
+ * The bounds of the range's periods as instants, in one array (`bk.b`): period i of the range is
+ * [b[i], b[i+1]) and `width_bucket(instant, b)` finds it by binary search, so no row is turned
+ * into wall-clock time (`at time zone` per row costs more than the rest of a report). `bk.d`: the
+ * plant's day starts over the range and three days after (the pause rule's "same day").
+ */
+export const boundsCte = (f: Frame) => sql`bk as (
+    select
+      (select array_agg((g at time zone ${f.tz}) order by g)
+        from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp + ('1 ' || ${f.period})::interval, ('1 ' || ${f.period})::interval) g) as b,
+      (select array_agg((g at time zone ${f.tz}) order by g)
+        from generate_series(${f.from}::date::timestamp, ${f.to}::date::timestamp + interval '3 days', interval '1 day') g) as d
+  )`
+
+/** The period (1-based index into the range's periods) an instant falls in; needs `bk` in scope. */
+export const bucketIndex = (col: RawBuilder<unknown>) => sql<number>`width_bucket(${col}, (select b from bk))`
+/** Every period of the range: index (1-based) and first day YYYY/MM/DD, in order. */
+export const bucketList = (f: Frame) =>
+  sql<{ i: number; bucket: string }>`select row_number() over (order by g) as i, to_char(g, 'YYYY/MM/DD') as bucket
+    from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp, ('1 ' || ${f.period})::interval) as g`
+const sameDay = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql`width_bucket(${a}, (select d from bk)) = width_bucket(${b}, (select d from bk))`
+
+/**
  * Work sessions that start in the range (filtered), each with its run time and the pause that
- * follows it: the gap to the job's next work session when that session starts on the same plant
- * day as the pause (a pause that runs into another day is the end of a shift, not a loss); a
- * pause still open today counts until now. The gap's kind comes from why the session ended:
- * 'offline' (forced pause for silence), 'session_locked' (forced pause), anything else a pause.
- * Columns: job_id, user_id, work_order_id, phase_id, department_id, line, started_at, run_ms,
- * gap_ms, gap_kind ('pause' | 'forced' | 'offline').
+ * follows it: the gap to the job's next work session (next_started_at, kept by a trigger) when
+ * that session starts on the same plant day as the pause (a pause that runs into another day is
+ * the end of a shift, not a loss); a pause still open today counts until now. The gap's kind
+ * comes from why the session ended: 'offline' (forced pause for silence), 'session_locked'
+ * (forced pause), anything else a pause. Needs `bk` (boundsCte) before it.
+ * Columns: job_id, user_id, work_order_id, phase_id, department_id, line, product_id, started_at,
+ * run_ms, gap_ms, gap_kind ('pause' | 'forced' | 'offline').
  */
 export function sessionsCte(f: Frame, filters: RawBuilder<unknown>) {
-  return sql`ws_raw as (
-      select ws.job_id, ws.user_id, ws.started_at, coalesce(ws.ended_at, ${f.now}::timestamptz) as ended_at, ws.ended_at is null as open,
-        ws.end_reason, j.status as job_status, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id,
-        lead(ws.started_at) over (partition by ws.job_id order by ws.started_at) as next_start
+  const now = sql`${f.now}::timestamptz`
+  return sql`ws as (
+      select ws.job_id, ws.user_id, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id, ws.started_at,
+        greatest(0, ${msBetween(sql`ws.started_at`, sql`coalesce(ws.ended_at, ${now})`)}) as run_ms,
+        case
+          when ws.ended_at is null then 0
+          when ws.next_started_at is not null then
+            case when ${sameDay(sql`ws.next_started_at`, sql`ws.ended_at`)} then greatest(0, ${msBetween(sql`ws.ended_at`, sql`ws.next_started_at`)}) else 0 end
+          when j.status <> 'closed' and ${sameDay(now, sql`ws.ended_at`)} then greatest(0, ${msBetween(sql`ws.ended_at`, now)})
+          else 0
+        end as gap_ms,
+        case ws.end_reason when 'offline' then 'offline' when 'session_locked' then 'forced' else 'pause' end as gap_kind
       from work_sessions ws
       join jobs j on j.id = ws.job_id
       join work_orders wo on wo.id = j.work_order_id
       join product_phases ph on ph.id = j.phase_id
       where ws.started_at >= ${fromTs(f)} and ws.started_at < ${toTs(f)} ${filters}
-    ),
-    ws as (
-      select job_id, user_id, work_order_id, phase_id, department_id, line, product_id, started_at,
-        greatest(0, ${msBetween(sql`started_at`, sql`ended_at`)}) as run_ms,
-        case
-          when open then 0
-          when next_start is not null and ${localDay(f, sql`next_start`)} = ${localDay(f, sql`ended_at`)} then greatest(0, ${msBetween(sql`ended_at`, sql`next_start`)})
-          when next_start is null and job_status <> 'closed' and ${localDay(f, sql`${f.now}::timestamptz`)} = ${localDay(f, sql`ended_at`)}
-            then greatest(0, ${msBetween(sql`ended_at`, sql`${f.now}::timestamptz`)})
-          else 0
-        end as gap_ms,
-        case end_reason when 'offline' then 'offline' when 'session_locked' then 'forced' else 'pause' end as gap_kind
-      from ws_raw
     )`
 }
 
 /**
  * Batches completed in the range (filtered): qt_total, scrapped_qt, completed_by, the job's
  * work order, phase, department, line and product, the standard time of its pieces (ms) and
- * whether the job is in the work order's last phase (its pieces are the work order's output).
+ * whether the job is in the last phase of the product's process (its pieces are the work
+ * order's output).
  */
 export function batchesCte(f: Frame, filters: RawBuilder<unknown>) {
-  return sql`bt as (
+  return sql`lastph as (select distinct on (product_id) id from product_phases order by product_id, position desc),
+    bt as (
       select b.qt_total, b.scrapped_qt, b.completed_by, b.completed_at, j.id as job_id, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id,
         b.qt_total * ${stdSeconds} * 1000 as std_ms,
-        not exists (select 1 from work_order_phases nx where nx.work_order_id = j.work_order_id and nx.position > j.position) as final
+        j.phase_id in (select id from lastph) as final
       from batches b
       join jobs j on j.id = b.job_id
       join work_orders wo on wo.id = j.work_order_id

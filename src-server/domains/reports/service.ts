@@ -18,7 +18,7 @@ import {
 import type { Actor, Services } from '../../context'
 import { invalidField } from '../../input-issues'
 import { getSettings } from '../settings/service'
-import { batchesCte, bucketOf, bucketSeries, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
+import { batchesCte, boundsCte, bucketIndex, bucketList, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
 
 /**
  * Reports (issue 16): read models over batches (pieces completed and scrapped), work sessions
@@ -82,9 +82,9 @@ export async function productionReport(svc: ReportSvc, input: ProductionReportIn
   const filters = jobFilters(input, sql`b.completed_by`)
   const g = PRODUCTION_KEYS[groupBy]
   const bucketRows = await sql<{ bucket: string; completed: number; scrapped: number; final_completed: number; planned: number }>`
-    with ${batchesCte(f, filters)},
+    with ${boundsCte(f)}, ${batchesCte(f, filters)},
     per as (
-      select ${bucketOf(f, sql`bt.completed_at`)} as bucket, sum(qt_total) as completed, sum(scrapped_qt) as scrapped,
+      select ${bucketIndex(sql`bt.completed_at`)} as bi, sum(qt_total) as completed, sum(scrapped_qt) as scrapped,
         sum(qt_total) filter (where final) as final_completed
       from bt group by 1
     ),
@@ -96,10 +96,10 @@ export async function productionReport(svc: ReportSvc, input: ProductionReportIn
     )
     select s.bucket, coalesce(per.completed, 0) as completed, coalesce(per.scrapped, 0) as scrapped,
       coalesce(per.final_completed, 0) as final_completed, coalesce(plan.planned, 0) as planned
-    from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket left join plan on plan.bucket = s.bucket
+    from (${bucketList(f)}) s left join per on per.bi = s.i left join plan on plan.bucket = s.bucket
     order by s.bucket`.execute(svc.db)
   const groupRows = await sql<{ key: string | null; label: string | null; completed: number; scrapped: number; jobs: number; work_orders: number }>`
-    with ${batchesCte(f, filters)},
+    with ${boundsCte(f)}, ${batchesCte(f, filters)},
     grouped as (
       select ${g.key} as key, min(bt.product_id::text)::uuid as product_id, min(bt.work_order_id::text)::uuid as work_order_id,
         min(bt.phase_id::text)::uuid as phase_id, min(bt.department_id::text)::uuid as department_id, min(bt.line) as line,
@@ -206,16 +206,16 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
   const batchFilters = jobFilters(input, sql`b.completed_by`)
   const [buckets, operators, workOrders] = await Promise.all([
     sql<{ bucket: string; worked_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number }>`
-      with ${sessionsCte(f, sessionFilters)},
+      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)},
       per as (
-        select ${bucketOf(f, sql`started_at`)} as bucket, sum(run_ms) as worked_ms,
+        select ${bucketIndex(sql`started_at`)} as bi, sum(run_ms) as worked_ms,
           sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms, sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms,
           sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms
         from ws group by 1
       )
       select s.bucket, coalesce(per.worked_ms, 0) as worked_ms, coalesce(per.pause_ms, 0) as pause_ms,
         coalesce(per.forced_pause_ms, 0) as forced_pause_ms, coalesce(per.offline_ms, 0) as offline_ms
-      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+      from (${bucketList(f)}) s left join per on per.bi = s.i order by s.bucket`.execute(svc.db),
     sql<{
       operator_key: string
       username: string
@@ -229,7 +229,7 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
       std_ms: number
       hourly_cost: number | null
     }>`
-      with ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
       t as (
         select user_id, sum(run_ms) as worked_ms, sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms,
           sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms, sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms,
@@ -245,7 +245,7 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
       left join t on t.user_id = k.user_id left join p on p.user_id = k.user_id
       order by worked_ms desc, u.username`.execute(svc.db),
     sql<{ work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }>`
-      with ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
       t as (select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * ${rate('user_id')}) as cost from ws group by work_order_id),
       p as (
         select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * ${rate('completed_by')}) as std_cost,
@@ -360,7 +360,7 @@ export async function qualityReport(svc: ReportSvc, input: QualityReportInput): 
       ${where} ${conds.length ? sql`and` : sql`where`} ${extra}
     )`
   const inRange = (col: string) => sql`(${sql.ref(col)} >= ${fromTs(f)} and ${sql.ref(col)} < ${toTs(f)})`
-  const happenings = sql`${issuesCte(sql`(${inRange('i.created_at')} or ${inRange('i.closed_at')} or ${inRange('i.escalated_at')} or (i.critical and i.state <> 'closed'))`)},
+  const happenings = sql`${boundsCte(f)}, ${issuesCte(sql`(${inRange('i.created_at')} or ${inRange('i.closed_at')} or ${inRange('i.escalated_at')} or (i.critical and i.state <> 'closed'))`)},
     ev as (
       select 'opened' as kind, created_at as at, type_id, product_id, phase_id, null::numeric as dur from iss where created_at >= ${fromTs(f)} and created_at < ${toTs(f)}
       union all
@@ -375,12 +375,12 @@ export async function qualityReport(svc: ReportSvc, input: QualityReportInput): 
     sql<{ bucket: string; opened: number; closed: number; escalated: number }>`
       with ${happenings},
       per as (
-        select ${bucketOf(f, sql`at`)} as bucket, count(*) filter (where kind = 'opened') as opened, count(*) filter (where kind = 'closed') as closed,
+        select ${bucketIndex(sql`at`)} as bi, count(*) filter (where kind = 'opened') as opened, count(*) filter (where kind = 'closed') as closed,
           count(*) filter (where kind = 'escalated') as escalated
         from ev where kind <> 'open_critical' group by 1
       )
       select s.bucket, coalesce(per.opened, 0) as opened, coalesce(per.closed, 0) as closed, coalesce(per.escalated, 0) as escalated
-      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+      from (${bucketList(f)}) s left join per on per.bi = s.i order by s.bucket`.execute(svc.db),
     sql<{ key: string | null; label: string | null; opened: number; closed: number; escalated: number; open_critical: number; p50: number | null; p90: number | null }>`
       with ${happenings},
       grouped as (
@@ -467,23 +467,23 @@ export async function oeeReport(svc: ReportSvc, input: OeeReportInput): Promise<
   const groupBy = input.group_by ?? 'phase'
   const col = sql.ref(OEE_COL[groupBy])
   const g = OEE_KEYS[groupBy]
-  const both = sql`${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
+  const both = sql`${boundsCte(f)}, ${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
     parts as (
-      select ${col} as grp, ${bucketOf(f, sql`started_at`)} as bucket, run_ms, case when gap_kind = 'pause' then gap_ms else 0 end as pause_ms,
+      select ${col} as grp, ${bucketIndex(sql`started_at`)} as bi, run_ms, case when gap_kind = 'pause' then gap_ms else 0 end as pause_ms,
         case when gap_kind = 'forced' then gap_ms else 0 end as forced_pause_ms, case when gap_kind = 'offline' then gap_ms else 0 end as offline_ms,
         0 as std_ms, 0 as pieces, 0 as scrapped
       from ws
       union all
-      select ${col}, ${bucketOf(f, sql`completed_at`)}, 0, 0, 0, 0, std_ms, qt_total, scrapped_qt from bt
+      select ${col}, ${bucketIndex(sql`completed_at`)}, 0, 0, 0, 0, std_ms, qt_total, scrapped_qt from bt
     )`
   const sums = sql`sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
     sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped`
   type Row = { [K in keyof OeeSums]: number | null }
   const [perBucket, perGroup] = await Promise.all([
     sql<Row & { bucket: string }>`
-      with ${both}, per as (select bucket, ${sums} from parts group by bucket)
+      with ${both}, per as (select bi, ${sums} from parts group by bi)
       select s.bucket, per.run_ms, per.pause_ms, per.forced_pause_ms, per.offline_ms, per.std_ms, per.pieces, per.scrapped
-      from (${bucketSeries(f)}) s left join per on per.bucket = s.bucket order by s.bucket`.execute(svc.db),
+      from (${bucketList(f)}) s left join per on per.bi = s.i order by s.bucket`.execute(svc.db),
     sql<Row & { key: string | null; label: string | null }>`
       with ${both}, per as (select grp, ${sums} from parts group by grp),
       k as (select grp as ${col}, per.* from per)
@@ -552,7 +552,7 @@ export async function reportJobs(svc: ReportSvc, input: ReportJobsInput): Promis
     scrapped_in_range: number
     worked_ms: number
   }>`
-    with ${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
+    with ${boundsCte(f)}, ${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
     k as (
       select job_id, sum(qt) as completed, sum(sc) as scrapped, sum(run) as worked from (
         select job_id, qt_total as qt, scrapped_qt as sc, 0 as run from bt
