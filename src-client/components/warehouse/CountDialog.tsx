@@ -148,7 +148,7 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
           </Group>
           <Textarea
             label={t`Motivo`}
-            required
+            withAsterisk
             autosize
             minRows={2}
             maxLength={REASON_MAX}

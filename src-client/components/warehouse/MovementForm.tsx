@@ -107,7 +107,7 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
         </SimpleGrid>
         <Textarea
           label={type === 'adjustment' ? t`Motivo` : t`Nota`}
-          required={type === 'adjustment'}
+          withAsterisk={type === 'adjustment'}
           autosize
           minRows={1}
           maxLength={REASON_MAX}

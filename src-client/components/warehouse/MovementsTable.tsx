@@ -23,7 +23,7 @@ export function MovementsTable({
   const navigate = useNavigate()
   return (
     <div>
-      <Table.ScrollContainer minWidth={900}>
+      <Table.ScrollContainer minWidth={1100}>
         <Table striped highlightOnHover data-testid={testid}>
           <Table.Thead>
             <Table.Tr>
@@ -60,7 +60,7 @@ export function MovementsTable({
                 <Table.Td>{m.from_position_code ?? ''}</Table.Td>
                 <Table.Td>{m.to_position_code ?? ''}</Table.Td>
                 <Table.Td ta="right">{formatQuantity(m.confirmed_quantity ?? m.planned_quantity)}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ minWidth: 200 }}>
                   <Group gap={4} wrap="nowrap">
                     <Badge variant="light" color={MOVEMENT_STATUS_COLORS[m.status]}>
                       {i18n._(MOVEMENT_STATUS_LABELS[m.status])}
@@ -77,7 +77,7 @@ export function MovementsTable({
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td>{formatDateTime(m.ended_at ?? m.started_at)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.ended_at ?? m.started_at)}</Table.Td>
                 <Table.Td>{m.user_name ?? ''}</Table.Td>
               </Table.Tr>
             ))}

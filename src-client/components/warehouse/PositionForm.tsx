@@ -50,7 +50,7 @@ export function PositionForm({
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label={t`Codice`}
-            required
+            withAsterisk
             maxLength={POSITION_CODE_MAX}
             value={d.code}
             onChange={(e) => set('code', e.currentTarget.value)}

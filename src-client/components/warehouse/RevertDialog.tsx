@@ -35,7 +35,7 @@ export function RevertDialog({ movementKey, name, onClose }: { movementKey: stri
           </Text>
           <Textarea
             label={t`Motivo`}
-            required
+            withAsterisk
             autosize
             minRows={2}
             maxLength={REASON_MAX}
