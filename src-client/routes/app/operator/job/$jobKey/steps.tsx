@@ -15,6 +15,8 @@ import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
 import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
+import { NumberTextInput } from '../../../../../components/NumberTextInput'
+import { readNumberText } from '../../../../../../src/i18n/number-text'
 
 /**
  * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
@@ -232,9 +234,16 @@ function BatchSteps() {
     setFormRevision((n) => n + 1)
   }
 
+  const [scrapText, setScrapText] = useState('')
   async function completeBatch() {
     if (dirty) return refuseWhileEditing()
-    await act(`complete-batch:${batch._key}`, (idempotency_key) => trpcClient.execution.completeBatch.mutate({ batch_key: batch._key, idempotency_key }))
+    // Scrap among the batch's pieces (reports: OEE quality); empty = none.
+    const scrap = readNumberText(scrapText, { min: 0, max: batch.qt_total, integer: true })
+    if (!scrap.ok) return
+    await act(`complete-batch:${batch._key}`, (idempotency_key) =>
+      trpcClient.execution.completeBatch.mutate({ batch_key: batch._key, idempotency_key, ...(scrap.value ? { scrapped_qt: scrap.value } : {}) }),
+    )
+    setScrapText('')
   }
 
   const stepCheck = params.step_check
@@ -246,6 +255,20 @@ function BatchSteps() {
     <Grid gap="sm" data-testid="steps-tab">
       <Grid.Col span={4}>
         <StepList steps={items} selected={step?._key ?? null} onSelect={select} />
+        {(!stepCheck || ordered.length === 0) && (
+          <NumberTextInput
+            mt="sm"
+            size="md"
+            label={<Trans>Pezzi scartati</Trans>}
+            value={scrapText}
+            onChange={setScrapText}
+            min={0}
+            max={batch.qt_total}
+            integer
+            disabled={!editable || !view.can.complete_batch}
+            data-testid="batch-scrap"
+          />
+        )}
         {(!stepCheck || ordered.length === 0) && (
           <Button
             fullWidth
