@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect'
 import { useHarness } from '../../test/harness'
 import { adminKey, MISSING_UUID, quickUser } from '../../test/fixtures'
 import { makeProduct } from '../work-orders/test-fixtures'
-import { createSerial, linkSerials } from './service'
+import { createSerial, linkSerials, listSerials } from './service'
 import { getWorkOrderSerials } from './work-order-serials'
 
 const h = useHarness()
@@ -14,6 +14,7 @@ let wo: string
 let otherWo: string
 let batch: string
 let phaseName: string
+let phaseKey: string
 
 const inTrx = <T>(fn: (trx: Db) => Promise<T>) => h.svc.db.transaction().execute(fn)
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
   const motor = (await makeProduct(h.svc.db, { code: 'MOTORE', description: 'Motore' })).key
   const phase = pump.phases[0]!.key
   phaseName = pump.phases[0]!.name
+  phaseKey = phase
   const makeWo = async (code: string) =>
     (await h.svc.db.insertInto('work_orders').values({ code, product_id: pump.key, planned_qt: 2 }).returning('id').executeTakeFirstOrThrow()).id
   wo = await makeWo('WO-A')
@@ -82,6 +84,22 @@ describe('getWorkOrderSerials', () => {
       .returning('id')
       .executeTakeFirstOrThrow()
     expect(await getWorkOrderSerials(h.svc, id)).toEqual({ work_order_key: id, produced: [], produced_total: 0, consumed: [], consumed_total: 0 })
+  })
+})
+
+describe('the overview filters the screens use (listSerials)', () => {
+  test('by work order and by phase, alone or with a code and a state; totals follow the filters', async () => {
+    const codes = async (input: Parameters<typeof listSerials>[1]) => {
+      const r = await listSerials(h.svc, input)
+      return { codes: r.rows.map((x) => x.code).sort(), total: r.total }
+    }
+    expect(await codes({ work_order_key: wo })).toEqual({ codes: ['P1', 'P2'], total: 2 })
+    expect(await codes({ work_order_key: otherWo })).toEqual({ codes: ['P3'], total: 1 })
+    expect(await codes({ phase_key: phaseKey })).toEqual({ codes: ['P1', 'P2'], total: 2 })
+    expect(await codes({ work_order_key: wo, state: 'temporary' })).toEqual({ codes: ['P1'], total: 1 })
+    expect(await codes({ work_order_key: wo, phase_key: phaseKey, code: 'P2' })).toEqual({ codes: ['P2'], total: 1 })
+    expect(await codes({ work_order_key: wo, code: 'P3' })).toEqual({ codes: [], total: 0 })
+    expect(await codes({ work_order_key: MISSING_UUID })).toEqual({ codes: [], total: 0 })
   })
 })
 
