@@ -43,6 +43,9 @@ import { Route as AppAdminCounterNewRouteImport } from './routes/app/admin/count
 import { Route as AppAdminFieldIndexRouteImport } from './routes/app/admin/field/index'
 import { Route as AppAdminFieldField_keyRouteImport } from './routes/app/admin/field/$field_key'
 import { Route as AppAdminFieldNewRouteImport } from './routes/app/admin/field/new'
+import { Route as AppAdminFlowsIndexRouteImport } from './routes/app/admin/flows/index'
+import { Route as AppAdminFlowsFlowKeyRouteImport } from './routes/app/admin/flows/$flowKey'
+import { Route as AppAdminFlowsNewRouteImport } from './routes/app/admin/flows/new'
 import { Route as AppAdminGeneralIndexRouteImport } from './routes/app/admin/general/index'
 import { Route as AppAdminGeneralApiTokenRouteImport } from './routes/app/admin/general/api-token'
 import { Route as AppAdminGeneralCompanyRouteImport } from './routes/app/admin/general/company'
@@ -82,6 +85,9 @@ import { Route as AppWarehousePositionsIndexRouteImport } from './routes/app/war
 import { Route as AppWarehousePositionsPositionKeyRouteImport } from './routes/app/warehouse/positions/$positionKey'
 import { Route as AppWarehousePositionsNewRouteImport } from './routes/app/warehouse/positions/new'
 import { Route as AppAdminCounterCounter_keyDeleteRouteImport } from './routes/app/admin/counter/$counter_key/delete'
+import { Route as AppAdminGeneralPrintTemplatesIndexRouteImport } from './routes/app/admin/general/print-templates/index'
+import { Route as AppAdminGeneralPrintTemplatesTemplateKeyRouteImport } from './routes/app/admin/general/print-templates/$templateKey'
+import { Route as AppAdminGeneralPrintersIndexRouteImport } from './routes/app/admin/general/printers/index'
 import { Route as AppAdminGeneralSerialFieldIndexRouteImport } from './routes/app/admin/general/serial-field/index'
 import { Route as AppAdminGeneralSerialFieldField_keyRouteImport } from './routes/app/admin/general/serial-field/$field_key'
 import { Route as AppAdminGeneralSerialFieldNewRouteImport } from './routes/app/admin/general/serial-field/new'
@@ -104,6 +110,7 @@ import { Route as AppProductionOverviewJobIndexRouteImport } from './routes/app/
 import { Route as AppProductionOverviewJobDepartmentRouteImport } from './routes/app/production/overview/job/$department'
 import { Route as AppProductionOverviewWorkorderIndexRouteImport } from './routes/app/production/overview/workorder/index'
 import { Route as AppProductionOverviewWorkorderArchiveRouteImport } from './routes/app/production/overview/workorder/archive'
+import { Route as AppProductionOverviewWorkorderImportRouteImport } from './routes/app/production/overview/workorder/import'
 import { Route as AppProductionOverviewWorkorderNewRouteImport } from './routes/app/production/overview/workorder/new'
 import { Route as AppProductionWorkorderWo_keyIndexRouteImport } from './routes/app/production/workorder/$wo_key/index'
 import { Route as AppProductionWorkorderWo_keyBomRouteImport } from './routes/app/production/workorder/$wo_key/bom'
@@ -288,6 +295,21 @@ const AppAdminFieldField_keyRoute = AppAdminFieldField_keyRouteImport.update({
 const AppAdminFieldNewRoute = AppAdminFieldNewRouteImport.update({
   id: '/field/new',
   path: '/field/new',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminFlowsIndexRoute = AppAdminFlowsIndexRouteImport.update({
+  id: '/flows/',
+  path: '/flows/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminFlowsFlowKeyRoute = AppAdminFlowsFlowKeyRouteImport.update({
+  id: '/flows/$flowKey',
+  path: '/flows/$flowKey',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminFlowsNewRoute = AppAdminFlowsNewRouteImport.update({
+  id: '/flows/new',
+  path: '/flows/new',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
 const AppAdminGeneralIndexRoute = AppAdminGeneralIndexRouteImport.update({
@@ -509,6 +531,24 @@ const AppAdminCounterCounter_keyDeleteRoute =
     path: '/delete',
     getParentRoute: () => AppAdminCounterCounter_keyRoute,
   } as any)
+const AppAdminGeneralPrintTemplatesIndexRoute =
+  AppAdminGeneralPrintTemplatesIndexRouteImport.update({
+    id: '/print-templates/',
+    path: '/print-templates/',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralPrintTemplatesTemplateKeyRoute =
+  AppAdminGeneralPrintTemplatesTemplateKeyRouteImport.update({
+    id: '/print-templates/$templateKey',
+    path: '/print-templates/$templateKey',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
+const AppAdminGeneralPrintersIndexRoute =
+  AppAdminGeneralPrintersIndexRouteImport.update({
+    id: '/printers/',
+    path: '/printers/',
+    getParentRoute: () => AppAdminGeneralRouteRoute,
+  } as any)
 const AppAdminGeneralSerialFieldIndexRoute =
   AppAdminGeneralSerialFieldIndexRouteImport.update({
     id: '/serial-field/',
@@ -640,6 +680,12 @@ const AppProductionOverviewWorkorderArchiveRoute =
     path: '/workorder/archive',
     getParentRoute: () => AppProductionOverviewRouteRoute,
   } as any)
+const AppProductionOverviewWorkorderImportRoute =
+  AppProductionOverviewWorkorderImportRouteImport.update({
+    id: '/workorder/import',
+    path: '/workorder/import',
+    getParentRoute: () => AppProductionOverviewRouteRoute,
+  } as any)
 const AppProductionOverviewWorkorderNewRoute =
   AppProductionOverviewWorkorderNewRouteImport.update({
     id: '/workorder/new',
@@ -750,6 +796,8 @@ export interface FileRoutesByFullPath {
   '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/flows/$flowKey': typeof AppAdminFlowsFlowKeyRoute
+  '/app/admin/flows/new': typeof AppAdminFlowsNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
   '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
@@ -775,6 +823,7 @@ export interface FileRoutesByFullPath {
   '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
+  '/app/admin/flows/': typeof AppAdminFlowsIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
@@ -787,6 +836,7 @@ export interface FileRoutesByFullPath {
   '/app/warehouse/movements/': typeof AppWarehouseMovementsIndexRoute
   '/app/warehouse/positions/': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/print-templates/$templateKey': typeof AppAdminGeneralPrintTemplatesTemplateKeyRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
@@ -804,6 +854,7 @@ export interface FileRoutesByFullPath {
   '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
   '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
   '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/import': typeof AppProductionOverviewWorkorderImportRoute
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
@@ -811,6 +862,8 @@ export interface FileRoutesByFullPath {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/print-templates/': typeof AppAdminGeneralPrintTemplatesIndexRoute
+  '/app/admin/general/printers/': typeof AppAdminGeneralPrintersIndexRoute
   '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
@@ -845,6 +898,8 @@ export interface FileRoutesByTo {
   '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/flows/$flowKey': typeof AppAdminFlowsFlowKeyRoute
+  '/app/admin/flows/new': typeof AppAdminFlowsNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
   '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
@@ -870,6 +925,7 @@ export interface FileRoutesByTo {
   '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter': typeof AppAdminCounterIndexRoute
   '/app/admin/field': typeof AppAdminFieldIndexRoute
+  '/app/admin/flows': typeof AppAdminFlowsIndexRoute
   '/app/admin/general': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations': typeof AppAdminOperationsIndexRoute
@@ -882,6 +938,7 @@ export interface FileRoutesByTo {
   '/app/warehouse/movements': typeof AppWarehouseMovementsIndexRoute
   '/app/warehouse/positions': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/print-templates/$templateKey': typeof AppAdminGeneralPrintTemplatesTemplateKeyRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
@@ -899,6 +956,7 @@ export interface FileRoutesByTo {
   '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
   '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
   '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/import': typeof AppProductionOverviewWorkorderImportRoute
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
@@ -906,6 +964,8 @@ export interface FileRoutesByTo {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/print-templates': typeof AppAdminGeneralPrintTemplatesIndexRoute
+  '/app/admin/general/printers': typeof AppAdminGeneralPrintersIndexRoute
   '/app/admin/general/serial-field': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey': typeof AppOperatorJobJobKeyIndexRoute
@@ -955,6 +1015,8 @@ export interface FileRoutesById {
   '/app/admin/counter/new': typeof AppAdminCounterNewRoute
   '/app/admin/field/$field_key': typeof AppAdminFieldField_keyRoute
   '/app/admin/field/new': typeof AppAdminFieldNewRoute
+  '/app/admin/flows/$flowKey': typeof AppAdminFlowsFlowKeyRoute
+  '/app/admin/flows/new': typeof AppAdminFlowsNewRoute
   '/app/admin/general/api-token': typeof AppAdminGeneralApiTokenRoute
   '/app/admin/general/company': typeof AppAdminGeneralCompanyRoute
   '/app/admin/general/default-phase': typeof AppAdminGeneralDefaultPhaseRoute
@@ -980,6 +1042,7 @@ export interface FileRoutesById {
   '/app/warehouse/positions/new': typeof AppWarehousePositionsNewRoute
   '/app/admin/counter/': typeof AppAdminCounterIndexRoute
   '/app/admin/field/': typeof AppAdminFieldIndexRoute
+  '/app/admin/flows/': typeof AppAdminFlowsIndexRoute
   '/app/admin/general/': typeof AppAdminGeneralIndexRoute
   '/app/admin/issue-types/': typeof AppAdminIssueTypesIndexRoute
   '/app/admin/operations/': typeof AppAdminOperationsIndexRoute
@@ -992,6 +1055,7 @@ export interface FileRoutesById {
   '/app/warehouse/movements/': typeof AppWarehouseMovementsIndexRoute
   '/app/warehouse/positions/': typeof AppWarehousePositionsIndexRoute
   '/app/admin/counter/$counter_key/delete': typeof AppAdminCounterCounter_keyDeleteRoute
+  '/app/admin/general/print-templates/$templateKey': typeof AppAdminGeneralPrintTemplatesTemplateKeyRoute
   '/app/admin/general/serial-field/$field_key': typeof AppAdminGeneralSerialFieldField_keyRoute
   '/app/admin/general/serial-field/new': typeof AppAdminGeneralSerialFieldNewRoute
   '/app/admin/issue-types/$issueTypeKey/delete': typeof AppAdminIssueTypesIssueTypeKeyDeleteRoute
@@ -1009,6 +1073,7 @@ export interface FileRoutesById {
   '/app/operator/job/$jobKey/steps': typeof AppOperatorJobJobKeyStepsRoute
   '/app/production/overview/job/$department': typeof AppProductionOverviewJobDepartmentRoute
   '/app/production/overview/workorder/archive': typeof AppProductionOverviewWorkorderArchiveRoute
+  '/app/production/overview/workorder/import': typeof AppProductionOverviewWorkorderImportRoute
   '/app/production/overview/workorder/new': typeof AppProductionOverviewWorkorderNewRoute
   '/app/production/workorder/$wo_key/bom': typeof AppProductionWorkorderWo_keyBomRoute
   '/app/production/workorder/$wo_key/history': typeof AppProductionWorkorderWo_keyHistoryRoute
@@ -1016,6 +1081,8 @@ export interface FileRoutesById {
   '/app/production/workorder/$wo_key/messages': typeof AppProductionWorkorderWo_keyMessagesRoute
   '/app/production/workorder/$wo_key/notes': typeof AppProductionWorkorderWo_keyNotesRoute
   '/app/production/workorder/$wo_key/traceability': typeof AppProductionWorkorderWo_keyTraceabilityRoute
+  '/app/admin/general/print-templates/': typeof AppAdminGeneralPrintTemplatesIndexRoute
+  '/app/admin/general/printers/': typeof AppAdminGeneralPrintersIndexRoute
   '/app/admin/general/serial-field/': typeof AppAdminGeneralSerialFieldIndexRoute
   '/app/library/product/$product_key/': typeof AppLibraryProductProduct_keyIndexRoute
   '/app/operator/job/$jobKey/': typeof AppOperatorJobJobKeyIndexRoute
@@ -1066,6 +1133,8 @@ export interface FileRouteTypes {
     | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
+    | '/app/admin/flows/$flowKey'
+    | '/app/admin/flows/new'
     | '/app/admin/general/api-token'
     | '/app/admin/general/company'
     | '/app/admin/general/default-phase'
@@ -1091,6 +1160,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/positions/new'
     | '/app/admin/counter/'
     | '/app/admin/field/'
+    | '/app/admin/flows/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
     | '/app/admin/operations/'
@@ -1103,6 +1173,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/movements/'
     | '/app/warehouse/positions/'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/print-templates/$templateKey'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
@@ -1120,6 +1191,7 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/import'
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
@@ -1127,6 +1199,8 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/print-templates/'
+    | '/app/admin/general/printers/'
     | '/app/admin/general/serial-field/'
     | '/app/library/product/$product_key/'
     | '/app/operator/job/$jobKey/'
@@ -1161,6 +1235,8 @@ export interface FileRouteTypes {
     | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
+    | '/app/admin/flows/$flowKey'
+    | '/app/admin/flows/new'
     | '/app/admin/general/api-token'
     | '/app/admin/general/company'
     | '/app/admin/general/default-phase'
@@ -1186,6 +1262,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/positions/new'
     | '/app/admin/counter'
     | '/app/admin/field'
+    | '/app/admin/flows'
     | '/app/admin/general'
     | '/app/admin/issue-types'
     | '/app/admin/operations'
@@ -1198,6 +1275,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/movements'
     | '/app/warehouse/positions'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/print-templates/$templateKey'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
@@ -1215,6 +1293,7 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/import'
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
@@ -1222,6 +1301,8 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/print-templates'
+    | '/app/admin/general/printers'
     | '/app/admin/general/serial-field'
     | '/app/library/product/$product_key'
     | '/app/operator/job/$jobKey'
@@ -1270,6 +1351,8 @@ export interface FileRouteTypes {
     | '/app/admin/counter/new'
     | '/app/admin/field/$field_key'
     | '/app/admin/field/new'
+    | '/app/admin/flows/$flowKey'
+    | '/app/admin/flows/new'
     | '/app/admin/general/api-token'
     | '/app/admin/general/company'
     | '/app/admin/general/default-phase'
@@ -1295,6 +1378,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/positions/new'
     | '/app/admin/counter/'
     | '/app/admin/field/'
+    | '/app/admin/flows/'
     | '/app/admin/general/'
     | '/app/admin/issue-types/'
     | '/app/admin/operations/'
@@ -1307,6 +1391,7 @@ export interface FileRouteTypes {
     | '/app/warehouse/movements/'
     | '/app/warehouse/positions/'
     | '/app/admin/counter/$counter_key/delete'
+    | '/app/admin/general/print-templates/$templateKey'
     | '/app/admin/general/serial-field/$field_key'
     | '/app/admin/general/serial-field/new'
     | '/app/admin/issue-types/$issueTypeKey/delete'
@@ -1324,6 +1409,7 @@ export interface FileRouteTypes {
     | '/app/operator/job/$jobKey/steps'
     | '/app/production/overview/job/$department'
     | '/app/production/overview/workorder/archive'
+    | '/app/production/overview/workorder/import'
     | '/app/production/overview/workorder/new'
     | '/app/production/workorder/$wo_key/bom'
     | '/app/production/workorder/$wo_key/history'
@@ -1331,6 +1417,8 @@ export interface FileRouteTypes {
     | '/app/production/workorder/$wo_key/messages'
     | '/app/production/workorder/$wo_key/notes'
     | '/app/production/workorder/$wo_key/traceability'
+    | '/app/admin/general/print-templates/'
+    | '/app/admin/general/printers/'
     | '/app/admin/general/serial-field/'
     | '/app/library/product/$product_key/'
     | '/app/operator/job/$jobKey/'
@@ -1587,6 +1675,27 @@ declare module '@tanstack/react-router' {
       path: '/field/new'
       fullPath: '/app/admin/field/new'
       preLoaderRoute: typeof AppAdminFieldNewRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/flows/': {
+      id: '/app/admin/flows/'
+      path: '/flows'
+      fullPath: '/app/admin/flows/'
+      preLoaderRoute: typeof AppAdminFlowsIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/flows/$flowKey': {
+      id: '/app/admin/flows/$flowKey'
+      path: '/flows/$flowKey'
+      fullPath: '/app/admin/flows/$flowKey'
+      preLoaderRoute: typeof AppAdminFlowsFlowKeyRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/admin/flows/new': {
+      id: '/app/admin/flows/new'
+      path: '/flows/new'
+      fullPath: '/app/admin/flows/new'
+      preLoaderRoute: typeof AppAdminFlowsNewRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
     '/app/admin/general/': {
@@ -1862,6 +1971,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminCounterCounter_keyDeleteRouteImport
       parentRoute: typeof AppAdminCounterCounter_keyRoute
     }
+    '/app/admin/general/print-templates/': {
+      id: '/app/admin/general/print-templates/'
+      path: '/print-templates'
+      fullPath: '/app/admin/general/print-templates/'
+      preLoaderRoute: typeof AppAdminGeneralPrintTemplatesIndexRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/print-templates/$templateKey': {
+      id: '/app/admin/general/print-templates/$templateKey'
+      path: '/print-templates/$templateKey'
+      fullPath: '/app/admin/general/print-templates/$templateKey'
+      preLoaderRoute: typeof AppAdminGeneralPrintTemplatesTemplateKeyRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
+    '/app/admin/general/printers/': {
+      id: '/app/admin/general/printers/'
+      path: '/printers'
+      fullPath: '/app/admin/general/printers/'
+      preLoaderRoute: typeof AppAdminGeneralPrintersIndexRouteImport
+      parentRoute: typeof AppAdminGeneralRouteRoute
+    }
     '/app/admin/general/serial-field/': {
       id: '/app/admin/general/serial-field/'
       path: '/serial-field'
@@ -2016,6 +2146,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProductionOverviewWorkorderArchiveRouteImport
       parentRoute: typeof AppProductionOverviewRouteRoute
     }
+    '/app/production/overview/workorder/import': {
+      id: '/app/production/overview/workorder/import'
+      path: '/workorder/import'
+      fullPath: '/app/production/overview/workorder/import'
+      preLoaderRoute: typeof AppProductionOverviewWorkorderImportRouteImport
+      parentRoute: typeof AppProductionOverviewRouteRoute
+    }
     '/app/production/overview/workorder/new': {
       id: '/app/production/overview/workorder/new'
       path: '/workorder/new'
@@ -2111,8 +2248,11 @@ interface AppAdminGeneralRouteRouteChildren {
   AppAdminGeneralOtherRoute: typeof AppAdminGeneralOtherRoute
   AppAdminGeneralWarehouseRoute: typeof AppAdminGeneralWarehouseRoute
   AppAdminGeneralIndexRoute: typeof AppAdminGeneralIndexRoute
+  AppAdminGeneralPrintTemplatesTemplateKeyRoute: typeof AppAdminGeneralPrintTemplatesTemplateKeyRoute
   AppAdminGeneralSerialFieldField_keyRoute: typeof AppAdminGeneralSerialFieldField_keyRoute
   AppAdminGeneralSerialFieldNewRoute: typeof AppAdminGeneralSerialFieldNewRoute
+  AppAdminGeneralPrintTemplatesIndexRoute: typeof AppAdminGeneralPrintTemplatesIndexRoute
+  AppAdminGeneralPrintersIndexRoute: typeof AppAdminGeneralPrintersIndexRoute
   AppAdminGeneralSerialFieldIndexRoute: typeof AppAdminGeneralSerialFieldIndexRoute
 }
 
@@ -2124,9 +2264,14 @@ const AppAdminGeneralRouteRouteChildren: AppAdminGeneralRouteRouteChildren = {
   AppAdminGeneralOtherRoute: AppAdminGeneralOtherRoute,
   AppAdminGeneralWarehouseRoute: AppAdminGeneralWarehouseRoute,
   AppAdminGeneralIndexRoute: AppAdminGeneralIndexRoute,
+  AppAdminGeneralPrintTemplatesTemplateKeyRoute:
+    AppAdminGeneralPrintTemplatesTemplateKeyRoute,
   AppAdminGeneralSerialFieldField_keyRoute:
     AppAdminGeneralSerialFieldField_keyRoute,
   AppAdminGeneralSerialFieldNewRoute: AppAdminGeneralSerialFieldNewRoute,
+  AppAdminGeneralPrintTemplatesIndexRoute:
+    AppAdminGeneralPrintTemplatesIndexRoute,
+  AppAdminGeneralPrintersIndexRoute: AppAdminGeneralPrintersIndexRoute,
   AppAdminGeneralSerialFieldIndexRoute: AppAdminGeneralSerialFieldIndexRoute,
 }
 
@@ -2203,6 +2348,8 @@ interface AppAdminRouteRouteChildren {
   AppAdminCounterNewRoute: typeof AppAdminCounterNewRoute
   AppAdminFieldField_keyRoute: typeof AppAdminFieldField_keyRoute
   AppAdminFieldNewRoute: typeof AppAdminFieldNewRoute
+  AppAdminFlowsFlowKeyRoute: typeof AppAdminFlowsFlowKeyRoute
+  AppAdminFlowsNewRoute: typeof AppAdminFlowsNewRoute
   AppAdminIssueTypesIssueTypeKeyRoute: typeof AppAdminIssueTypesIssueTypeKeyRouteWithChildren
   AppAdminIssueTypesNewRoute: typeof AppAdminIssueTypesNewRoute
   AppAdminOperationsOperation_keyRoute: typeof AppAdminOperationsOperation_keyRouteWithChildren
@@ -2210,6 +2357,7 @@ interface AppAdminRouteRouteChildren {
   AppAdminUsersNewRoute: typeof AppAdminUsersNewRoute
   AppAdminCounterIndexRoute: typeof AppAdminCounterIndexRoute
   AppAdminFieldIndexRoute: typeof AppAdminFieldIndexRoute
+  AppAdminFlowsIndexRoute: typeof AppAdminFlowsIndexRoute
   AppAdminIssueTypesIndexRoute: typeof AppAdminIssueTypesIndexRoute
   AppAdminOperationsIndexRoute: typeof AppAdminOperationsIndexRoute
   AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
@@ -2223,6 +2371,8 @@ const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
   AppAdminCounterNewRoute: AppAdminCounterNewRoute,
   AppAdminFieldField_keyRoute: AppAdminFieldField_keyRoute,
   AppAdminFieldNewRoute: AppAdminFieldNewRoute,
+  AppAdminFlowsFlowKeyRoute: AppAdminFlowsFlowKeyRoute,
+  AppAdminFlowsNewRoute: AppAdminFlowsNewRoute,
   AppAdminIssueTypesIssueTypeKeyRoute:
     AppAdminIssueTypesIssueTypeKeyRouteWithChildren,
   AppAdminIssueTypesNewRoute: AppAdminIssueTypesNewRoute,
@@ -2232,6 +2382,7 @@ const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
   AppAdminUsersNewRoute: AppAdminUsersNewRoute,
   AppAdminCounterIndexRoute: AppAdminCounterIndexRoute,
   AppAdminFieldIndexRoute: AppAdminFieldIndexRoute,
+  AppAdminFlowsIndexRoute: AppAdminFlowsIndexRoute,
   AppAdminIssueTypesIndexRoute: AppAdminIssueTypesIndexRoute,
   AppAdminOperationsIndexRoute: AppAdminOperationsIndexRoute,
   AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
@@ -2351,6 +2502,7 @@ interface AppProductionOverviewRouteRouteChildren {
   AppProductionOverviewQueuesRoute: typeof AppProductionOverviewQueuesRoute
   AppProductionOverviewJobDepartmentRoute: typeof AppProductionOverviewJobDepartmentRoute
   AppProductionOverviewWorkorderArchiveRoute: typeof AppProductionOverviewWorkorderArchiveRoute
+  AppProductionOverviewWorkorderImportRoute: typeof AppProductionOverviewWorkorderImportRoute
   AppProductionOverviewWorkorderNewRoute: typeof AppProductionOverviewWorkorderNewRoute
   AppProductionOverviewJobIndexRoute: typeof AppProductionOverviewJobIndexRoute
   AppProductionOverviewWorkorderIndexRoute: typeof AppProductionOverviewWorkorderIndexRoute
@@ -2363,6 +2515,8 @@ const AppProductionOverviewRouteRouteChildren: AppProductionOverviewRouteRouteCh
       AppProductionOverviewJobDepartmentRoute,
     AppProductionOverviewWorkorderArchiveRoute:
       AppProductionOverviewWorkorderArchiveRoute,
+    AppProductionOverviewWorkorderImportRoute:
+      AppProductionOverviewWorkorderImportRoute,
     AppProductionOverviewWorkorderNewRoute:
       AppProductionOverviewWorkorderNewRoute,
     AppProductionOverviewJobIndexRoute: AppProductionOverviewJobIndexRoute,

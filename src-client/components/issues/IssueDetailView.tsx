@@ -16,6 +16,7 @@ import { IssueDeleteButton } from './IssueDeleteButton'
 import { IssueContext } from './IssueContext'
 import { IssueEditDialog } from './IssueEditDialog'
 import { IssueHistory } from './IssueHistory'
+import { IssuePrints } from '../printing/IssuePrints'
 
 const HOUR_MS = 3_600_000
 
@@ -58,6 +59,7 @@ export function IssueDetailView({ issueKey, back, touch = false, onDeleted }: Pr
     <Stack gap="md" data-testid="issue-detail" data-issue-key={issue._key}>
       {back}
       <IssueHeader issue={issue} touch={touch} onDeleted={onDeleted} />
+      <IssuePrints issueKey={issue._key} typeKey={issue.type_key} />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="md">

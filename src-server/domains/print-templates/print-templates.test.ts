@@ -230,6 +230,7 @@ describe('print templates', () => {
     expect(res.status).toBe(200)
     expect(res.body.detail).toHaveLength(5)
     expect(await byContext('phase', phase)).toEqual(['A fase', 'C operazione'])
+    // Its own assignment, and the settings' product label (the same template here).
     expect(await byContext('product', product.id)).toEqual(['B prodotto'])
     expect(await byContext('operation', opId)).toEqual(['C operazione'])
     expect(await byContext('position', 'IN')).toEqual(['B prodotto', 'Etichetta prodotto'])

@@ -91,7 +91,7 @@ export const printTemplateRoutes = [
     path: '/update-template-assignments',
     tag,
     summary:
-      "Add (type add) or remove (type remove) templates at places: context product|phase|operation|issue_type (context_key = its key), position (context_key = position code), settings (context_key product_label or position_label). All items or none; answers the assignments of the places touched",
+      "Add (type add) or remove (type remove) templates at places: context product|phase|operation|issue_type (context_key = its key), position (context_key = position code), settings (context_key product_label, position_label or job_traveller: the work order traveller). All items or none; answers the assignments of the places touched",
     access: { scope: ASSIGNERS },
     body: AssignmentsInput,
     response: v.array(AssignmentRow),

@@ -188,7 +188,8 @@ export async function patchTemplate(svc: Services, actor: Actor, key: string, pa
  * The templates of one place, not in the trash, by name: those assigned there
  * (`update-template-assignments`), those whose own context and context key match (any case), and
  * those the place lists itself (print_templates of a product, phase, issue type; for a phase
- * also its operation's). Keys in those lists that name no template are left out.
+ * also its operation's), and for products and positions the settings' label template. Keys in
+ * those lists that name no template are left out.
  */
 async function contextTemplateIds(db: Db, context: string, contextKey: string): Promise<string[]> {
   const ctx = context.toLowerCase()
@@ -221,6 +222,11 @@ async function contextTemplateIds(db: Db, context: string, contextKey: string): 
     }
   }
   for (const k of listed) if (typeof k === 'string' && isUuid(k)) ids.add(k.toLowerCase())
+  // The settings' product and position labels apply to every product and position.
+  if (ctx === 'product' || ctx === 'position') {
+    const label = await settingsLabelTemplate(db, ctx === 'product' ? 'product_label' : 'position_label')
+    if (label) ids.add(label)
+  }
   return [...ids]
 }
 
@@ -344,4 +350,26 @@ export async function basePdfBytes(svc: Services, id: string): Promise<Uint8Arra
   const file = await svc.files.get(basePdfKey(id))
   if (!file) throw notFound('UNKNOWN_PRINT_TEMPLATE', 'the base PDF of this template is missing from the file store')
   return new Uint8Array(await file.arrayBuffer())
+}
+
+/** Where one template is assigned, each place with a readable label (product code, phase name ...). */
+export async function listAssignments(svc: Services | { db: Db }, templateKey: string) {
+  const template = await getTemplate(svc, templateKey)
+  const rows = await svc.db
+    .selectFrom('print_template_assignments as a')
+    .leftJoin('products as p', (j) => j.on('a.context', '=', 'product').on(sql`p.id::text`, '=', sql.ref('a.context_key')))
+    .leftJoin('product_phases as ph', (j) => j.on('a.context', '=', 'phase').on(sql`ph.id::text`, '=', sql.ref('a.context_key')))
+    .leftJoin('products as pp', 'pp.id', 'ph.product_id')
+    .leftJoin('operations as o', (j) => j.on('a.context', '=', 'operation').on(sql`o.id::text`, '=', sql.ref('a.context_key')))
+    .leftJoin('issue_types as it', (j) => j.on('a.context', '=', 'issue_type').on(sql`it.id::text`, '=', sql.ref('a.context_key')))
+    .select([
+      'a.context',
+      'a.context_key',
+      sql<string>`coalesce(p.code, pp.code || ' / ' || ph.name, o.name, it.code || ' ' || it.name, a.context_key)`.as('label'),
+    ])
+    .where('a.template_id', '=', template._key)
+    .orderBy('a.context')
+    .orderBy('a.created_at')
+    .execute()
+  return rows
 }

@@ -16,6 +16,9 @@ export const printTemplatesRouter = router({
   preview: procedure({ scope: TEMPLATE_EDITORS })
     .input(v.object({ key: Key, values: v.optional(v.record(v.pipe(v.string(), v.maxLength(100)), v.pipe(v.string(), v.maxLength(1000)))) }))
     .mutation(async ({ ctx, input }) => ({ pdf_base64: Buffer.from(await previewTemplate(ctx, input.key, input.values)).toString('base64') })),
+  assignments: procedure({ scope: ASSIGNERS })
+    .input(v.object({ key: Key }))
+    .query(({ ctx, input }) => templates.listAssignments(ctx, input.key)),
   updateAssignments: procedure({ scope: ASSIGNERS })
     .input(AssignmentsInput)
     .mutation(({ ctx, input }) => templates.updateAssignments(ctx, ctx.actor, input)),

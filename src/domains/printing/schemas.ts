@@ -45,7 +45,7 @@ export type LinkType = (typeof LINK_TYPES)[number]
 export const ASSIGNMENT_CONTEXTS = ['product', 'phase', 'operation', 'issue_type', 'position', 'settings'] as const
 export type AssignmentContext = (typeof ASSIGNMENT_CONTEXTS)[number]
 /** The settings' label templates (context 'settings'). */
-export const SETTINGS_LABELS = ['product_label', 'position_label'] as const
+export const SETTINGS_LABELS = ['product_label', 'position_label', 'job_traveller'] as const
 
 const Coord = v.pipe(v.number(), v.minValue(0), v.maxValue(14400))
 const Size = v.pipe(v.number(), v.minValue(1), v.maxValue(14400))

@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro'
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { ProductHeader } from '../../../../../components/products/ProductHeader'
 import { RouteTabs } from '../../../../../components/RouteTabs'
+import { ProductPrints } from '../../../../../components/printing/ProductPrints'
 
 export const Route = createFileRoute('/app/library/product/$product_key')({
   component: ProductLayout,
@@ -13,6 +14,7 @@ function ProductLayout() {
   return (
     <>
       <ProductHeader productKey={product_key} />
+      <ProductPrints productKey={product_key} />
       <RouteTabs
         tabs={[
           { to: `${base}/home`, label: <Trans>Parametri</Trans> },

@@ -22,6 +22,7 @@ import { withIdempotency } from '../../../../../lib/idempotency'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import { useSession } from '../../../../../lib/use-auth'
+import { JobPrints } from '../../../../../components/printing/JobPrints'
 
 /**
  * The work session (SPEC 2 operator/job/:jobKey; issue 6): header with the job's state, batch
@@ -184,6 +185,7 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
       </Box>
       {readOnly && <ReadOnlyBanner view={view} />}
       <OtherRunningJobs jobKey={jobKey} running={runtime.running} />
+      <JobPrints jobKey={jobKey} phaseKey={view.phase._key} batchKey={view.batch?._key} />
       <OperatorTabs
         tabs={[
           { to: `${base}/steps`, label: <Trans>Passi</Trans>, testId: 'tab-steps' },

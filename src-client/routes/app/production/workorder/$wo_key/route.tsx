@@ -9,6 +9,7 @@ import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
 import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { workOrderThreads } from '../../../../../components/messages/work-order-threads'
 import { RouteTabs } from '../../../../../components/RouteTabs'
+import { WorkOrderPrints } from '../../../../../components/printing/WorkOrderPrints'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
@@ -43,6 +44,7 @@ function WorkOrderLayout() {
     <>
       <BackToList archived={wo.data.archived_at !== null} />
       <Header wo={wo.data} />
+      <WorkOrderPrints workOrderKey={wo_key} />
       <RouteTabs
         tabs={[
           { to: `${base}/job-list`, label: <Trans>Lista job</Trans> },

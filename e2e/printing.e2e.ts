@@ -1,0 +1,128 @@
+import { type APIRequestContext, expect, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { type IppPrinter, makeBasePdf, pdfText, startIppPrinter } from '../src-server/domains/printers/test-printers'
+import { adminApi, chooseInUserMenu, createReadyUser, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+
+/**
+ * Printing (issue 15) with a real IPP printer: ippeveprinter (cups-ipp-utils) started here on a
+ * free port with its own spool directory. The admin uploads a base PDF, places a text field and a
+ * QR code on it by clicking on the rendered page, assigns the template to a phase; an operator
+ * prints from the work session's phase prints to the IPP printer; the spooled PDF holds the
+ * product code. Admin screens in Italian at 1280x800, the operator's in English at 1024x768.
+ */
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+let ipp: IppPrinter
+test.beforeAll(async () => {
+  ipp = await startIppPrinter('MES E2E Printer')
+})
+test.afterAll(async () => {
+  await ipp?.stop()
+})
+
+test('admin places a text and a QR field on a base PDF, assigns it to a phase; the operator prints it to the IPP printer', async ({ page, baseURL, browser }) => {
+  test.setTimeout(180_000)
+  const api = await adminApi(baseURL!)
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Lucia', surname: uniqueName('Stampa') })
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Etichettatura') } }))
+  const productCode = uniqueName('LBL').toUpperCase()
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Valvola etichettata' } }))
+  const phaseName = uniqueName('Imballo')
+  await ok(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: { phases: [{ operation_key: operation._key, name: phaseName, parameters: DEFAULT_PHASE_PARAMETERS, steps: [{ type: 'instruction', title: 'Imballa', text: '', fields: [] }] }] },
+    }),
+  )
+  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: operator.key } }),
+  )
+  const jobKey = wo.phases[0]!.jobs[0]!._key
+  const printerName = uniqueName('Ufficio IPP')
+  await ok(await api.post('/api/printer', { data: { name: printerName, host: '127.0.0.1', port: ipp.port, protocol: 'ipp' } }))
+
+  // --- admin, Italian, 1280x800 -------------------------------------------------------------
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signIn(page, 'admin', 'e2e-admin-password')
+  await page.goto('/app/admin/general/print-templates')
+  await expect(page.getByRole('tab', { name: 'Modelli di stampa' }).or(page.getByText('Modelli di stampa').first())).toBeVisible()
+  const templateName = uniqueName('Etichetta imballo')
+  await page.getByTestId('template-name').pressSequentially(templateName)
+  const pdfPath = `${SHOTS_DIR}/printing-base.pdf`
+  await Bun.write(pdfPath, await makeBasePdf({ width: 300, height: 200, text: 'ACME ETICHETTA' }))
+  await page.locator('input[type="file"]').setInputFiles(pdfPath)
+  await page.getByTestId('template-upload').click()
+  const row = page.getByTestId(`print-template-row-${templateName}`)
+  await expect(row).toBeVisible()
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-templates-it.png`, fullPage: true })
+
+  // Field editor: the base page rendered by pdf.js; a text (product code) and a QR (work order code).
+  await row.getByTestId('edit-fields').click()
+  const canvas = page.getByTestId('page-canvas')
+  await expect(canvas).toBeVisible()
+  await page.getByTestId('field-place').click()
+  await canvas.click({ position: { x: 30, y: 60 } })
+  await expect(page.getByTestId('placed-Codice prodotto')).toBeVisible()
+  await page.getByTestId('field-kind').click()
+  await page.getByRole('option', { name: 'QR' }).click()
+  await page.getByTestId('field-link').click()
+  await page.getByRole('option', { name: 'Codice ordine di lavoro' }).click()
+  await page.getByTestId('field-place').click()
+  await canvas.click({ position: { x: 330, y: 60 } })
+  await expect(page.getByTestId('placed-Codice ordine di lavoro')).toBeVisible()
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-editor-it.png`, fullPage: true })
+  await page.getByTestId('editor-save').click()
+  await expect(page.getByText('Campi salvati')).toBeVisible()
+  const saved = (await ok<{ name: string; fields: { kind: string; link: string }[] }[]>(await api.get('/api/print-template'))).find((t) => t.name === templateName)!
+  expect(saved.fields.map((f) => [f.kind, f.link])).toEqual([
+    ['text', 'product_code'],
+    ['qrcode', 'work_order_code'],
+  ])
+
+  // Assign to the phase: find the product by code, choose the phase.
+  await page.goto('/app/admin/general/print-templates')
+  await page.getByTestId(`print-template-row-${templateName}`).getByTestId('assign').click()
+  await page.getByTestId('assign-product-search').pressSequentially(productCode)
+  await page.getByTestId('assign-product').click()
+  await page.getByRole('option', { name: productCode }).click()
+  await page.getByTestId('assign-phase').click()
+  await page.getByRole('option', { name: phaseName }).click()
+  await page.getByTestId('assign-add').click()
+  await expect(page.getByTestId('assignments-table')).toContainText(`${productCode} / ${phaseName}`)
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-assign-it.png` })
+  await signOut(page)
+
+  // --- operator, English, 1024x768 ------------------------------------------------------------
+  const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } })
+  const op = await ctx.newPage()
+  await signIn(op, operator.username, operator.password)
+  await chooseInUserMenu(op, 'English')
+  await op.goto(`/app/operator/job/${jobKey}/steps`)
+  await op.getByTestId('phase-prints').click()
+  await expect(op.getByRole('dialog')).toContainText('Template')
+  await expect(op.getByTestId('print-template')).toHaveValue(templateName)
+  await op.getByTestId('print-printer').click()
+  await op.getByRole('option', { name: printerName }).click()
+  await op.getByText('Use as my default printer').click()
+  await op.getByTestId('print-send').click()
+  await expect(op.getByTestId('print-sent')).toContainText(`Sent to ${printerName}`)
+  await op.screenshot({ path: `${SHOTS_DIR}/printing-operator-en.png` })
+  const [spooled] = await ipp.waitForDocuments(1)
+  const text = await pdfText(spooled!)
+  expect(text).toContain(productCode)
+  expect(text).toContain('ACME ETICHETTA')
+  // The default printer is remembered for the next print.
+  await op.keyboard.press('Escape')
+  await op.getByTestId('phase-prints').click()
+  await expect(op.getByTestId('print-printer')).toHaveValue(printerName)
+  // Back to Italian for the next specs.
+  await op.keyboard.press('Escape')
+  await chooseInUserMenu(op, 'Italiano')
+  await ctx.close()
+
+  const log = await ok<{ template_name: string; printer_name: string; status: string }[]>(await api.get(`/api/print?limit=5`))
+  expect(log[0]).toMatchObject({ template_name: templateName, printer_name: printerName, status: 'accepted' })
+})

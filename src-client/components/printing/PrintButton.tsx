@@ -1,0 +1,40 @@
+import { Trans } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import { lazy, Suspense, useState } from 'react'
+import type { PrintSubject } from '../../../src/domains/printing/schemas'
+
+export type PrintButtonProps = {
+  /** Where the templates come from: a phase, a product, an issue type, a position, a settings label. */
+  context: string
+  contextKey: string
+  /** What the print is filled with. */
+  subject: Omit<PrintSubject, 'values'>
+  /** Offer "one label per serial of the batch". */
+  perSerial?: boolean
+  label?: React.ReactNode
+  size?: 'xs' | 'sm' | 'md'
+  testId?: string
+}
+
+const PrintDialog = lazy(() => import('./PrintDialog'))
+
+/**
+ * "Stampa": the templates of a place, filled on the server with what the screen shows, downloaded
+ * as PDF or sent to a printer (the user's default one first). An unreachable printer is said at
+ * once, with the PDF still to download. The dialog loads when first opened.
+ */
+export function PrintButton({ context, contextKey, subject, perSerial, label, size = 'sm', testId = 'print-button' }: PrintButtonProps) {
+  const [opened, setOpened] = useState(false)
+  return (
+    <>
+      <Button size={size} variant="default" onClick={() => setOpened(true)} data-testid={testId}>
+        {label ?? <Trans>Stampe</Trans>}
+      </Button>
+      {opened && (
+        <Suspense fallback={null}>
+          <PrintDialog context={context} contextKey={contextKey} subject={subject} perSerial={perSerial} onClose={() => setOpened(false)} />
+        </Suspense>
+      )}
+    </>
+  )
+}
