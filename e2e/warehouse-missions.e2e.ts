@@ -177,6 +177,26 @@ test('a warehouse user brings the components to the line by scanning; an operato
       [`consumption ${code('VITE')} 8`, `consumption ${code('GUARN')} 1`, `production ${code('VALV')} 2`].sort(),
     )
 
+    // The work order's Materiale tab (production, Italian): required, consumed, at the line per component.
+    const planner = await createReadyUser(baseURL!, 'production', { name: 'Paola', surname: uniqueName('Produzione') })
+    const pr = await newPage(browser, 'it-IT')
+    await signIn(pr, planner.username, planner.password)
+    // In the app (a reload would lock the session): search the work order, open it, its Materiale tab.
+    await expect(pr).toHaveURL(/\/app\/production/)
+    await pr.getByRole('searchbox', { name: 'Cerca' }).pressSequentially(wo.code, { delay: 10 })
+    await expect(pr.locator('tbody tr')).toHaveCount(1)
+    await pr.locator(`tr[data-row-key="${wo._key}"]`).click()
+    await pr.getByRole('tab', { name: 'Materiale' }).click()
+    await expect(pr).toHaveURL(new RegExp(`/app/production/workorder/${wo._key}/bom`))
+    const rows = pr.getByTestId('wo-bom-phase').locator('tbody tr')
+    await expect(rows.filter({ hasText: code('VITE') }).getByTestId('material-consumed')).toHaveText('8')
+    await expect(rows.filter({ hasText: code('VITE') }).getByTestId('material-at-line')).toHaveText('0')
+    await expect(rows.filter({ hasText: code('VITE') }).getByTestId('material-available')).toHaveText('12')
+    await expect(rows.filter({ hasText: code('GUARN') }).getByTestId('material-consumed')).toHaveText('1')
+    await expect(pr.getByText(`Gestione magazzino attiva: i lotti completati consumano da ${code('LINEA')}`)).toBeVisible()
+    await pr.screenshot({ path: `${SHOTS_DIR}/missions-materiale-it.png`, fullPage: true })
+    await pr.context().close()
+
     // The mission is listed as done, in English too.
     await en.getByRole('tab', { name: 'Missions' }).click()
     await en.getByTestId('missions-status').click()

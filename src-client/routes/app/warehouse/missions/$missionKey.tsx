@@ -176,8 +176,8 @@ function MissionPage() {
                 <Table.Td>{l.movement.serial ?? ''}</Table.Td>
                 <Table.Td ta="right">{formatQuantity(l.movement.confirmed_quantity ?? l.movement.planned_quantity)}</Table.Td>
                 <Table.Td>{l.movement.to_position_code}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Badge color={MOVEMENT_STATUS_COLORS[l.movement.status]} variant="light" style={{ overflow: 'visible' }} miw="fit-content">
+                <Table.Td style={{ whiteSpace: 'nowrap', minWidth: 130 }}>
+                  <Badge color={MOVEMENT_STATUS_COLORS[l.movement.status]} variant="light" style={{ minWidth: 'max-content' }}>
                     {l.done_at ? t`Eseguita` : i18n._(MOVEMENT_STATUS_LABELS[l.movement.status])}
                   </Badge>
                 </Table.Td>
