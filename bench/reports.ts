@@ -5,7 +5,7 @@ import { migrateToLatest } from '../src-server/db/migrate'
 import * as reports from '../src-server/domains/reports/service'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
-import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
+import { createThrowawayDatabase, DEFAULT_DATABASE_URL, withDatabase } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
 
 /**
@@ -15,7 +15,7 @@ import { appendResults, machineLine, table } from './lib/report'
  * per job 3 completed batches (5 % with a scrapped piece) and 4 work sessions (pauses between
  * them, some ended offline or by a locked session); 20,000 issues; BENCH_REPORT_EVENTS
  * (5,000,000) events. Each report (the service functions the API calls) for a month and for the
- * year, BENCH_RUNS (15) runs after 2 warm-ups. Target: p50 < 300 ms.
+ * year, BENCH_RUNS (15) runs after a warm-up; BENCH_REPORTS_DB reuses a database seeded before. Target: p50 < 300 ms.
  */
 
 const env = (name: string, fallback: number) => {
@@ -27,6 +27,7 @@ const env = (name: string, fallback: number) => {
 }
 
 const TZ = 'Europe/Rome'
+const WARMUPS = 1
 const PHASES = 3
 
 export async function seedPlant(db: Db, jobs: number, events: number) {
@@ -126,13 +127,24 @@ async function run(ctx: BenchContext) {
   const events = env('BENCH_REPORT_EVENTS', 5_000_000)
   const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL
   const busy = await machineBusy(2000)
-  const made = await createThrowawayDatabase(adminUrl, 'mes_bench_reports')
-  ctx.onCleanup(() => made.drop())
-  const opened = openPostgres(made.url, 4)
+  // BENCH_REPORTS_DB: an already seeded database on the same server (kept; seeding takes minutes).
+  const reuse = process.env.BENCH_REPORTS_DB
+  const url = reuse ? withDatabase(adminUrl, reuse) : await (async () => {
+    const made = await createThrowawayDatabase(adminUrl, 'mes_bench_reports')
+    ctx.onCleanup(() => made.drop())
+    return made.url
+  })()
+  const opened = openPostgres(url, 4)
   ctx.onCleanup(() => opened.close())
   const t0 = performance.now()
-  await migrateToLatest(opened.db)
-  const counts = await seedPlant(opened.db, jobs, events)
+  let counts: Awaited<ReturnType<typeof seedPlant>>
+  if (reuse) {
+    const c = async (t: string) => Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(t)}`.execute(opened.db)).rows[0]!.n)
+    counts = { jobs: await c('jobs'), batches: await c('batches'), sessions: await c('work_sessions'), issues: await c('issues'), events: await c('events') }
+  } else {
+    await migrateToLatest(opened.db)
+    counts = await seedPlant(opened.db, jobs, events)
+  }
   const seedS = (performance.now() - t0) / 1000
   console.log(`[reports] seeded in ${seedS.toFixed(0)} s: ${JSON.stringify(counts)}`)
   const svc = { db: opened.db, clock: { now: () => new Date('2026-12-31T12:00:00Z') }, timeZone: TZ } as unknown as Svc
@@ -144,7 +156,7 @@ async function run(ctx: BenchContext) {
     const cells: string[] = [c.label]
     for (const range of [MONTH, YEAR]) {
       let n = 0
-      for (let w = 0; w < 2; w++) n = await c.run(svc, range)
+      for (let w = 0; w < WARMUPS; w++) n = await c.run(svc, range)
       const times: number[] = []
       for (let r = 0; r < runs; r++) {
         const s = performance.now()
@@ -166,8 +178,8 @@ async function run(ctx: BenchContext) {
     [
       `Command: \`${ctx.command}\``,
       '',
-      `Database: ${counts.jobs.toLocaleString('en')} jobs, ${counts.batches.toLocaleString('en')} completed batches, ${counts.sessions.toLocaleString('en')} work sessions, ${counts.issues.toLocaleString('en')} issues, ${counts.events.toLocaleString('en')} events over 2026 (seeded with generate_series in ${seedS.toFixed(0)} s, then VACUUM ANALYZE as autovacuum would).`,
-      `Timing: the service functions the API calls (plant zone ${TZ}), in process over one pg pool; month = June by day, year = 2026 by month; ${runs} runs after 2 warm-ups.`,
+      `Database: ${counts.jobs.toLocaleString('en')} jobs, ${counts.batches.toLocaleString('en')} completed batches, ${counts.sessions.toLocaleString('en')} work sessions, ${counts.issues.toLocaleString('en')} issues, ${counts.events.toLocaleString('en')} events over 2026 (seeded with generate_series${reuse ? ' earlier (BENCH_REPORTS_DB)' : ` in ${seedS.toFixed(0)} s`}, then VACUUM ANALYZE as autovacuum would).`,
+      `Timing: the service functions the API calls (plant zone ${TZ}), in process over one pg pool; month = June by day, year = 2026 by month; ${runs} runs after ${WARMUPS} warm-up.`,
       `Machine: ${machineLine([`PostgreSQL ${version}`])}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}. The machine was shared with other work during the run.`,
       '',
       t.markdown,

@@ -201,7 +201,8 @@ async function lateWorkOrders(svc: ReportSvc, f: Frame, input: ReportRangeInput)
 export async function labourReport(svc: Services, actor: Actor, input: LabourReportInput): Promise<LabourReport> {
   const f = frameOf(svc, input)
   const defaultCost = (await getSettings(svc, actor)).operator_hourly_cost ?? 0
-  const rate = (col: string) => sql`coalesce((select u.hourly_cost from users u where u.id = ${sql.ref(col)}), ${defaultCost}::numeric)`
+  // Hourly cost per user, joined once (users are few): users without their own take the default.
+  const rates = sql`rates as (select id as user_id, coalesce(hourly_cost, ${defaultCost}::numeric) as rate from users)`
   const sessionFilters = jobFilters(input, sql`ws.user_id`)
   const batchFilters = jobFilters(input, sql`b.completed_by`)
   const [buckets, operators, workOrders] = await Promise.all([
@@ -246,11 +247,15 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
       order by worked_ms desc, u.username`.execute(svc.db),
     sql<{ work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }>`
       with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
-      t as (select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * ${rate('user_id')}) as cost from ws group by work_order_id),
+      ${rates},
+      t as (
+        select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as cost
+        from ws left join rates r on r.user_id = ws.user_id group by work_order_id
+      ),
       p as (
-        select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * ${rate('completed_by')}) as std_cost,
+        select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as std_cost,
           coalesce(sum(qt_total) filter (where final), 0) as pieces
-        from bt group by work_order_id
+        from bt left join rates r on r.user_id = bt.completed_by group by work_order_id
       )
       select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.cost, 0) as cost,
         coalesce(p.std_ms, 0) as std_ms, coalesce(p.std_cost, 0) as std_cost, coalesce(p.pieces, 0) as pieces
@@ -479,17 +484,18 @@ export async function oeeReport(svc: ReportSvc, input: OeeReportInput): Promise<
   const sums = sql`sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
     sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped`
   type Row = { [K in keyof OeeSums]: number | null }
-  const [perBucket, perGroup] = await Promise.all([
-    sql<Row & { bucket: string }>`
-      with ${both}, per as (select bi, ${sums} from parts group by bi)
-      select s.bucket, per.run_ms, per.pause_ms, per.forced_pause_ms, per.offline_ms, per.std_ms, per.pieces, per.scrapped
-      from (${bucketList(f)}) s left join per on per.bi = s.i order by s.bucket`.execute(svc.db),
-    sql<Row & { key: string | null; label: string | null }>`
-      with ${both}, per as (select grp, ${sums} from parts group by grp),
-      k as (select grp as ${col}, per.* from per)
-      select ${g.key} as key, ${g.label} as label, k.run_ms, k.pause_ms, k.forced_pause_ms, k.offline_ms, k.std_ms, k.pieces, k.scrapped
-      from k order by k.run_ms desc nulls last`.execute(svc.db),
-  ])
+  // One pass over the rows: per period and per group at once (grouping sets).
+  const { rows: all } = await sql<Row & { kind: 'b' | 'g'; bucket: string | null; key: string | null; label: string | null }>`
+    with ${both},
+    per as (select bi, grp, grouping(grp) as by_bucket, ${sums} from parts group by grouping sets ((bi), (grp))),
+    k as (select grp as ${col}, per.* from per where by_bucket = 0)
+    select 'g' as kind, null::text as bucket, ${g.key} as key, ${g.label} as label, k.run_ms, k.pause_ms, k.forced_pause_ms, k.offline_ms, k.std_ms, k.pieces, k.scrapped
+    from k
+    union all
+    select 'b', s.bucket, null, null, per.run_ms, per.pause_ms, per.forced_pause_ms, per.offline_ms, per.std_ms, per.pieces, per.scrapped
+    from (${bucketList(f)}) s left join per on per.bi = s.i and per.by_bucket = 1`.execute(svc.db)
+  const perBucket = { rows: all.filter((r) => r.kind === 'b').sort((x, y) => (x.bucket! < y.bucket! ? -1 : 1)) as (Row & { bucket: string })[] }
+  const perGroup = { rows: all.filter((r) => r.kind === 'g').sort((x, y) => n(y.run_ms) - n(x.run_ms)) }
   const toSums = (r: Row): OeeSums => ({
     run_ms: Math.round(n(r.run_ms)),
     pause_ms: Math.round(n(r.pause_ms)),
