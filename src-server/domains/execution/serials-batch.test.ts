@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { sql } from 'kysely'
 import type { PieceSerialsInput } from '../../../src/domains/serials/batch-serials'
 import { adminKey, appCode, quickUser, tableCounts } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
@@ -245,6 +246,34 @@ describe('execution: serials declared in a batch', () => {
     const cycle = await refusedWritingNothing(() => save(t, [links(t, 1, [p2!])]))
     expect(cycle).toMatchObject({ status: 422, code: 'SERIAL_LINK_CYCLE' })
   })
+
+  test('a batch of 100 pieces with 2 component serials each: declared in one call, final in the completing transaction', async () => {
+    const t = await traced({ quantity: 100 })
+    await h.svc.db.updateTable('batches').set({ qt_total: 100 }).where('id', '=', t.batch).execute()
+    await h.svc.db.updateTable('jobs').set({ active_qt: 100 }).where('id', '=', t.s.jobs[0]![0]!).execute()
+    await h.svc.db.updateTable('work_order_phases').set({ taken_qt: 100 }).where('work_order_id', '=', t.s.workOrderKey).execute()
+    const pieces = Array.from({ length: 100 }, (_, i) => links(t, i + 1, [unique(`M${i}`), unique(`N${i}`)]))
+    const started = performance.now()
+    const saved = await save(t, pieces)
+    const saveMs = performance.now() - started
+    expect(saved.complete).toBe(true)
+    expect(new Set(saved.pieces.map((p) => p.code)).size).toBe(100)
+    await ex.completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })
+    const before = performance.now()
+    const done = await completeForm(t)
+    const completeMs = performance.now() - before
+    expect(done.completed_batch?.qt_total).toBe(100)
+    const final = await h.svc.db.selectFrom('serial_links').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', t.batch).where('state', '=', 'final').executeTakeFirstOrThrow()
+    expect(Number(final.n)).toBe(200)
+    const events = await h.svc.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('event_type', '=', 'SERIAL_FINALIZED')
+      .where(sql<string>`data->>'batch_key'`, '=', t.batch)
+      .executeTakeFirstOrThrow()
+    expect(Number(events.n)).toBe(300)
+    console.log(`[serials-batch] 100 pieces x 2 components: declared in ${saveMs.toFixed(0)} ms, completed (finalised) in ${completeMs.toFixed(0)} ms`)
+  }, 60_000)
 
   test('REST: GET batch/{key}/serials, PUT batch/{key}/serial-temp-links, GET component-batch; errors and permissions', async () => {
     const t = await traced({ perPiece: 1 })
