@@ -138,7 +138,8 @@ export async function listDeliveries(svc: Pick<Services, 'db'>, input: DeliveryL
   const limit = input.limit ?? 50
   let q = selectDeliveries(svc.db).where('d.flow_id', '=', input.flow_key)
   if (input.status) q = q.where('d.status', '=', input.status)
-  if (input.before) q = q.where('d.seq', '<', input.before)
+  const before = input.before ?? input.cursor
+  if (before) q = q.where('d.seq', '<', before)
   const rows = (await q.orderBy('d.seq', 'desc').limit(limit + 1).execute()) as DeliveryRow[]
   const more = rows.length > limit
   const page = rows.slice(0, limit)

@@ -105,6 +105,8 @@ export const DeliveryListInput = v.object({
   status: v.optional(v.picklist(DELIVERY_STATUSES)),
   /** Deliveries with seq below this (the next page). */
   before: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** The same as `before`, for tRPC infinite queries. */
+  cursor: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200))),
 })
 export type DeliveryListInput = v.InferOutput<typeof DeliveryListInput>

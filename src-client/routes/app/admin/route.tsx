@@ -19,6 +19,7 @@ function AdminLayout() {
           { to: '/app/admin/issue-types', label: <Trans>Tipi di segnalazione</Trans> },
           { to: '/app/admin/counter', label: <Trans>Contatori</Trans> },
           { to: '/app/admin/field', label: <Trans>Campi personalizzati</Trans> },
+          { to: '/app/admin/flows', label: <Trans>Flussi dati</Trans> },
         ]}
       />
       <Outlet />

@@ -292,6 +292,9 @@ function WorkOrderList() {
         <Button component={Link} to="/app/production/overview/workorder/new">
           <Trans>Nuovo ordine di lavoro</Trans>
         </Button>
+        <Button component={Link} to="/app/production/overview/workorder/import" variant="default">
+          <Trans>Importa da CSV</Trans>
+        </Button>
       </Group>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Select
