@@ -8,6 +8,9 @@ import { adminApi, createReadyUser, openArea, signIn } from './helpers'
  * correction with its reason in the history (put back afterwards), the overview's work order
  * filter and the work order's Tracciabilità tab, in English and Italian.
  */
+// Each test walks several screens (about 15-20 s on a quiet machine): room for a busy one.
+test.describe.configure({ timeout: 120_000 })
+
 const SHOTS = '/tmp/shots-serials'
 const rowsOf = (page: Page, testid: string) => page.getByTestId(testid).locator('tbody tr')
 const node = (page: Page, code: string) => page.getByTestId('genealogy-graph').locator(`[data-testid="genealogy-node"][data-code="${code}"]`)
@@ -171,6 +174,12 @@ test("work order filter and the work order's Tracciabilità tab: produced and co
   await page.screenshot({ path: `${SHOTS}/wo-tab-1024.png`, fullPage: true })
   await rowsOf(page, 'wo-serials-consumed').first().getByRole('link', { name: 'SN-MOT-0101' }).click()
   await expect(page.getByTestId('serial-code')).toHaveText('SN-MOT-0101')
+  // Back on the tab: its serials in the overview, filtered by the work order.
+  await page.goBack()
+  await page.getByTestId('wo-serials-overview').click()
+  await expect(page).toHaveURL(/\/app\/traceability\?wo=[0-9a-f-]{36}$/)
+  await expect(page.getByRole('combobox', { name: 'Work order' })).toHaveValue(new RegExp(`^${woCode} `))
+  await expect(rowsOf(page, 'serials-table')).toHaveText([/SN-PMP-0001/])
 
   // Production without the traceability scope: the same lists, codes without links.
   await page.context().clearCookies()

@@ -47,6 +47,11 @@ function TraceabilityTab() {
 
   return (
     <Stack gap="lg">
+      {canOpen && produced_total > 0 && (
+        <Anchor size="sm" w="fit-content" renderRoot={(p) => <Link {...p} to="/app/traceability" search={{ wo: wo_key }} />} data-testid="wo-serials-overview">
+          <Trans>Cerca tra i seriali di questo ordine nella Tracciabilità</Trans> →
+        </Anchor>
+      )}
       <Stack gap="xs">
         <Title order={4}>
           <Trans>Seriali prodotti</Trans> ({counted(produced.length, produced_total)})
