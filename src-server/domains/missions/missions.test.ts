@@ -183,6 +183,25 @@ describe('missions: components to the line', () => {
   })
 })
 
+describe('missions: two scanners at once', () => {
+  test('the same line scanned twice at the same moment is carried out once; the stock moves once', async () => {
+    const t1 = code('MT')
+    const s = await workOrder(4, [{ quantity: 1, quantity_per: 'item', code: t1 }])
+    const T = await productId(t1)
+    await load(T, pos.S1!, 4)
+    const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => scanMission(h.svc, wh, m._key, { position_code: 'MS-S1', item_code: t1 })))
+    const ok = results.filter((r) => r.status === 'fulfilled')
+    expect(ok).toHaveLength(1)
+    for (const r of results) {
+      if (r.status === 'rejected') expect([409, 422]).toContain((r.reason as AppError).status)
+    }
+    expect(await stock(T, pos.LINE!)).toBe(4)
+    expect(await stock(T, pos.S1!)).toBe(0)
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'done', lines_done: 1 })
+  })
+})
+
 describe('missions: assignment, cancel, put away, by hand, list', () => {
   test('assigned only to enabled warehouse users; the list filters by assignee, status and work order', async () => {
     const h1 = code('MH')
