@@ -15,7 +15,7 @@ import {
 import { batchConsumption } from '../../../src/domains/execution/rules'
 import type { TraceabilityLevel } from '../../../src/domains/products/bom'
 import { checkMetadataValue, isEmptyValue, type MetadataField } from '../../../src/domains/products/metadata'
-import { type BatchPiece, type BatchSerialComponent, type BatchSerials, componentSlots, type PieceSerialsInput } from '../../../src/domains/serials/batch-serials'
+import { type BatchPiece, type BatchSerialComponent, type BatchSerials, componentSlots, type PieceLinkInput, type PieceSerialsInput } from '../../../src/domains/serials/batch-serials'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
@@ -519,29 +519,149 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
         .execute()
     }
   }
-  for (const p of checked) {
-    const parent = parents.get(p.piece)
-    if (!parent || !p.links) continue
-    for (const l of p.links) {
-      let child = await trx.selectFrom('serials').select('id').where('code', '=', l.child_serial_code).executeTakeFirst()
-      if (!child) {
-        const id = await createSerial(trx, actor, { code: l.child_serial_code, product_id: l.component.item_key, temporary: true }, now)
-        child = { id }
-      }
-      try {
-        await linkSerials(
-          trx,
-          actor,
-          { parent_id: parent, child_id: child.id, phase_id: place.phase_id, bom_line_id: l.component_key, batch_id: place.batch_id, temporary: true, confirm_move: l.confirm_move },
-          now,
+  await addBatchLinks(
+    trx,
+    actor,
+    place,
+    checked.flatMap((p) => {
+      const parent = parents.get(p.piece)
+      return parent && p.links ? p.links.map((l) => ({ ...l, piece: p.piece, parent })) : []
+    }),
+    now,
+  )
+}
+
+type WantedLink = PieceLinkInput & { piece: number; parent: string; component: BatchSerialComponent }
+
+/**
+ * The component serials of saveBatchSerials, all at once and by linkSerials' rules (the link lock
+ * is held): known codes read in one query, unknown ones registered in one insert, the product and
+ * current-parent rules checked in memory, moved links deleted and the new ones written in one
+ * statement each, then one walk down from the new children looking for a cycle; events in one
+ * insert. A refusal names the piece, the component and the code.
+ */
+async function addBatchLinks(trx: Db, actor: Actor, place: BatchPlace, wanted: WantedLink[], now: Date): Promise<void> {
+  if (wanted.length === 0) return
+  const refuse = (e: AppError, w: WantedLink) =>
+    new AppError(e.status, e.appCode, `piece ${w.piece}: ${e.message}`, { ...e.extra, piece: w.piece, component_key: w.component_key, code: w.child_serial_code })
+  const serials = new Map(
+    (await trx.selectFrom('serials').select(['id', 'code', 'product_id']).where('code', 'in', wanted.map((w) => w.child_serial_code)).execute()).map((r) => [r.code, r]),
+  )
+  const unknown = wanted.filter((w) => !serials.has(w.child_serial_code))
+  if (unknown.length) {
+    let rows: { id: string; code: string; product_id: string }[]
+    try {
+      rows = await trx
+        .insertInto('serials')
+        .values(
+          unknown.map((w) => ({ code: w.child_serial_code, product_id: w.component.item_key, operator_id: actor.userId, data: '{}', state: 'temporary' as const, created_at: now, updated_at: now })),
         )
-      } catch (e) {
-        // The screen names the piece and the component the refused serial was scanned into.
-        if (e instanceof AppError) throw new AppError(e.status, e.appCode, `piece ${p.piece}: ${e.message}`, { ...e.extra, piece: p.piece, component_key: l.component_key, code: l.child_serial_code })
-        throw e
-      }
+        .returning(['id', 'code', 'product_id'])
+        .execute()
+    } catch (e) {
+      // Registered meanwhile by another batch: the person scans again and it is found.
+      if (isUniqueViolation(e)) throw refuse(codeInUseOnCreate(unknown[0]!.child_serial_code), unknown[0]!)
+      throw e
     }
+    for (const r of rows) serials.set(r.code, r)
+    await appendEvents(
+      trx,
+      actor,
+      rows.map((r) => ({ event_type: 'SERIAL_CREATED', subject_type: 'serial', subject_key: r.id, data: { code: r.code, product_key: r.product_id, batch_key: null, state: 'temporary' } })),
+      now,
+    )
   }
+  const childOf = (w: WantedLink) => serials.get(w.child_serial_code)!
+  const current = new Map(
+    (
+      await trx
+        .selectFrom('serial_links as l')
+        .innerJoin('serials as p', 'p.id', 'l.parent_serial_id')
+        .select(['l.id', 'l.child_serial_id', 'l.parent_serial_id', 'p.code as parent_code'])
+        .where('l.child_serial_id', 'in', wanted.map((w) => childOf(w).id))
+        .execute()
+    ).map((r) => [r.child_serial_id, r]),
+  )
+  const parentCodes = new Map(
+    (await trx.selectFrom('serials').select(['id', 'code']).where('id', 'in', [...new Set(wanted.map((w) => w.parent))]).execute()).map((r) => [r.id, r.code]),
+  )
+  const adds: (WantedLink & { child: { id: string; code: string }; moved: { id: string; parent_serial_id: string; parent_code: string } | null })[] = []
+  for (const w of wanted) {
+    const child = childOf(w)
+    if (child.product_id !== w.component.item_key) {
+      throw refuse(unprocessable('SERIAL_WRONG_PRODUCT', `serial ${child.code} is of another product than this component`), w)
+    }
+    if (child.id === w.parent) throw refuse(unprocessable('SERIAL_LINK_CYCLE', `serial ${child.code} cannot be inside itself`), w)
+    const cur = current.get(child.id)
+    if (cur?.parent_serial_id === w.parent) continue
+    if (cur && !w.confirm_move) {
+      throw refuse(
+        conflict('SERIAL_ALREADY_LINKED', `serial ${child.code} is inside ${cur.parent_code}: confirm to remove it from there`, {
+          child_key: child.id,
+          child_code: child.code,
+          current_parent_key: cur.parent_serial_id,
+          current_parent_code: cur.parent_code,
+        }),
+        w,
+      )
+    }
+    adds.push({ ...w, child, moved: cur ?? null })
+  }
+  if (adds.length === 0) return
+  const moved = adds.flatMap((a) => (a.moved ? [a.moved.id] : []))
+  if (moved.length) await trx.deleteFrom('serial_links').where('id', 'in', moved).execute()
+  const links = await trx
+    .insertInto('serial_links')
+    .values(
+      adds.map((a) => ({
+        parent_serial_id: a.parent,
+        child_serial_id: a.child.id,
+        phase_id: place.phase_id,
+        bom_line_id: a.component_key,
+        batch_id: place.batch_id,
+        state: 'temporary' as const,
+        created_by: actor.userId,
+        created_at: now,
+      })),
+    )
+    .returning(['id', 'child_serial_id'])
+    .execute()
+  const linkOf = new Map(links.map((l) => [l.child_serial_id, l.id]))
+  // A new link closes a cycle when its parent is found below its child (through any link, old or new).
+  const { rows: cycles } = await sql<{ child_serial_id: string }>`
+    with recursive down(start, id) as (
+      select l.child_serial_id, l.child_serial_id from serial_links l where l.id = any(${links.map((l) => l.id)}::uuid[])
+      union
+      select d.start, x.child_serial_id from down d join serial_links x on x.parent_serial_id = d.id
+    )
+    select l.child_serial_id from serial_links l
+    join down d on d.start = l.child_serial_id and d.id = l.parent_serial_id
+    where l.id = any(${links.map((l) => l.id)}::uuid[])
+    limit 1`.execute(trx)
+  if (cycles.length) {
+    const a = adds.find((x) => x.child.id === cycles[0]!.child_serial_id)!
+    throw refuse(unprocessable('SERIAL_LINK_CYCLE', `serial ${a.child.code} already contains ${parentCodes.get(a.parent)}: a serial cannot be inside itself`), a)
+  }
+  await appendEvents(
+    trx,
+    actor,
+    adds.flatMap((a) => {
+      const data = {
+        link_key: linkOf.get(a.child.id)!,
+        parent_key: a.parent,
+        parent_code: parentCodes.get(a.parent)!,
+        child_key: a.child.id,
+        child_code: a.child.code,
+        phase_key: place.phase_id,
+        component_key: a.component_key,
+        batch_key: place.batch_id,
+        state: 'temporary',
+        ...(a.moved ? { moved_from_key: a.moved.parent_serial_id, moved_from_code: a.moved.parent_code } : {}),
+      }
+      return [a.child.id, a.parent].map((subject) => ({ event_type: 'SERIAL_LINKED', subject_type: 'serial', subject_key: subject, data }))
+    }),
+    now,
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
