@@ -8,7 +8,6 @@ import {
 import { isUuid } from '../../../src/uuid'
 import type { Db } from '../../db/connect'
 import { conflict } from '../../errors'
-import { escapeLike } from '../positions/queries'
 
 /**
  * The stock table: one row per position, product, serial ('' = none) and owned flag. Only
@@ -65,10 +64,14 @@ export async function quantityAt(db: Db, key: StockKey): Promise<number> {
 }
 
 /**
- * `= any(array(...))` of the ids below a path: the stock rows are then fetched by their primary key
- * (position first) for just those positions, whatever the planner thinks of the table's size.
+ * `= any(array(...))` of a position and every position below it (walked down by parent, indexed):
+ * the stock rows are then fetched by their primary key (position first) for just those positions,
+ * whatever the planner thinks of the table's size.
  */
-const inSubtree = (path: string) => sql<string>`any(array(select sub.id from positions sub where sub.path like ${`${escapeLike(path)}%`}))`
+const inSubtreeOf = (positionKey: string) =>
+  sql<string>`any(array(with recursive sub(id) as (
+    select id from positions where id = ${positionKey}
+    union all select c.id from positions c join sub on c.parent_id = sub.id) select id from sub))`
 
 /** True when the position itself holds any non-zero stock. */
 export async function stockHeldIn(db: Db, positionId: string): Promise<boolean> {
@@ -106,11 +109,7 @@ export async function stockForProducts(
     .groupBy('s.product_id')
   if (opts.positionKey) {
     if (opts.subtree === false) q = q.where('s.position_id', '=', opts.positionKey)
-    else {
-      const root = await db.selectFrom('positions').select('path').where('id', '=', opts.positionKey).executeTakeFirst()
-      if (!root) return out
-      q = q.where('s.position_id', '=', inSubtree(root.path))
-    }
+    else q = q.where('s.position_id', '=', inSubtreeOf(opts.positionKey))
   }
   if (opts.availableOnly) q = q.where('p.available', '=', true)
   if (opts.ownedOnly) q = q.where('s.owned', '=', true)
@@ -137,48 +136,47 @@ export async function serialInStock(db: Db, productKey: string, serial: string):
   return row ? { ...row, quantity: Number(row.quantity) } : null
 }
 
-/** The inventory lines and totals (see InventoryInput). A position key that names nothing matches nothing. */
+/**
+ * The inventory lines and totals (see InventoryInput), in one statement (one round trip): the
+ * subtree walked down from the position by parent (indexed), the matching stock rows fetched by
+ * key once, then the first lines and the totals per product over all of them. A position key that
+ * names nothing matches nothing.
+ */
 export async function readInventory(db: Db, input: InventoryInput): Promise<Inventory> {
-  let path: string | null = null
-  if (input.position_key) {
-    const pos = await db.selectFrom('positions').select('path').where('id', '=', input.position_key).executeTakeFirst()
-    if (!pos) return { lines: [], more: false, totals: [] }
-    path = pos.path
+  const conds = [sql`s.quantity <> 0`]
+  let withSub = sql`with `
+  if (input.position_key !== undefined) {
+    if (!isUuid(input.position_key)) return { lines: [], more: false, totals: [] }
+    if (input.subtree === false) conds.push(sql`s.position_id = ${input.position_key}`)
+    else {
+      withSub = sql`with recursive sub(id) as (
+        select id from positions where id = ${input.position_key}
+        union all select c.id from positions c join sub on c.parent_id = sub.id), `
+      conds.push(sql`s.position_id = any(array(select id from sub))`)
+    }
   }
-  let base = db.selectFrom('stock as s').innerJoin('positions as p', 'p.id', 's.position_id').innerJoin('products as pr', 'pr.id', 's.product_id').where('s.quantity', '<>', 0)
-  if (input.position_key && path) {
-    base = input.subtree === false ? base.where('s.position_id', '=', input.position_key) : base.where('s.position_id', '=', inSubtree(path))
+  if (input.product_key !== undefined) {
+    if (!isUuid(input.product_key)) return { lines: [], more: false, totals: [] }
+    conds.push(sql`s.product_id = ${input.product_key}`)
   }
-  if (input.product_key) base = base.where('s.product_id', '=', input.product_key)
-  if (input.serial !== undefined) base = base.where('s.serial', '=', input.serial.trim())
-  if (input.owned !== undefined) base = base.where('s.owned', '=', input.owned)
-  const [lines, totals] = await Promise.all([
-    base
-      .select([
-        's.position_id as position_key',
-        'p.code as position_code',
-        's.product_id as product_key',
-        'pr.code as product_code',
-        'pr.description as product_description',
-        sql<string | null>`nullif(s.serial, '')`.as('serial'),
-        's.owned',
-        's.quantity',
-      ])
-      .orderBy('p.code')
-      .orderBy('pr.code')
-      .orderBy('s.serial')
-      .orderBy('s.owned', 'desc')
-      .limit(INVENTORY_LIMIT + 1)
-      .execute(),
-    base
-      .select(['s.product_id as product_key', 'pr.code as product_code', 'pr.description as product_description', sql<number>`sum(s.quantity)`.as('quantity')])
-      .groupBy(['s.product_id', 'pr.code', 'pr.description'])
-      .orderBy('pr.code')
-      .execute(),
-  ])
-  return {
-    lines: lines.slice(0, INVENTORY_LIMIT).map((l) => ({ ...l, quantity: Number(l.quantity) })),
-    more: lines.length > INVENTORY_LIMIT,
-    totals: totals.map((t) => ({ ...t, quantity: Number(t.quantity) })),
-  }
+  if (input.serial !== undefined) conds.push(sql`s.serial = ${input.serial.trim()}`)
+  if (input.owned !== undefined) conds.push(sql`s.owned = ${input.owned}`)
+  const { rows } = await sql<{ lines: InventoryLine[]; totals: Inventory['totals'] }>`
+    ${withSub} m as (
+      select s.position_id, s.product_id, s.serial, s.owned, s.quantity from stock s where ${sql.join(conds, sql` and `)}
+    )
+    select
+      (select coalesce(json_agg(l), '[]'::json) from (
+        select m.position_id as position_key, p.code as position_code, m.product_id as product_key, pr.code as product_code,
+          pr.description as product_description, nullif(m.serial, '') as serial, m.owned, m.quantity::float8 as quantity
+        from m join positions p on p.id = m.position_id join products pr on pr.id = m.product_id
+        order by p.code, pr.code, m.serial, m.owned desc
+        limit ${INVENTORY_LIMIT + 1}) l) as lines,
+      (select coalesce(json_agg(t), '[]'::json) from (
+        select m.product_id as product_key, pr.code as product_code, pr.description as product_description, sum(m.quantity)::float8 as quantity
+        from m join products pr on pr.id = m.product_id
+        group by m.product_id, pr.code, pr.description
+        order by pr.code) t) as totals`.execute(db)
+  const { lines, totals } = rows[0]!
+  return { lines: lines.slice(0, INVENTORY_LIMIT), more: lines.length > INVENTORY_LIMIT, totals }
 }
