@@ -232,7 +232,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
                   )}
                 </Text>
                 {p.declared && (
-                  <Badge color="green.8" variant="light">
+                  <Badge color="green.8" variant="filled">
                     <Trans>Dichiarato</Trans>
                   </Badge>
                 )}
@@ -244,7 +244,8 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
                   Array.from({ length: slotsOf(c, p.piece) }, (_, n) => {
                     const id = slotId(c.component_key, n)
                     const total = slotsOf(c, p.piece)
-                    const label = total > 1 ? `${c.item_code} (${n + 1}/${total})` : c.item_code
+                    const name = c.item_description ? `${c.item_code} · ${c.item_description}` : c.item_code
+                    const label = total > 1 ? `${name} (${n + 1}/${total})` : name
                     return scanInput(
                       p.piece,
                       id,
