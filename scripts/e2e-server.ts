@@ -11,6 +11,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { createApp } from '../src-server/app'
 import { readConfig } from '../src-server/config'
+import { startFlowWorker } from '../src-server/domains/flows/queue'
 import { startSweeps } from '../src-server/sweeps'
 import { prepareServices } from '../src-server/start'
 
@@ -68,10 +69,13 @@ const server = Bun.serve({
 console.log(`[e2e-server] listening on ${server.port}`)
 // As in main.ts: offline jobs are force-paused, overdue issues escalate (every 2 s here, so browser tests wait less).
 const stopSweeps = startSweeps(svc, { everyMs: 2_000, log: (line) => console.log(`[e2e-server] ${line}`) })
+// Webhook deliveries of the data flows, retried after 1 s (then 2 s ...) so browser tests wait less.
+const flows = await startFlowWorker({ ...svc, config: { ...svc.config, flowRetryDelaySeconds: 1 } }, { pollingIntervalSeconds: 0.5 })
 
 async function shutdown() {
   await server.stop(true)
   await stopSweeps()
+  await flows.stop()
   await database.close()
   rmSync(dataDir, { recursive: true, force: true })
   if (adminUrl && dbName) {

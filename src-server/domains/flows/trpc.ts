@@ -19,8 +19,12 @@ export const flowsRouter = router({
     .input(v.object({ key: Key }))
     .mutation(({ ctx, input }) => flows.deleteFlow(ctx, ctx.actor, input.key)),
   deliveries: scoped('admin')
-    .input(DeliveryListInput)
-    .query(({ ctx, input }) => flows.listDeliveries(ctx, input)),
+    // `direction` is what tRPC's infinite queries add next to `cursor`; the log only pages back in time.
+    .input(v.object({ ...DeliveryListInput.entries, direction: v.optional(v.picklist(['forward', 'backward'])) }))
+    .query(({ ctx, input }) => {
+      const { direction: _direction, ...rest } = input
+      return flows.listDeliveries(ctx, rest)
+    }),
   redeliver: scoped('admin')
     .input(v.object({ key: Key }))
     .mutation(({ ctx, input }) => flows.redeliver(ctx, ctx.actor, input.key)),
