@@ -194,6 +194,7 @@ test('a warehouse user brings the components to the line by scanning; an operato
     await expect(rows.filter({ hasText: code('VITE') }).getByTestId('material-available')).toHaveText('12')
     await expect(rows.filter({ hasText: code('GUARN') }).getByTestId('material-consumed')).toHaveText('1')
     await expect(pr.getByText(`Gestione magazzino attiva: i lotti completati consumano da ${code('LINEA')}`)).toBeVisible()
+    await expect(pr.getByTestId('wo-missions')).toContainText('Completata · 2/2')
     await pr.screenshot({ path: `${SHOTS_DIR}/missions-materiale-it.png`, fullPage: true })
     await pr.context().close()
 

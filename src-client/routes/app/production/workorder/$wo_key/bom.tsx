@@ -8,6 +8,7 @@ import { useState } from 'react'
 import type { WorkOrderMaterialLine } from '../../../../../../src/domains/missions/schemas'
 import { hasScope } from '../../../../../../src/auth/scopes'
 import { formatQuantity } from '../../../../../components/warehouse/labels'
+import { MISSION_STATUS_COLORS, MISSION_STATUS_LABELS } from '../../../../../components/missions/labels'
 import { notifyAlert, notifyError, notifySuccess } from '../../../../../lib/notify'
 import { useSession } from '../../../../../lib/use-auth'
 import { type BomLine, componentQuantity, type QuantityPer } from '../../../../../../src/domains/products/bom'
@@ -166,8 +167,10 @@ function StockCells({ line, need }: { line: WorkOrderMaterialLine | undefined; n
 function StockSummary({ workOrderKey, consumption, production, produced }: { workOrderKey: string; consumption: string | null; production: string | null; produced: number }) {
   const { t } = useLingui()
   const navigate = useNavigate()
+  const { i18n } = useLingui()
   const warehouse = hasScope(useSession()?.scope ?? '', 'warehouse')
   const [busy, setBusy] = useState(false)
+  const missions = useQuery({ ...trpc.missions.list.queryOptions({ work_order_key: workOrderKey, page_size: 20 }), staleTime: 0 })
   async function bring() {
     setBusy(true)
     try {
@@ -196,6 +199,18 @@ function StockSummary({ workOrderKey, consumption, production, produced }: { wor
           </Button>
         )}
       </Group>
+      {(missions.data?.rows.length ?? 0) > 0 && (
+        <Group gap="xs" mt="xs" data-testid="wo-missions">
+          <Text size="sm" c="dimmed">
+            <Trans>Missioni di magazzino:</Trans>
+          </Text>
+          {missions.data!.rows.map((m) => (
+            <Badge key={m._key} variant="light" color={MISSION_STATUS_COLORS[m.status]}>
+              {m.code} · {i18n._(MISSION_STATUS_LABELS[m.status])} · {m.lines_done}/{m.lines_total}
+            </Badge>
+          ))}
+        </Group>
+      )}
     </Paper>
   )
 }
