@@ -152,6 +152,18 @@ describe('missions: components to the line', () => {
     ])
   })
 
+  test('stock in positions not flagged available is not taken', async () => {
+    const u = code('MU')
+    const s = await workOrder(3, [{ quantity: 1, quantity_per: 'item', code: u }])
+    const U = await productId(u)
+    const quarantine = (await createPosition(h.svc, admin, { code: code('MS-QUAR'), available: false }))._key
+    await load(U, quarantine, 5)
+    await load(U, pos.S2!, 1)
+    const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    expect(m.lines.map((l) => [l.movement.from_position_code, l.movement.planned_quantity])).toEqual([['MS-S2', 1]])
+    expect(m.shortfalls).toEqual([{ product_key: U, product_code: u, needed: 3, planned: 1 }])
+  })
+
   test('a serial-tracked line wants its serial, not the product code', async () => {
     const g = code('MG')
     const s = await workOrder(1, [{ quantity: 1, quantity_per: 'item', code: g }])

@@ -169,6 +169,14 @@ export async function createToLineMission(svc: Svc, actor: Actor, input: Mission
     carried.set(m.product_key, round4((carried.get(m.product_key) ?? 0) + (m.confirmed_quantity ?? m.planned_quantity)))
   }
 
+  const usableCache = new Map<string, boolean>()
+  const usable = async (key: string) => {
+    if (!usableCache.has(key)) {
+      const p = await findPosition(svc.db, key)
+      usableCache.set(key, Boolean(p?.active && p.available))
+    }
+    return usableCache.get(key)!
+  }
   const lines: MissionLineInput[] = []
   const shortfalls: MissionShortfall[] = []
   for (const [item, need] of required) {
@@ -180,6 +188,8 @@ export async function createToLineMission(svc: Svc, actor: Actor, input: Mission
       .sort((a, b) => b.quantity - a.quantity || a.position_code.localeCompare(b.position_code))
     for (const s of sources) {
       if (rest <= 0) break
+      // Only stock that may be used: active positions flagged available (SPEC 3 position flags).
+      if (!(await usable(s.position_key))) continue
       // A serial is one piece: it goes whole or not at all.
       if (s.serial && s.quantity > rest) continue
       const quantity = round4(Math.min(rest, s.quantity))
