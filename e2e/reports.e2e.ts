@@ -16,7 +16,7 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promis
 }
 
 type Outcome = { job: { status: string; active_batch_key: string | null }; batch: { _key: string } | null }
-type Plant = { reporter: NewUser; line: string; productCode: string; woCode: string }
+type Plant = { reporter: NewUser; operator: NewUser; job: string; line: string; productCode: string; woCode: string }
 
 async function makePlant(baseURL: string): Promise<Plant> {
   const api = await adminApi(baseURL)
@@ -46,19 +46,7 @@ async function makePlant(baseURL: string): Promise<Plant> {
   )
   const job = wo.phases[0]!.jobs[0]!._key
 
-  // The operator runs the job: two batches of 2, one piece of the first scrapped.
-  const opApi = await request.newContext({ baseURL })
-  const login = await ok<{ token: string }>(await opApi.post('/api/login', { data: { username: operator.username, password: operator.password } }))
-  const headers = { authorization: `Bearer ${login.token}` }
-  const key = () => crypto.randomUUID()
-  let outcome = await ok<Outcome>(await opApi.post(`/api/job/${job}/start`, { headers, data: { idempotency_key: key() } }))
-  outcome = await ok<Outcome>(await opApi.post(`/api/batch/${outcome.batch!._key}/complete`, { headers, data: { idempotency_key: key(), scrapped_qt: 1 } }))
-  if (!outcome.batch) outcome = await ok<Outcome>(await opApi.post(`/api/job/${job}/batch`, { headers, data: { idempotency_key: key() } }))
-  outcome = await ok<Outcome>(await opApi.post(`/api/batch/${outcome.batch!._key}/complete`, { headers, data: { idempotency_key: key() } }))
-  expect(outcome.job.status).toBe('closed')
-  await opApi.post('/api/logout', { headers })
-  await opApi.dispose()
-  return { reporter, line, productCode, woCode: wo.code }
+  return { reporter, operator, job, line, productCode, woCode: wo.code }
 }
 
 const TEXT = {
@@ -76,6 +64,39 @@ let plant: Plant
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000)
   plant = await makePlant(baseURL!)
+})
+
+test('the operator declares a scrapped piece when completing a batch (typed as on a tablet); the second batch through the API', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const page = await newPage(browser, baseURL!, 'it-IT', { width: 1024, height: 768 })
+  await page.goto('/login')
+  await fillLogin(page, plant.operator.username, plant.operator.password)
+  const card = page.locator(`[data-testid="job-card"][data-job-key="${plant.job}"]`)
+  await expect(card).toHaveAttribute('data-selected', 'true')
+  await page.getByTestId('to-confirm').click()
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${plant.job}/steps`))
+  // More than the batch's 2 pieces is refused next to the field; then 1.
+  const scrap = page.getByTestId('batch-scrap')
+  await scrap.pressSequentially('3')
+  await scrap.blur()
+  await expect(page.getByText(/al massimo 2/i)).toBeVisible()
+  await scrap.fill('')
+  await scrap.pressSequentially('1')
+  await page.getByTestId('complete-batch').click()
+  await expect(page.getByRole('heading', { name: 'Lotto completato' })).toBeVisible()
+  await page.screenshot({ path: '/tmp/reports-operator-scrap.png' })
+
+  // The second batch of 2 through the API (the same operator, the job still running).
+  const opApi = await request.newContext({ baseURL })
+  const login = await ok<{ token: string }>(await opApi.post('/api/login', { data: { username: plant.operator.username, password: plant.operator.password } }))
+  const headers = { authorization: `Bearer ${login.token}` }
+  let outcome = await ok<Outcome>(await opApi.post(`/api/job/${plant.job}/batch`, { headers, data: { idempotency_key: crypto.randomUUID() } }))
+  outcome = await ok<Outcome>(await opApi.post(`/api/batch/${outcome.batch!._key}/complete`, { headers, data: { idempotency_key: crypto.randomUUID() } }))
+  expect(outcome.job.status).toBe('closed')
+  await opApi.post('/api/logout', { headers })
+  await opApi.dispose()
+  await page.context().close()
 })
 
 for (const [lang, viewport] of [
