@@ -8,7 +8,7 @@ import { adminApi, chooseInUserMenu, createReadyUser, SHOTS_DIR, signIn, signOut
  * free port with its own spool directory. The admin uploads a base PDF, places a text field and a
  * QR code on it by clicking on the rendered page, assigns the template to a phase; an operator
  * prints from the work session's phase prints to the IPP printer; the spooled PDF holds the
- * product code. Admin screens in Italian at 1280x800, the operator's in English at 1024x768.
+ * product code. Admin screens in English (the browser's language) at 1280x800, the operator's in Italian at 1024x768.
  */
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
@@ -44,11 +44,14 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   const printerName = uniqueName('Ufficio IPP')
   await ok(await api.post('/api/printer', { data: { name: printerName, host: '127.0.0.1', port: ipp.port, protocol: 'ipp' } }))
 
-  // --- admin, Italian, 1280x800 -------------------------------------------------------------
+  // --- admin, English (browser language), 1280x800 ----------------------------------------
   await page.setViewportSize({ width: 1280, height: 800 })
-  await signIn(page, 'admin', 'e2e-admin-password')
-  await page.goto('/app/admin/general/print-templates')
-  await expect(page.getByRole('tab', { name: 'Modelli di stampa' }).or(page.getByText('Modelli di stampa').first())).toBeVisible()
+  const admin = await createReadyUser(baseURL!, 'admin', { name: 'Paola', surname: uniqueName('Modelli') })
+  await signIn(page, admin.username, admin.password)
+  // In-app navigation only: a page load locks the session (auth-store: a reload asks for the password).
+  await page.getByRole('tab', { name: 'General' }).click()
+  await page.getByRole('tab', { name: 'Print templates' }).click()
+  await expect(page.getByRole('tab', { name: 'Print templates' })).toHaveAttribute('aria-selected', 'true')
   const templateName = uniqueName('Etichetta imballo')
   await page.getByTestId('template-name').pressSequentially(templateName)
   const pdfPath = `${SHOTS_DIR}/printing-base.pdf`
@@ -57,7 +60,7 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await page.getByTestId('template-upload').click()
   const row = page.getByTestId(`print-template-row-${templateName}`)
   await expect(row).toBeVisible()
-  await page.screenshot({ path: `${SHOTS_DIR}/printing-templates-it.png`, fullPage: true })
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-templates-en.png`, fullPage: true })
 
   // Field editor: the base page rendered by pdf.js; a text (product code) and a QR (work order code).
   await row.getByTestId('edit-fields').click()
@@ -65,17 +68,17 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await expect(canvas).toBeVisible()
   await page.getByTestId('field-place').click()
   await canvas.click({ position: { x: 30, y: 60 } })
-  await expect(page.getByTestId('placed-Codice prodotto')).toBeVisible()
+  await expect(page.getByTestId('placed-Product code')).toBeVisible()
   await page.getByTestId('field-kind').click()
   await page.getByRole('option', { name: 'QR' }).click()
   await page.getByTestId('field-link').click()
-  await page.getByRole('option', { name: 'Codice ordine di lavoro' }).click()
+  await page.getByRole('option', { name: 'Work order code' }).click()
   await page.getByTestId('field-place').click()
   await canvas.click({ position: { x: 330, y: 60 } })
-  await expect(page.getByTestId('placed-Codice ordine di lavoro')).toBeVisible()
-  await page.screenshot({ path: `${SHOTS_DIR}/printing-editor-it.png`, fullPage: true })
+  await expect(page.getByTestId('placed-Work order code')).toBeVisible()
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-editor-en.png`, fullPage: true })
   await page.getByTestId('editor-save').click()
-  await expect(page.getByText('Campi salvati')).toBeVisible()
+  await expect(page.getByText('Fields saved')).toBeVisible()
   const saved = (await ok<{ name: string; fields: { kind: string; link: string }[] }[]>(await api.get('/api/print-template'))).find((t) => t.name === templateName)!
   expect(saved.fields.map((f) => [f.kind, f.link])).toEqual([
     ['text', 'product_code'],
@@ -83,7 +86,7 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   ])
 
   // Assign to the phase: find the product by code, choose the phase.
-  await page.goto('/app/admin/general/print-templates')
+  await page.getByRole('link', { name: 'Back to templates' }).click()
   await page.getByTestId(`print-template-row-${templateName}`).getByTestId('assign').click()
   await page.getByTestId('assign-product-search').pressSequentially(productCode)
   await page.getByTestId('assign-product').click()
@@ -92,24 +95,29 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await page.getByRole('option', { name: phaseName }).click()
   await page.getByTestId('assign-add').click()
   await expect(page.getByTestId('assignments-table')).toContainText(`${productCode} / ${phaseName}`)
-  await page.screenshot({ path: `${SHOTS_DIR}/printing-assign-it.png` })
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-assign-en.png` })
   await signOut(page)
 
-  // --- operator, English, 1024x768 ------------------------------------------------------------
+  // --- operator, Italian, 1024x768 ------------------------------------------------------------
   const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } })
   const op = await ctx.newPage()
   await signIn(op, operator.username, operator.password)
-  await chooseInUserMenu(op, 'English')
-  await op.goto(`/app/operator/job/${jobKey}/steps`)
+  await chooseInUserMenu(op, 'Italiano')
+  const card = op.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+  await expect(card).toBeVisible()
+  if ((await card.getAttribute('data-selected')) === null) await card.click()
+  await op.getByTestId('to-confirm').click()
+  await op.getByTestId('start-jobs').click()
+  await expect(op).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
   await op.getByTestId('phase-prints').click()
-  await expect(op.getByRole('dialog')).toContainText('Template')
+  await expect(op.getByRole('dialog')).toContainText('Modello')
   await expect(op.getByTestId('print-template')).toHaveValue(templateName)
   await op.getByTestId('print-printer').click()
   await op.getByRole('option', { name: printerName }).click()
-  await op.getByText('Use as my default printer').click()
+  await op.getByText('Usa come mia stampante predefinita').click()
   await op.getByTestId('print-send').click()
-  await expect(op.getByTestId('print-sent')).toContainText(`Sent to ${printerName}`)
-  await op.screenshot({ path: `${SHOTS_DIR}/printing-operator-en.png` })
+  await expect(op.getByTestId('print-sent')).toContainText(`Inviato a ${printerName}`)
+  await op.screenshot({ path: `${SHOTS_DIR}/printing-operator-it.png` })
   const [spooled] = await ipp.waitForDocuments(1)
   const text = await pdfText(spooled!)
   expect(text).toContain(productCode)
@@ -118,9 +126,6 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await op.keyboard.press('Escape')
   await op.getByTestId('phase-prints').click()
   await expect(op.getByTestId('print-printer')).toHaveValue(printerName)
-  // Back to Italian for the next specs.
-  await op.keyboard.press('Escape')
-  await chooseInUserMenu(op, 'Italiano')
   await ctx.close()
 
   const log = await ok<{ template_name: string; printer_name: string; status: string }[]>(await api.get(`/api/print?limit=5`))

@@ -241,6 +241,15 @@ describe('print templates', () => {
     const viaTrpc = await trpcCall(h, 'printTemplates.updateAssignments', 'mutation', { items: [{ type: 'remove', context: 'phase', context_key: phase, template_key: t1 }] }, { token: lib })
     expect(viaTrpc.status).toBe(200)
     expect(await byContext('phase', phase)).toEqual(['C operazione'])
+    // The dialog's reads: where a template is assigned (readable labels), a product's phases.
+    const where = await trpcCall(h, 'printTemplates.assignments', 'query', { key: t2 }, { token: admin })
+    expect(where.body.result.data.map((a: { context: string; label: string }) => [a.context, a.label])).toEqual([
+      ['position', 'IN'],
+      ['product', product.code],
+      ['settings', 'product_label'],
+    ])
+    const phases = await trpcCall(h, 'printTemplates.productPhases', 'query', { product_key: product.id }, { token: lib })
+    expect(phases.body.result.data).toEqual([{ _key: phase, name: 'Fase 1' }])
     const listed = await trpcCall(h, 'printTemplates.list', 'query', { context: 'product', context_key: product.id }, { token: op.token })
     expect(listed.body.result.data.map((t: { name: string }) => t.name)).toEqual(['B prodotto'])
 

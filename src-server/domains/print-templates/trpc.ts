@@ -19,6 +19,9 @@ export const printTemplatesRouter = router({
   assignments: procedure({ scope: ASSIGNERS })
     .input(v.object({ key: Key }))
     .query(({ ctx, input }) => templates.listAssignments(ctx, input.key)),
+  productPhases: procedure({ scope: ASSIGNERS })
+    .input(v.object({ product_key: Key }))
+    .query(({ ctx, input }) => templates.productPhases(ctx, input.product_key)),
   updateAssignments: procedure({ scope: ASSIGNERS })
     .input(AssignmentsInput)
     .mutation(({ ctx, input }) => templates.updateAssignments(ctx, ctx.actor, input)),

@@ -195,7 +195,7 @@ function AssignmentsDialog({ template, onClose }: { template: PrintTemplateRow; 
     ...trpc.products.list.queryOptions({ search: productSearch.trim(), page_size: 20 }),
     enabled: (context === 'phase' || context === 'product') && productSearch.trim().length > 0,
   })
-  const process = useQuery({ ...trpc.process.get.queryOptions({ key: product ?? '' }), enabled: context === 'phase' && product !== null })
+  const phases = useQuery({ ...trpc.printTemplates.productPhases.queryOptions({ product_key: product ?? '' }), enabled: context === 'phase' && product !== null })
   const operations = useQuery({ ...trpc.operations.list.queryOptions({ page_size: 200 }), enabled: context === 'operation' })
   const issueTypes = useQuery({ ...trpc.issueTypes.list.queryOptions({}), enabled: context === 'issue_type' })
   const contextLabels: Record<AssignmentContext, string> = {
@@ -271,7 +271,7 @@ function AssignmentsDialog({ template, onClose }: { template: PrintTemplateRow; 
         {context === 'phase' && product && (
           <Select
             label={<Trans>Fase</Trans>}
-            data={(process.data?.phases ?? []).map((p) => ({ value: p._key, label: p.name }))}
+            data={(phases.data ?? []).map((p) => ({ value: p._key, label: p.name }))}
             value={target}
             onChange={setTarget}
             data-testid="assign-phase"
