@@ -160,6 +160,15 @@ for (const [lang, viewport] of [
     expect(csv).toContain(s.csvHeader)
     expect(csv).toContain(`${plant.productCode};4;1;3;1;1`)
 
+    // Print-friendly: printed, the page shows the report without the controls and the navigation.
+    await page.emulateMedia({ media: 'print' })
+    await expect(page.getByTestId('report-quick')).toBeHidden()
+    await expect(page.getByTestId('report-csv')).toBeHidden()
+    await expect(page.getByTestId('chart-groups')).toBeVisible()
+    await expect(table).toBeVisible()
+    await page.screenshot({ path: `/tmp/reports-${lang}-print.png`, fullPage: true })
+    await page.emulateMedia({ media: 'screen' })
+
     // The other reports open with the same range and filter.
     await page.getByRole('tab', { name: 'OEE' }).click()
     await expect(page).toHaveURL(/\/app\/report\/oee/)
