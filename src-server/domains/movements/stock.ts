@@ -64,14 +64,19 @@ export async function quantityAt(db: Db, key: StockKey): Promise<number> {
 }
 
 /**
- * `= any(array(...))` of a position and every position below it (walked down by parent, indexed):
+ * `= any(array(...))` of a position and every position below it (from the path index):
  * the stock rows are then fetched by their primary key (position first) for just those positions,
  * whatever the planner thinks of the table's size.
  */
-const inSubtreeOf = (positionKey: string) =>
-  sql<string>`any(array(with recursive sub(id) as (
-    select id from positions where id = ${positionKey}
-    union all select c.id from positions c join sub on c.parent_id = sub.id) select id from sub))`
+const inSubtreeOf = (positionKey: string) => sql<string>`any(array(${subtreeIds(positionKey)}))`
+
+/**
+ * The ids of a position and of every position below it: the paths from the position's own path up
+ * to it with its last '/' raised to '0' (paths hold only hex digits, '-' and '/'), a range scan of
+ * the path index (`~>=~`/`~<~` compare bytes, as text_pattern_ops orders them).
+ */
+export const subtreeIds = (positionKey: string) =>
+  sql`select sub.id from positions r join positions sub on sub.path ~>=~ r.path and sub.path ~<~ (left(r.path, -1) || '0') where r.id = ${positionKey}`
 
 /** True when the position itself holds any non-zero stock. */
 export async function stockHeldIn(db: Db, positionId: string): Promise<boolean> {
@@ -138,21 +143,16 @@ export async function serialInStock(db: Db, productKey: string, serial: string):
 
 /**
  * The inventory lines and totals (see InventoryInput), in one statement (one round trip): the
- * subtree walked down from the position by parent (indexed), the matching stock rows fetched by
- * key once, then the first lines and the totals per product over all of them. A position key that
+ * subtree's ids from the path index, the matching stock rows fetched by key once, then the first lines and the totals per product over all of them. A position key that
  * names nothing matches nothing.
  */
 export async function readInventory(db: Db, input: InventoryInput): Promise<Inventory> {
   const conds = [sql`s.quantity <> 0`]
-  let withSub = sql`with `
   if (input.position_key !== undefined) {
     if (!isUuid(input.position_key)) return { lines: [], more: false, totals: [] }
     if (input.subtree === false) conds.push(sql`s.position_id = ${input.position_key}`)
     else {
-      withSub = sql`with recursive sub(id) as (
-        select id from positions where id = ${input.position_key}
-        union all select c.id from positions c join sub on c.parent_id = sub.id), `
-      conds.push(sql`s.position_id = any(array(select id from sub))`)
+      conds.push(sql`s.position_id = ${inSubtreeOf(input.position_key)}`)
     }
   }
   if (input.product_key !== undefined) {
@@ -162,7 +162,7 @@ export async function readInventory(db: Db, input: InventoryInput): Promise<Inve
   if (input.serial !== undefined) conds.push(sql`s.serial = ${input.serial.trim()}`)
   if (input.owned !== undefined) conds.push(sql`s.owned = ${input.owned}`)
   const { rows } = await sql<{ lines: InventoryLine[]; totals: Inventory['totals'] }>`
-    ${withSub} m as (
+    with m as (
       select s.position_id, s.product_id, s.serial, s.owned, s.quantity from stock s where ${sql.join(conds, sql` and `)}
     )
     select
