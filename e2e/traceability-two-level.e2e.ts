@@ -80,8 +80,14 @@ async function startJob(page: Page, job: string) {
   await expect(page).toHaveURL(/\/app\/operator\/select-job/)
   const card = page.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
   await expect(card).toBeVisible()
-  if ((await card.getAttribute('data-selected')) === null) await card.click()
+  await expect(page.getByTestId('job-list-queue')).toBeVisible()
+  // The queue may still be catching up (a job just closed): select until the selection holds.
+  await expect(async () => {
+    if ((await card.getAttribute('data-selected')) === null) await card.click()
+    await expect(card).toHaveAttribute('data-selected', 'true', { timeout: 1000 })
+  }).toPass()
   await page.getByTestId('to-confirm').click()
+  await expect(page.getByTestId('confirm-jobs')).toBeVisible()
   await page.getByTestId('start-jobs').click()
   await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
   await expect(page.getByTestId('batch-serials')).toBeVisible()
@@ -181,6 +187,7 @@ for (const { lang, locale, t } of LANGS) {
       await expect(page).toHaveURL(/\/app\/operator\/select-job/, { timeout: 15_000 })
 
       // --- Work order 2: the pump; no counter, so its serial is typed (scanned), then the group.
+      await expect(page.locator(`[data-testid="job-card"][data-job-key="${s.groupJob}"]`)).toHaveCount(0)
       await startJob(page, s.finalJob)
       await expect(page.getByTestId('counter-not-defined')).toContainText(t.counterMissing)
       await scan(page, 'serial-code-input-1', s.finalCode)
