@@ -148,6 +148,28 @@ describe('data flows: deliveries (pg-boss), retries, order, log, redeliver', () 
     expect((await h.request('POST', '/api/flow-delivery/msg_nope/redeliver', { token })).status).toBe(404)
   }, 90_000)
 
+  test('a paused flow records nothing; active again, its next events are delivered; a deleted flow takes its log with it', async () => {
+    const ok = startReceiver(() => SECRET)
+    try {
+      const flow = await h.request('POST', '/api/flow', { token, body: { name: 'Pausable', url: ok.url, secret: SECRET, event_types: ['WORK_ORDER_CLOSED'], active: false } })
+      expect(flow.status).toBe(201)
+      const key = flow.body.detail._key
+      await record(h, 'WORK_ORDER_CLOSED', 1, 'W')
+      expect(await h.svc.db.selectFrom('flow_deliveries').select('id').where('flow_id', '=', key).execute()).toHaveLength(0)
+      const on = await h.request('PATCH', `/api/flow/${key}`, { token, body: { active: true } })
+      expect(on.body.detail.active).toBe(true)
+      const [id] = await record(h, 'WORK_ORDER_CLOSED', 1, 'W2')
+      await ok.waitFor(() => ok.accepted.some((a) => JSON.parse(a.body).data.event_id === id), 30_000)
+      expect(ok.accepted).toHaveLength(1)
+      expect((await h.request('GET', `/api/flow/${key}`, { token })).body.detail).toMatchObject({ delivered: 1, pending: 0, failed: 0 })
+      expect((await h.request('DELETE', `/api/flow/${key}`, { token })).status).toBe(200)
+      expect(await h.svc.db.selectFrom('flow_deliveries').select('id').where('flow_id', '=', key).execute()).toHaveLength(0)
+      expect((await h.request('GET', `/api/flow/${key}`, { token })).status).toBe(404)
+    } finally {
+      ok.stop()
+    }
+  }, 60_000)
+
   test('a receiver that keeps failing is given up 24 h after the event (failed, last error kept); the flow goes on with the next', async () => {
     const dead = startReceiver(() => SECRET, { alwaysFail: true })
     try {
