@@ -96,6 +96,9 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await page.getByTestId('assign-add').click()
   await expect(page.getByTestId('assignments-table')).toContainText(`${productCode} / ${phaseName}`)
   await page.screenshot({ path: `${SHOTS_DIR}/printing-assign-en.png` })
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect(page.getByText('Template assigned')).toBeHidden()
   await signOut(page)
 
   // --- operator, Italian, 1024x768 ------------------------------------------------------------

@@ -56,7 +56,10 @@ function Editor({ template }: { template: PrintTemplateRow }) {
         c.height = viewport.height
         await page.render({ canvas: c, canvasContext: c.getContext('2d')!, viewport }).promise
       })
-      .catch((e) => notifyError(e))
+      // Leaving the screen destroys the loading task: that rejection is no error for the user.
+      .catch((e) => {
+        if (!cancelled) notifyError(e)
+      })
     return () => {
       cancelled = true
       void task.destroy()
