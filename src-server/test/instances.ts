@@ -7,10 +7,12 @@ import type { Subprocess } from 'bun'
 import pg from 'pg'
 import { openPostgres, type OpenDatabase } from '../db/connect'
 import { ensureTemplate, templateName, withDatabase } from './database'
+import { multiProcessDatabaseUrl } from './private-postgres'
 
 /**
  * Several real app processes (`bun src-server/main.ts`) on ONE fresh PostgreSQL database, as a
- * plant runs them behind a load balancer. Needs TEST_DATABASE_URL (PGlite is one process only).
+ * plant runs them behind a load balancer. PostgreSQL from TEST_DATABASE_URL or a private server
+ * (PGlite is one process only: see private-postgres.ts).
  *
  *   const c = useInstances({ count: 2, env: { MES_SWEEP_EVERY_MS: '200' } })
  *   test('...', async () => {
@@ -85,8 +87,7 @@ async function freePort(): Promise<number> {
 
 /** A new database made from the migrated template (so no instance migrates; all start equal). */
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) throw new Error('instances harness: set TEST_DATABASE_URL=postgres://... (several processes need PostgreSQL, not PGlite)')
+  const adminUrl = await multiProcessDatabaseUrl()
   const template = templateName()
   await ensureTemplate(adminUrl, template)
   const name = `mes_i_${randomBytes(6).toString('hex')}`

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+/**
+ * The PostgreSQL that multi-process tests use: TEST_DATABASE_URL when set (CI), otherwise a private
+ * server started here from the machine's PostgreSQL binaries (initdb + pg_ctl on a free port, trust
+ * auth, stopped when the test process exits). Several app processes cannot share one embedded
+ * PGlite, so `bun run test` on a fresh clone without TEST_DATABASE_URL still runs these tests for
+ * real instead of skipping them.
+ */
+let started: string | undefined
+
+export async function multiProcessDatabaseUrl(): Promise<string> {
+  const configured = process.env.TEST_DATABASE_URL
+  if (configured) return configured
+  started ??= await startPrivatePostgres()
+  return started
+}
+
+function postgresBinDir(): string | undefined {
+  const fromPgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' })
+  const candidates = [
+    fromPgConfig.status === 0 ? fromPgConfig.stdout.trim() : '',
+    ...(existsSync('/usr/lib/postgresql')
+      ? readdirSync('/usr/lib/postgresql')
+          .sort((a, b) => Number(b) - Number(a))
+          .map((v) => `/usr/lib/postgresql/${v}/bin`)
+      : []),
+  ]
+  return candidates.find((dir) => dir && existsSync(path.join(dir, 'initdb')))
+}
+
+async function startPrivatePostgres(): Promise<string> {
+  const bin = postgresBinDir()
+  if (!bin) {
+    throw new Error(
+      'several-instance tests need PostgreSQL: set TEST_DATABASE_URL=postgres://user@127.0.0.1:5432/postgres, or install the server binaries (apt-get install postgresql) so the test can start its own',
+    )
+  }
+  const base = mkdtempSync(path.join(tmpdir(), 'mes-test-pg-'))
+  const data = path.join(base, 'data')
+  mkdirSync(data)
+  chmodSync(base, 0o755)
+  chmodSync(data, 0o700)
+  // initdb refuses to run as root: run the server as the postgres account then.
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) {
+    const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim())
+    const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim())
+    chownSync(data, uid, gid)
+    chownSync(base, uid, gid)
+  }
+  const run = (cmd: string, args: string[]) => {
+    const full = asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] as const : [cmd, args] as const
+    const res = spawnSync(full[0], [...full[1]], { encoding: 'utf8' })
+    if (res.status !== 0) throw new Error(`${cmd} failed: ${res.stderr || res.stdout}`)
+  }
+  const port = freePort()
+  run(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '--no-locale', '-E', 'UTF8', '-U', 'postgres'])
+  run(path.join(bin, 'pg_ctl'), ['-D', data, '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', path.join(base, 'pg.log'), '-w', '-t', '60', 'start'])
+  process.on('exit', () => {
+    const stop = asRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
+      : spawnSync(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
+    if (stop.status === 0) rmSync(base, { recursive: true, force: true })
+  })
+  return `postgres://postgres@127.0.0.1:${port}/postgres`
+}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
+  const port = probe.port as number
+  probe.stop(true)
+  return port
+}
