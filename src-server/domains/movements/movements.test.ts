@@ -186,6 +186,23 @@ describe('movements and stock', () => {
   })
 })
 
+describe('movement list of one position, page by page', () => {
+  test('both sides merged newest first, each movement once, total exact', async () => {
+    const x = (await createPosition(h.svc, actor, { code: 'PAGINE' }))._key
+    const made: number[] = []
+    for (let i = 0; i < 7; i++) made.push((await createMovement(h.svc, actor, { product_key: bolt, type: 'load', to_position_key: x, quantity: 1 })).number)
+    for (let i = 0; i < 3; i++) made.push((await createMovement(h.svc, actor, { product_key: bolt, type: 'transfer', from_position_key: x, to_position_key: pos.LINE, quantity: 1 })).number)
+    const seen: number[] = []
+    for (const page of [1, 2, 3]) {
+      const res = await listMovements(h.svc, { position_key: x, page, page_size: 4 })
+      expect(res.total).toBe(10)
+      seen.push(...res.rows.map((r) => r.number))
+    }
+    expect(seen).toEqual([...made].sort((a, b) => b - a))
+    expect((await listMovements(h.svc, { position_key: x, type: 'transfer' })).total).toBe(3)
+  })
+})
+
 describe('positions with stock, counts', () => {
   test('a position holding stock or active children cannot be deactivated', async () => {
     expect((await refused(updatePosition(h.svc, actor, pos.A1!, { active: false }))).appCode).toBe('POSITION_NOT_EMPTY')

@@ -453,11 +453,11 @@ export async function listMovements(svc: Pick<Services, 'db'>, input: MovementLi
         : [pos.id]
   }
   // biome-ignore lint/suspicious/noExplicitAny: one filter list for the page and the count
-  const filtered = <Q extends { where: any }>(q: Q): Q => {
+  const filtered = <Q extends { where: any }>(q: Q, withPosition = true): Q => {
     // biome-ignore lint/suspicious/noExplicitAny: see above
     let f: any = q
     if (input.product_key) f = f.where('m.product_id', '=', input.product_key)
-    if (positionIds) {
+    if (positionIds && withPosition) {
       const ids = positionIds
       // biome-ignore lint/suspicious/noExplicitAny: expression builder of either query
       f = f.where((eb: any) => eb.or([eb('m.from_position_id', 'in', ids), eb('m.to_position_id', 'in', ids)]))
@@ -471,9 +471,24 @@ export async function listMovements(svc: Pick<Services, 'db'>, input: MovementLi
     if (input.origin_key !== undefined) f = f.where('m.origin_key', '=', input.origin_key)
     return f
   }
-  const capped = filtered(svc.db.selectFrom('movements as m').select('m.id')).limit(LIST_TOTAL_CAP + 1)
+  let page$ = filtered(selectMovementRows(svc.db))
+  let capped = filtered(svc.db.selectFrom('movements as m').select('m.number')).limit(LIST_TOTAL_CAP + 1)
+  if (positionIds) {
+    // A position's movements: each side read newest first on its (position, number) index, only as
+    // many as the page needs, then merged; the count the same way, capped. No OR over two indexes
+    // that fetches every movement the position ever had.
+    const ids = positionIds
+    const side = (column: 'm.from_position_id' | 'm.to_position_id', limit: number) =>
+      filtered(svc.db.selectFrom('movements as m').select('m.number'), false).where(column, 'in', ids).orderBy('m.number', 'desc').limit(limit)
+    const upTo = page * pageSize
+    page$ = page$.where('m.number', 'in', sql<number>`(select number from ((${side('m.from_position_id', upTo)}) union (${side('m.to_position_id', upTo)})) u)`)
+    capped = svc.db
+      .selectFrom(sql<{ number: number }>`((${side('m.from_position_id', LIST_TOTAL_CAP + 1)}) union (${side('m.to_position_id', LIST_TOTAL_CAP + 1)}))`.as('u'))
+      .select('u.number')
+      .limit(LIST_TOTAL_CAP + 1) as unknown as typeof capped
+  }
   const [rows, count] = await Promise.all([
-    filtered(selectMovementRows(svc.db))
+    page$
       .orderBy('m.number', 'desc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)
