@@ -60,12 +60,14 @@ async function startPrivatePostgres(): Promise<string> {
   const port = freePort()
   run(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '--no-locale', '-E', 'UTF8', '-U', 'postgres'])
   run(path.join(bin, 'pg_ctl'), ['-D', data, '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', path.join(base, 'pg.log'), '-w', '-t', '60', 'start'])
-  process.on('exit', () => {
-    const stop = asRoot
-      ? spawnSync('runuser', ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
-      : spawnSync(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
-    if (stop.status === 0) rmSync(base, { recursive: true, force: true })
-  })
+  // A watcher outlives this process by design: it stops the server and removes its files once the
+  // test process is gone, however it ended (bun test does not run exit handlers reliably).
+  const stop = `${asRoot ? 'runuser -u postgres -- ' : ''}'${path.join(bin, 'pg_ctl')}' -D '${data}' -m immediate -w stop`
+  Bun.spawn(['sh', '-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf '${base}'`], {
+    stdin: 'ignore',
+    stdout: 'ignore',
+    stderr: 'ignore',
+  }).unref()
   return `postgres://postgres@127.0.0.1:${port}/postgres`
 }
 
