@@ -134,3 +134,64 @@ export function batchesCte(f: Frame, filters: RawBuilder<unknown>) {
       where b.status = 'completed' and b.completed_at >= ${fromTs(f)} and b.completed_at < ${toTs(f)} ${filters}
     )`
 }
+
+/**
+ * The filters on a rollup row `r` (report_daily, with `wo` its work order and `ph` its phase):
+ * the operator filter applies to the row's user (who worked the sessions, completed the batches).
+ */
+export function rollupFilters(input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>) {
+  const conds: RawBuilder<unknown>[] = []
+  if (input.product_key) conds.push(sql`r.product_id = ${input.product_key}`)
+  if (input.work_order_key) conds.push(sql`r.work_order_id = ${input.work_order_key}`)
+  if (input.phase_key) conds.push(sql`r.phase_id = ${input.phase_key}`)
+  if (input.department_key) conds.push(sql`ph.department_id = ${input.department_key}`)
+  if (input.line !== undefined && input.line !== '') conds.push(sql`wo.line = ${input.line}`)
+  if (input.operator_key) conds.push(sql`r.user_id = ${input.operator_key}`)
+  return conds.length ? sql`and ${sql.join(conds, sql` and `)}` : sql``
+}
+
+/** The period (1-based index into the range's periods) a plant day falls in; needs `bd` (rollupCte) in scope. */
+export const dayBucketIndex = (col: RawBuilder<unknown>) => sql<number>`width_bucket(${col}, (select b from bd))`
+
+/**
+ * The rollup rows of the range (report_daily: per plant day, job and user; kept by triggers, see
+ * migration 2026-11-26-32), filtered, with what only "now" knows added live when `live`: the run
+ * time of sessions still open and the open pause after a job's last session when it ended today
+ * (the same rules as sessionsCte). Columns of `rd`: day, job_id, user_id, work_order_id, phase_id,
+ * product_id, department_id, line, sessions, run_ms, pause_ms, forced_pause_ms, offline_ms,
+ * batches, pieces, scrapped, std_ms, final (last phase of the product's process). `bd.b`: the
+ * periods' first days (dayBucketIndex).
+ */
+export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>, live: boolean) {
+  const now = sql`${f.now}::timestamptz`
+  const todayStart = sql`((${now} at time zone ${f.tz})::date::timestamp at time zone ${f.tz})`
+  const liveFilters = jobFilters(input, sql`ws.user_id`)
+  const liveRows = sql`
+      union all
+      select (ws.started_at at time zone ${f.tz})::date, ws.job_id, ws.user_id, j.work_order_id, j.phase_id, wo.product_id, ph.department_id, wo.line,
+        0, greatest(0, ${msBetween(sql`ws.started_at`, now)}), 0, 0, 0, 0, 0, 0, 0, false
+      from work_sessions ws join jobs j on j.id = ws.job_id join work_orders wo on wo.id = j.work_order_id join product_phases ph on ph.id = j.phase_id
+      where ws.ended_at is null and ws.started_at >= ${fromTs(f)} and ws.started_at < ${toTs(f)} ${liveFilters}
+      union all
+      select (ws.started_at at time zone ${f.tz})::date, ws.job_id, ws.user_id, j.work_order_id, j.phase_id, wo.product_id, ph.department_id, wo.line, 0, 0,
+        case when coalesce(ws.end_reason, '') not in ('offline', 'session_locked') then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
+        case when ws.end_reason = 'session_locked' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
+        case when ws.end_reason = 'offline' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
+        0, 0, 0, 0, false
+      from work_sessions ws join jobs j on j.id = ws.job_id join work_orders wo on wo.id = j.work_order_id join product_phases ph on ph.id = j.phase_id
+      where ws.next_started_at is null and ws.ended_at >= ${todayStart} and j.status <> 'closed'
+        and ws.started_at >= ${fromTs(f)} and ws.started_at < ${toTs(f)} ${liveFilters}`
+  return sql`bd as (
+      select array_agg(g::date order by g) as b
+      from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp + ('1 ' || ${f.period})::interval, ('1 ' || ${f.period})::interval) g
+    ),
+    lastph as (select distinct on (product_id) id from product_phases order by product_id, position desc),
+    rd as (
+      select r.day, r.job_id, r.user_id, r.work_order_id, r.phase_id, r.product_id, ph.department_id, wo.line,
+        r.sessions, r.run_ms, r.pause_ms, r.forced_pause_ms, r.offline_ms, r.batches, r.pieces, r.scrapped,
+        r.pieces * ${stdSeconds} * 1000 as std_ms, r.phase_id in (select id from lastph) as final
+      from report_daily r join product_phases ph on ph.id = r.phase_id join work_orders wo on wo.id = r.work_order_id
+      where r.day >= ${f.from}::date and r.day <= ${f.to}::date ${rollupFilters(input)}
+      ${live ? liveRows : sql``}
+    )`
+}

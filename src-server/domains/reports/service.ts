@@ -18,7 +18,7 @@ import {
 import type { Actor, Services } from '../../context'
 import { invalidField } from '../../input-issues'
 import { getSettings } from '../settings/service'
-import { batchesCte, boundsCte, bucketIndex, bucketList, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
+import { batchesCte, boundsCte, bucketIndex, bucketList, dayBucketIndex, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, rollupCte, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
 
 /**
  * Reports (issue 16): read models over batches (pieces completed and scrapped), work sessions
@@ -44,6 +44,29 @@ function frameOf(svc: ReportSvc, input: Pick<ReportRangeInput, 'from' | 'to' | '
     throw invalidField({ path: 'to', kind: 'max_value', limit: REPORT_RANGE_DAYS_MAX, message: `a report covers at most ${REPORT_RANGE_DAYS_MAX} days` })
   }
   return { tz: svc.timeZone ?? plantTimeZone(), period: input.period ?? 'day', from, to, now: svc.clock.now() }
+}
+
+/**
+ * The daily rollup (report_daily) cuts plant days in the zone stored in report_zone. When the
+ * plant's zone differs (first report after the server's zone changed; tests that switch zones),
+ * store it and rebuild the rollup from scratch (set-based, the rollup locked meanwhile), once.
+ */
+export async function ensureRollupZone(db: ReportSvc['db'], tz: string): Promise<void> {
+  const stored = await sql<{ time_zone: string }>`select time_zone from report_zone`.execute(db)
+  if (stored.rows[0]?.time_zone === tz) return
+  await db.transaction().execute(async (trx) => {
+    await sql`lock table report_daily in exclusive mode`.execute(trx)
+    const again = await sql<{ time_zone: string }>`select time_zone from report_zone`.execute(trx)
+    if (again.rows[0]?.time_zone === tz) return
+    await sql`update report_zone set time_zone = ${tz}`.execute(trx)
+    await sql`select report_daily_rebuild()`.execute(trx)
+  })
+}
+
+async function rollupFrame(svc: ReportSvc, input: Pick<ReportRangeInput, 'from' | 'to' | 'period'>): Promise<Frame> {
+  const f = frameOf(svc, input)
+  await ensureRollupZone(svc.db, f.tz)
+  return f
 }
 
 const rangeOut = (f: Frame) => ({ from: f.from.replaceAll('-', '/'), to: f.to.replaceAll('-', '/'), period: f.period, time_zone: f.tz })
@@ -77,16 +100,19 @@ const PRODUCTION_KEYS = {
  * std_processing_time take longer than the time left to the end of the due day).
  */
 export async function productionReport(svc: ReportSvc, input: ProductionReportInput): Promise<ProductionReport> {
-  const f = frameOf(svc, input)
+  const f = await rollupFrame(svc, input)
   const groupBy = input.group_by ?? 'product'
-  const filters = jobFilters(input, sql`b.completed_by`)
   const g = PRODUCTION_KEYS[groupBy]
+  // Batches completed in the range, from the daily rollup (a row per plant day, job and who completed them).
+  const bt = sql`${rollupCte(f, input, false)},
+    bt as (select rd.*, rd.user_id as completed_by, rd.pieces as qt_total, rd.scrapped as scrapped_qt from rd where rd.batches > 0)`
   const bucketRows = await sql<{ bucket: string; completed: number; scrapped: number; final_completed: number; planned: number }>`
-    with ${boundsCte(f)}, ${batchesCte(f, filters)},
+    with ${bt},
     per as (
-      select ${bucketIndex(sql`bt.completed_at`)} as bi, sum(qt_total) as completed, sum(scrapped_qt) as scrapped,
-        sum(qt_total) filter (where final) as final_completed
-      from bt group by 1
+      select ${dayBucketIndex(sql`pd.day`)} as bi, sum(completed) as completed, sum(scrapped) as scrapped, sum(final_completed) as final_completed
+      from (
+        select day, sum(qt_total) as completed, sum(scrapped_qt) as scrapped, sum(qt_total) filter (where final) as final_completed from bt group by day
+      ) pd group by 1
     ),
     plan as (
       select to_char(date_trunc(${f.period}, wo.due_by::timestamp), 'YYYY/MM/DD') as bucket, sum(wo.planned_qt) as planned
@@ -99,7 +125,7 @@ export async function productionReport(svc: ReportSvc, input: ProductionReportIn
     from (${bucketList(f)}) s left join per on per.bi = s.i left join plan on plan.bucket = s.bucket
     order by s.bucket`.execute(svc.db)
   const groupRows = await sql<{ key: string | null; label: string | null; completed: number; scrapped: number; jobs: number; work_orders: number }>`
-    with ${boundsCte(f)}, ${batchesCte(f, filters)},
+    with ${bt},
     grouped as (
       select ${g.key} as key, min(bt.product_id::text)::uuid as product_id, min(bt.work_order_id::text)::uuid as work_order_id,
         min(bt.phase_id::text)::uuid as phase_id, min(bt.department_id::text)::uuid as department_id, min(bt.line) as line,
@@ -199,20 +225,19 @@ async function lateWorkOrders(svc: ReportSvc, f: Frame, input: ReportRangeInput)
  * the pieces of the work order's last phase completed in the range.
  */
 export async function labourReport(svc: Services, actor: Actor, input: LabourReportInput): Promise<LabourReport> {
-  const f = frameOf(svc, input)
+  const f = await rollupFrame(svc, input)
   const defaultCost = (await getSettings(svc, actor)).operator_hourly_cost ?? 0
   // Hourly cost per user, joined once (users are few): users without their own take the default.
   const rates = sql`rates as (select id as user_id, coalesce(hourly_cost, ${defaultCost}::numeric) as rate from users)`
-  const sessionFilters = jobFilters(input, sql`ws.user_id`)
-  const batchFilters = jobFilters(input, sql`b.completed_by`)
+  // Sessions and batches of the range from the daily rollup, open sessions and pauses added live.
+  const rd = rollupCte(f, input, true)
   const [buckets, operators, workOrders] = await Promise.all([
     sql<{ bucket: string; worked_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number }>`
-      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)},
+      with ${rd},
       per as (
-        select ${bucketIndex(sql`started_at`)} as bi, sum(run_ms) as worked_ms,
-          sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms, sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms,
-          sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms
-        from ws group by 1
+        select ${dayBucketIndex(sql`day`)} as bi, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms,
+          sum(offline_ms) as offline_ms
+        from rd group by 1
       )
       select s.bucket, coalesce(per.worked_ms, 0) as worked_ms, coalesce(per.pause_ms, 0) as pause_ms,
         coalesce(per.forced_pause_ms, 0) as forced_pause_ms, coalesce(per.offline_ms, 0) as offline_ms
@@ -230,14 +255,13 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
       std_ms: number
       hourly_cost: number | null
     }>`
-      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      with ${rd},
       t as (
-        select user_id, sum(run_ms) as worked_ms, sum(gap_ms) filter (where gap_kind = 'pause') as pause_ms,
-          sum(gap_ms) filter (where gap_kind = 'forced') as forced_pause_ms, sum(gap_ms) filter (where gap_kind = 'offline') as offline_ms,
-          count(*) as sessions
-        from ws group by user_id
+        select user_id, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
+          sum(sessions) as sessions
+        from rd group by user_id having sum(sessions) > 0
       ),
-      p as (select completed_by as user_id, sum(qt_total) as pieces, sum(std_ms) as std_ms from bt where completed_by is not null group by completed_by)
+      p as (select user_id, sum(pieces) as pieces, sum(std_ms) as std_ms from rd where batches > 0 and user_id is not null group by user_id)
       select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.pause_ms, 0) as pause_ms,
         coalesce(t.forced_pause_ms, 0) as forced_pause_ms, coalesce(t.offline_ms, 0) as offline_ms, coalesce(t.sessions, 0) as sessions,
         coalesce(p.pieces, 0) as pieces, coalesce(p.std_ms, 0) as std_ms, u.hourly_cost
@@ -246,16 +270,16 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
       left join t on t.user_id = k.user_id left join p on p.user_id = k.user_id
       order by worked_ms desc, u.username`.execute(svc.db),
     sql<{ work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }>`
-      with ${boundsCte(f)}, ${sessionsCte(f, sessionFilters)}, ${batchesCte(f, batchFilters)},
+      with ${rd},
       ${rates},
       t as (
         select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as cost
-        from ws left join rates r on r.user_id = ws.user_id group by work_order_id
+        from rd left join rates r on r.user_id = rd.user_id group by work_order_id having sum(sessions) > 0
       ),
       p as (
         select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as std_cost,
-          coalesce(sum(qt_total) filter (where final), 0) as pieces
-        from bt left join rates r on r.user_id = bt.completed_by group by work_order_id
+          coalesce(sum(pieces) filter (where final), 0) as pieces
+        from rd left join rates r on r.user_id = rd.user_id where rd.batches > 0 group by work_order_id
       )
       select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.cost, 0) as cost,
         coalesce(p.std_ms, 0) as std_ms, coalesce(p.std_cost, 0) as std_cost, coalesce(p.pieces, 0) as pieces
@@ -468,18 +492,15 @@ export function oeeParts(s: OeeSums) {
 }
 
 export async function oeeReport(svc: ReportSvc, input: OeeReportInput): Promise<OeeReport> {
-  const f = frameOf(svc, input)
+  const f = await rollupFrame(svc, input)
   const groupBy = input.group_by ?? 'phase'
   const col = sql.ref(OEE_COL[groupBy])
   const g = OEE_KEYS[groupBy]
-  const both = sql`${boundsCte(f)}, ${sessionsCte(f, jobFilters(input, sql`ws.user_id`))}, ${batchesCte(f, jobFilters(input, sql`b.completed_by`))},
+  // Sessions and batches of the range from the daily rollup, open sessions and pauses added live.
+  const both = sql`${rollupCte(f, input, true)},
     parts as (
-      select ${col} as grp, ${bucketIndex(sql`started_at`)} as bi, run_ms, case when gap_kind = 'pause' then gap_ms else 0 end as pause_ms,
-        case when gap_kind = 'forced' then gap_ms else 0 end as forced_pause_ms, case when gap_kind = 'offline' then gap_ms else 0 end as offline_ms,
-        0 as std_ms, 0 as pieces, 0 as scrapped
-      from ws
-      union all
-      select ${col}, ${bucketIndex(sql`completed_at`)}, 0, 0, 0, 0, std_ms, qt_total, scrapped_qt from bt
+      select ${col} as grp, ${dayBucketIndex(sql`day`)} as bi, run_ms, pause_ms, forced_pause_ms, offline_ms, std_ms, pieces, scrapped
+      from rd
     )`
   const sums = sql`sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
     sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped`
