@@ -250,6 +250,11 @@ describe('print templates', () => {
     ])
     const phases = await trpcCall(h, 'printTemplates.productPhases', 'query', { product_key: product.id }, { token: lib })
     expect(phases.body.result.data).toEqual([{ _key: phase, name: 'Fase 1' }])
+    // The settings' position label applies to every position.
+    expect((await assign([{ type: 'add', context: 'settings', context_key: 'position_label', template_key: t3 }])).status).toBe(200)
+    expect(await byContext('position', 'OUT-9')).toEqual(['C operazione'])
+    expect((await assign([{ type: 'remove', context: 'settings', context_key: 'position_label', template_key: t3 }])).status).toBe(200)
+    expect(await byContext('position', 'OUT-9')).toEqual([])
     const listed = await trpcCall(h, 'printTemplates.list', 'query', { context: 'product', context_key: product.id }, { token: op.token })
     expect(listed.body.result.data.map((t: { name: string }) => t.name)).toEqual(['B prodotto'])
 
@@ -272,7 +277,8 @@ describe('print templates', () => {
     const half = await h.request('GET', '/api/print-template?context=phase', { token: op.token })
     expect({ status: half.status, code: appCode(half.body) }).toEqual({ status: 400, code: 'INVALID_INPUT' })
     const events = await h.svc.db.selectFrom('events').select(['event_type', 'data']).where('event_type', 'in', ['PRINT_TEMPLATE_ASSIGNED', 'PRINT_TEMPLATE_UNASSIGNED']).orderBy('id').execute()
-    expect(events.map((e) => e.event_type)).toEqual([...Array(5).fill('PRINT_TEMPLATE_ASSIGNED'), 'PRINT_TEMPLATE_UNASSIGNED'])
+    const [A, U] = ['PRINT_TEMPLATE_ASSIGNED', 'PRINT_TEMPLATE_UNASSIGNED']
+    expect(events.map((e) => e.event_type)).toEqual([A, A, A, A, A, U, A, U])
     expect(events[3]!.data).toEqual({ context: 'position', context_key: 'IN' })
   })
 

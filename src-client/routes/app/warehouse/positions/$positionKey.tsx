@@ -14,6 +14,7 @@ import { PositionFlags, PositionsTable } from '../../../../components/warehouse/
 import { type Picked, PositionScanInput } from '../../../../components/warehouse/ScanInput'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { PositionPrints } from '../../../../components/printing/PositionPrints'
 
 export const Route = createFileRoute('/app/warehouse/positions/$positionKey')({
   component: PositionPage,
@@ -82,6 +83,7 @@ function PositionView({ p }: { p: PositionDetail }) {
           {p.code}
         </Title>
         <PositionFlags p={p} />
+        <PositionPrints code={p.code} />
       </Group>
       <Text size="sm" c="dimmed" data-testid="position-path">
         {p.path_codes.join(' / ')}
