@@ -4,6 +4,7 @@ import type { Config } from './config'
 import type { Services } from './context'
 import { openPglite, openPostgres, type OpenDatabase } from './db/connect'
 import { migrateToLatest } from './db/migrate'
+import { ensureRollupZone, plantTimeZone } from './domains/reports/service'
 import { ensureAdmin } from './seed/admin'
 import { seedDemo } from './seed/demo'
 import { localFileStore } from './storage/file-store'
@@ -21,6 +22,8 @@ export async function prepareServices(config: Config, log: (line: string) => voi
   if (config.s3) log(`files: S3-compatible bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`)
   const applied = await migrateToLatest(database.db)
   if (applied.length) log(`migrations applied: ${applied.join(', ')}`)
+  // Reports: the daily rollup cuts plant days in the server's zone (rebuilt here when it changed).
+  await ensureRollupZone(database.db, plantTimeZone())
   const svc: Services = {
     db: database.db,
     dbKind: database.kind,

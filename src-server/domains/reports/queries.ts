@@ -159,24 +159,27 @@ export const dayBucketIndex = (col: RawBuilder<unknown>) => sql<number>`width_bu
  * time of sessions still open and the open pause after a job's last session when it ended today
  * (the same rules as sessionsCte). Columns of `rd`: day, job_id, user_id, work_order_id, phase_id,
  * product_id, department_id, line, sessions, run_ms, pause_ms, forced_pause_ms, offline_ms,
- * batches, pieces, scrapped, std_ms, final (last phase of the product's process). `bd.b`: the
+ * batches, pieces, scrapped, std_ms, final (last phase of the product's process); line is null unless
+ * `groupsByLine` or a line filter. `bd.b`: the
  * periods' first days (dayBucketIndex).
  */
-export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>, live: boolean) {
+export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>, live: boolean, groupsByLine = false) {
+  // The work order is joined only for its line (a filter or a grouping): a rollup row has the rest.
+  const needLine = groupsByLine || (input.line !== undefined && input.line !== '')
   const now = sql`${f.now}::timestamptz`
   const todayStart = sql`((${now} at time zone ${f.tz})::date::timestamp at time zone ${f.tz})`
   const liveFilters = jobFilters(input, sql`ws.user_id`)
   const liveRows = sql`
       union all
       select (ws.started_at at time zone ${f.tz})::date, ws.job_id, ws.user_id, j.work_order_id, j.phase_id, wo.product_id, ph.department_id, wo.line,
-        0, greatest(0, ${msBetween(sql`ws.started_at`, now)}), 0, 0, 0, 0, 0, 0, 0, false
+        0, greatest(0, ${msBetween(sql`ws.started_at`, now)})::float8, 0, 0, 0, 0, 0, 0, 0, false
       from work_sessions ws join jobs j on j.id = ws.job_id join work_orders wo on wo.id = j.work_order_id join product_phases ph on ph.id = j.phase_id
       where ws.ended_at is null and ws.started_at >= ${fromTs(f)} and ws.started_at < ${toTs(f)} ${liveFilters}
       union all
       select (ws.started_at at time zone ${f.tz})::date, ws.job_id, ws.user_id, j.work_order_id, j.phase_id, wo.product_id, ph.department_id, wo.line, 0, 0,
-        case when coalesce(ws.end_reason, '') not in ('offline', 'session_locked') then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
-        case when ws.end_reason = 'session_locked' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
-        case when ws.end_reason = 'offline' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end,
+        case when coalesce(ws.end_reason, '') not in ('offline', 'session_locked') then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end::float8,
+        case when ws.end_reason = 'session_locked' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end::float8,
+        case when ws.end_reason = 'offline' then greatest(0, ${msBetween(sql`ws.ended_at`, now)}) else 0 end::float8,
         0, 0, 0, 0, false
       from work_sessions ws join jobs j on j.id = ws.job_id join work_orders wo on wo.id = j.work_order_id join product_phases ph on ph.id = j.phase_id
       where ws.next_started_at is null and ws.ended_at >= ${todayStart} and j.status <> 'closed'
@@ -186,11 +189,14 @@ export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' 
       from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp + ('1 ' || ${f.period})::interval, ('1 ' || ${f.period})::interval) g
     ),
     lastph as (select distinct on (product_id) id from product_phases order by product_id, position desc),
+    phs as materialized (
+      select ph.id, ph.department_id, (${stdSeconds} * 1000)::float8 as std_ms, ph.id in (select id from lastph) as final from product_phases ph
+    ),
     rd as (
-      select r.day, r.job_id, r.user_id, r.work_order_id, r.phase_id, r.product_id, ph.department_id, wo.line,
-        r.sessions, r.run_ms, r.pause_ms, r.forced_pause_ms, r.offline_ms, r.batches, r.pieces, r.scrapped,
-        r.pieces * ${stdSeconds} * 1000 as std_ms, r.phase_id in (select id from lastph) as final
-      from report_daily r join product_phases ph on ph.id = r.phase_id join work_orders wo on wo.id = r.work_order_id
+      select r.day, r.job_id, r.user_id, r.work_order_id, r.phase_id, r.product_id, ph.department_id, ${needLine ? sql`wo.line` : sql`null::text`} as line,
+        r.sessions, r.run_ms::float8 as run_ms, r.pause_ms::float8 as pause_ms, r.forced_pause_ms::float8 as forced_pause_ms,
+        r.offline_ms::float8 as offline_ms, r.batches, r.pieces, r.scrapped, r.pieces * ph.std_ms as std_ms, ph.final
+      from report_daily r join phs ph on ph.id = r.phase_id ${needLine ? sql`join work_orders wo on wo.id = r.work_order_id` : sql``}
       where r.day >= ${f.from}::date and r.day <= ${f.to}::date ${rollupFilters(input)}
       ${live ? liveRows : sql``}
     )`

@@ -104,7 +104,7 @@ export async function productionReport(svc: ReportSvc, input: ProductionReportIn
   const groupBy = input.group_by ?? 'product'
   const g = PRODUCTION_KEYS[groupBy]
   // Batches completed in the range, from the daily rollup (a row per plant day, job and who completed them).
-  const bt = sql`${rollupCte(f, input, false)},
+  const bt = sql`${rollupCte(f, input, false, groupBy === 'line')},
     bt as (select rd.*, rd.user_id as completed_by, rd.pieces as qt_total, rd.scrapped as scrapped_qt from rd where rd.batches > 0)`
   const bucketRows = await sql<{ bucket: string; completed: number; scrapped: number; final_completed: number; planned: number }>`
     with ${bt},
@@ -228,67 +228,78 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
   const f = await rollupFrame(svc, input)
   const defaultCost = (await getSettings(svc, actor)).operator_hourly_cost ?? 0
   // Hourly cost per user, joined once (users are few): users without their own take the default.
-  const rates = sql`rates as (select id as user_id, coalesce(hourly_cost, ${defaultCost}::numeric) as rate from users)`
+  const rates = sql`rates as (select id as user_id, coalesce(hourly_cost, ${defaultCost}::numeric)::float8 as rate from users)`
   // Sessions and batches of the range from the daily rollup, open sessions and pauses added live.
   const rd = rollupCte(f, input, true)
-  const [buckets, operators, workOrders] = await Promise.all([
-    sql<{ bucket: string; worked_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number }>`
-      with ${rd},
-      per as (
-        select ${dayBucketIndex(sql`day`)} as bi, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms,
-          sum(offline_ms) as offline_ms
-        from rd group by 1
-      )
+  type BucketRow = { bucket: string; worked_ms: number; pause_ms: number; forced_pause_ms: number; offline_ms: number }
+  type OperatorRow = {
+    operator_key: string
+    username: string
+    name: string
+    worked_ms: number
+    pause_ms: number
+    forced_pause_ms: number
+    offline_ms: number
+    sessions: number
+    pieces: number
+    std_ms: number
+    hourly_cost: number | null
+  }
+  type WorkOrderRow = { work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }
+  // One statement: the rollup rows of the range are read once and summed three ways (periods, operators, work orders).
+  const { rows: one } = await sql<{ buckets: BucketRow[]; operators: OperatorRow[]; work_orders: WorkOrderRow[] }>`
+    with ${rd}, ${rates},
+    per as (
+      select ${dayBucketIndex(sql`day`)} as bi, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms,
+        sum(offline_ms) as offline_ms
+      from (
+        select day, sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms from rd group by day
+      ) pd group by 1
+    ),
+    b as (
       select s.bucket, coalesce(per.worked_ms, 0) as worked_ms, coalesce(per.pause_ms, 0) as pause_ms,
         coalesce(per.forced_pause_ms, 0) as forced_pause_ms, coalesce(per.offline_ms, 0) as offline_ms
-      from (${bucketList(f)}) s left join per on per.bi = s.i order by s.bucket`.execute(svc.db),
-    sql<{
-      operator_key: string
-      username: string
-      name: string
-      worked_ms: number
-      pause_ms: number
-      forced_pause_ms: number
-      offline_ms: number
-      sessions: number
-      pieces: number
-      std_ms: number
-      hourly_cost: number | null
-    }>`
-      with ${rd},
-      t as (
-        select user_id, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
-          sum(sessions) as sessions
-        from rd group by user_id having sum(sessions) > 0
-      ),
-      p as (select user_id, sum(pieces) as pieces, sum(std_ms) as std_ms from rd where batches > 0 and user_id is not null group by user_id)
-      select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.pause_ms, 0) as pause_ms,
-        coalesce(t.forced_pause_ms, 0) as forced_pause_ms, coalesce(t.offline_ms, 0) as offline_ms, coalesce(t.sessions, 0) as sessions,
-        coalesce(p.pieces, 0) as pieces, coalesce(p.std_ms, 0) as std_ms, u.hourly_cost
-      from (select user_id from t union select user_id from p) k
+      from (${bucketList(f)}) s left join per on per.bi = s.i
+    ),
+    ut as (
+      select user_id, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
+        sum(sessions) as sessions
+      from rd group by user_id having sum(sessions) > 0
+    ),
+    up as (select user_id, sum(pieces) as pieces, sum(std_ms) as std_ms from rd where batches > 0 and user_id is not null group by user_id),
+    o as (
+      select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, coalesce(ut.worked_ms, 0) as worked_ms, coalesce(ut.pause_ms, 0) as pause_ms,
+        coalesce(ut.forced_pause_ms, 0) as forced_pause_ms, coalesce(ut.offline_ms, 0) as offline_ms, coalesce(ut.sessions, 0) as sessions,
+        coalesce(up.pieces, 0) as pieces, coalesce(up.std_ms, 0) as std_ms, u.hourly_cost
+      from (select user_id from ut union select user_id from up) k
       join users u on u.id = k.user_id
-      left join t on t.user_id = k.user_id left join p on p.user_id = k.user_id
-      order by worked_ms desc, u.username`.execute(svc.db),
-    sql<{ work_order_key: string; code: string; product_code: string; worked_ms: number; cost: number; std_ms: number; std_cost: number; pieces: number }>`
-      with ${rd},
-      ${rates},
-      t as (
-        select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as cost
-        from rd left join rates r on r.user_id = rd.user_id group by work_order_id having sum(sessions) > 0
-      ),
-      p as (
-        select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::numeric)) as std_cost,
-          coalesce(sum(pieces) filter (where final), 0) as pieces
-        from rd left join rates r on r.user_id = rd.user_id where rd.batches > 0 group by work_order_id
-      )
-      select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(t.worked_ms, 0) as worked_ms, coalesce(t.cost, 0) as cost,
-        coalesce(p.std_ms, 0) as std_ms, coalesce(p.std_cost, 0) as std_cost, coalesce(p.pieces, 0) as pieces
-      from (select work_order_id from t union select work_order_id from p) k
+      left join ut on ut.user_id = k.user_id left join up on up.user_id = k.user_id
+    ),
+    wt as (
+      select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as cost
+      from rd left join rates r on r.user_id = rd.user_id group by work_order_id having sum(sessions) > 0
+    ),
+    wp as (
+      select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as std_cost,
+        coalesce(sum(pieces) filter (where final), 0) as pieces
+      from rd left join rates r on r.user_id = rd.user_id where rd.batches > 0 group by work_order_id
+    ),
+    w as (
+      select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(wt.worked_ms, 0) as worked_ms, coalesce(wt.cost, 0) as cost,
+        coalesce(wp.std_ms, 0) as std_ms, coalesce(wp.std_cost, 0) as std_cost, coalesce(wp.pieces, 0) as pieces
+      from (select work_order_id from wt union select work_order_id from wp) k
       join work_orders wo on wo.id = k.work_order_id join products pr on pr.id = wo.product_id
-      left join t on t.work_order_id = k.work_order_id left join p on p.work_order_id = k.work_order_id
+      left join wt on wt.work_order_id = k.work_order_id left join wp on wp.work_order_id = k.work_order_id
       order by cost desc, wo.code
-      limit 500`.execute(svc.db),
-  ])
+      limit 500
+    )
+    select (select coalesce(json_agg(b order by b.bucket), '[]') from b) as buckets,
+      (select coalesce(json_agg(o order by o.worked_ms desc, o.username), '[]') from o) as operators,
+      (select coalesce(json_agg(w order by w.cost desc, w.code), '[]') from w) as work_orders`.execute(svc.db)
+  const parsed = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x)
+  const buckets = { rows: parsed(one[0]!.buckets) as BucketRow[] }
+  const operators = { rows: parsed(one[0]!.operators) as OperatorRow[] }
+  const workOrders = { rows: parsed(one[0]!.work_orders) as WorkOrderRow[] }
   const ops = operators.rows.map((r) => {
     const hourly = r.hourly_cost === null ? defaultCost : n(r.hourly_cost)
     const worked = Math.round(n(r.worked_ms))
@@ -497,10 +508,14 @@ export async function oeeReport(svc: ReportSvc, input: OeeReportInput): Promise<
   const col = sql.ref(OEE_COL[groupBy])
   const g = OEE_KEYS[groupBy]
   // Sessions and batches of the range from the daily rollup, open sessions and pauses added live.
-  const both = sql`${rollupCte(f, input, true)},
+  const both = sql`${rollupCte(f, input, true, groupBy === 'line')},
     parts as (
-      select ${col} as grp, ${dayBucketIndex(sql`day`)} as bi, run_ms, pause_ms, forced_pause_ms, offline_ms, std_ms, pieces, scrapped
-      from rd
+      select grp, ${dayBucketIndex(sql`day`)} as bi, run_ms, pause_ms, forced_pause_ms, offline_ms, std_ms, pieces, scrapped
+      from (
+        select ${col} as grp, day, sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
+          sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped
+        from rd group by 1, 2
+      ) pd
     )`
   const sums = sql`sum(run_ms) as run_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
     sum(std_ms) as std_ms, sum(pieces) as pieces, sum(scrapped) as scrapped`
