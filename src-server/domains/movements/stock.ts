@@ -161,22 +161,35 @@ export async function readInventory(db: Db, input: InventoryInput): Promise<Inve
   }
   if (input.serial !== undefined) conds.push(sql`s.serial = ${input.serial.trim()}`)
   if (input.owned !== undefined) conds.push(sql`s.owned = ${input.owned}`)
-  const { rows } = await sql<{ lines: InventoryLine[]; totals: Inventory['totals'] }>`
+  // Lines and totals travel as arrays of arrays (about half the bytes of keyed objects).
+  type LineTuple = [string, string, string, string, string, string | null, boolean, number]
+  type TotalTuple = [string, string, string, number]
+  const { rows } = await sql<{ lines: LineTuple[]; totals: TotalTuple[] }>`
     with m as (
       select s.position_id, s.product_id, s.serial, s.owned, s.quantity from stock s where ${sql.join(conds, sql` and `)}
     )
     select
-      (select coalesce(json_agg(l), '[]'::json) from (
-        select m.position_id as position_key, p.code as position_code, m.product_id as product_key, pr.code as product_code,
-          pr.description as product_description, nullif(m.serial, '') as serial, m.owned, m.quantity::float8 as quantity
+      (select coalesce(json_agg(json_build_array(l.position_id, l.position_code, l.product_id, l.product_code, l.product_description, l.serial, l.owned, l.quantity) order by l.n), '[]'::json) from (
+        select m.position_id, p.code as position_code, m.product_id, pr.code as product_code,
+          pr.description as product_description, nullif(m.serial, '') as serial, m.owned, m.quantity::float8 as quantity,
+          row_number() over (order by p.code, pr.code, m.serial, m.owned desc) as n
         from m join positions p on p.id = m.position_id join products pr on pr.id = m.product_id
         order by p.code, pr.code, m.serial, m.owned desc
         limit ${INVENTORY_LIMIT + 1}) l) as lines,
-      (select coalesce(json_agg(t), '[]'::json) from (
-        select m.product_id as product_key, pr.code as product_code, pr.description as product_description, sum(m.quantity)::float8 as quantity
+      (select coalesce(json_agg(json_build_array(t.product_id, t.product_code, t.product_description, t.quantity) order by t.product_code), '[]'::json) from (
+        select m.product_id, pr.code as product_code, pr.description as product_description, sum(m.quantity)::float8 as quantity
         from m join products pr on pr.id = m.product_id
-        group by m.product_id, pr.code, pr.description
-        order by pr.code) t) as totals`.execute(db)
-  const { lines, totals } = rows[0]!
+        group by m.product_id, pr.code, pr.description) t) as totals`.execute(db)
+  const lines: InventoryLine[] = rows[0]!.lines.map(([position_key, position_code, product_key, product_code, product_description, serial, owned, quantity]) => ({
+    position_key,
+    position_code,
+    product_key,
+    product_code,
+    product_description,
+    serial,
+    owned,
+    quantity,
+  }))
+  const totals = rows[0]!.totals.map(([product_key, product_code, product_description, quantity]) => ({ product_key, product_code, product_description, quantity }))
   return { lines: lines.slice(0, INVENTORY_LIMIT), more: lines.length > INVENTORY_LIMIT, totals }
 }
