@@ -195,7 +195,7 @@ export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' 
     rd as (
       select r.day, r.job_id, r.user_id, r.work_order_id, r.phase_id, r.product_id, ph.department_id, ${needLine ? sql`wo.line` : sql`null::text`} as line,
         r.sessions, r.run_ms::float8 as run_ms, r.pause_ms::float8 as pause_ms, r.forced_pause_ms::float8 as forced_pause_ms,
-        r.offline_ms::float8 as offline_ms, r.batches, r.pieces, r.scrapped, r.pieces * ph.std_ms as std_ms, ph.final
+        r.offline_ms::float8 as offline_ms, r.batches, r.pieces::integer as pieces, r.scrapped::integer as scrapped, r.pieces * ph.std_ms as std_ms, ph.final
       from report_daily r join phs ph on ph.id = r.phase_id ${needLine ? sql`join work_orders wo on wo.id = r.work_order_id` : sql``}
       where r.day >= ${f.from}::date and r.day <= ${f.to}::date ${rollupFilters(input)}
       ${live ? liveRows : sql``}

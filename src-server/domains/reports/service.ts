@@ -261,36 +261,26 @@ export async function labourReport(svc: Services, actor: Actor, input: LabourRep
         coalesce(per.forced_pause_ms, 0) as forced_pause_ms, coalesce(per.offline_ms, 0) as offline_ms
       from (${bucketList(f)}) s left join per on per.bi = s.i
     ),
-    ut as (
+    us as (
       select user_id, sum(run_ms) as worked_ms, sum(pause_ms) as pause_ms, sum(forced_pause_ms) as forced_pause_ms, sum(offline_ms) as offline_ms,
-        sum(sessions) as sessions
-      from rd group by user_id having sum(sessions) > 0
+        sum(sessions) as sessions, sum(pieces) filter (where batches > 0) as pieces, sum(std_ms) filter (where batches > 0) as std_ms
+      from rd group by user_id having sum(sessions) > 0 or (sum(batches) > 0 and user_id is not null)
     ),
-    up as (select user_id, sum(pieces) as pieces, sum(std_ms) as std_ms from rd where batches > 0 and user_id is not null group by user_id),
     o as (
-      select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, coalesce(ut.worked_ms, 0) as worked_ms, coalesce(ut.pause_ms, 0) as pause_ms,
-        coalesce(ut.forced_pause_ms, 0) as forced_pause_ms, coalesce(ut.offline_ms, 0) as offline_ms, coalesce(ut.sessions, 0) as sessions,
-        coalesce(up.pieces, 0) as pieces, coalesce(up.std_ms, 0) as std_ms, u.hourly_cost
-      from (select user_id from ut union select user_id from up) k
-      join users u on u.id = k.user_id
-      left join ut on ut.user_id = k.user_id left join up on up.user_id = k.user_id
+      select u.id as operator_key, u.username, trim(u.name || ' ' || u.surname) as name, us.worked_ms, us.pause_ms, us.forced_pause_ms, us.offline_ms,
+        us.sessions, coalesce(us.pieces, 0) as pieces, coalesce(us.std_ms, 0) as std_ms, u.hourly_cost
+      from us join users u on u.id = us.user_id
     ),
-    wt as (
-      select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as cost
-      from rd left join rates r on r.user_id = rd.user_id group by work_order_id having sum(sessions) > 0
-    ),
-    wp as (
-      select work_order_id, sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as std_cost,
-        coalesce(sum(pieces) filter (where final), 0) as pieces
-      from rd left join rates r on r.user_id = rd.user_id where rd.batches > 0 group by work_order_id
+    wk as (
+      select work_order_id, sum(run_ms) as worked_ms, sum(run_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as cost,
+        sum(std_ms) as std_ms, sum(std_ms / 3600000.0 * coalesce(r.rate, ${defaultCost}::float8)) as std_cost, coalesce(sum(pieces) filter (where final), 0) as pieces
+      from rd left join rates r on r.user_id = rd.user_id group by work_order_id having sum(sessions) > 0 or sum(batches) > 0
     ),
     w as (
-      select wo.id as work_order_key, wo.code, pr.code as product_code, coalesce(wt.worked_ms, 0) as worked_ms, coalesce(wt.cost, 0) as cost,
-        coalesce(wp.std_ms, 0) as std_ms, coalesce(wp.std_cost, 0) as std_cost, coalesce(wp.pieces, 0) as pieces
-      from (select work_order_id from wt union select work_order_id from wp) k
-      join work_orders wo on wo.id = k.work_order_id join products pr on pr.id = wo.product_id
-      left join wt on wt.work_order_id = k.work_order_id left join wp on wp.work_order_id = k.work_order_id
-      order by cost desc, wo.code
+      select wo.id as work_order_key, wo.code, pr.code as product_code, wk.worked_ms, wk.cost, wk.std_ms, wk.std_cost, wk.pieces
+      from (select * from wk order by cost desc fetch first 500 rows with ties) wk
+      join work_orders wo on wo.id = wk.work_order_id join products pr on pr.id = wo.product_id
+      order by wk.cost desc, wo.code
       limit 500
     )
     select (select coalesce(json_agg(b order by b.bucket), '[]') from b) as buckets,
