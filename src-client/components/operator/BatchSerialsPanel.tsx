@@ -18,7 +18,8 @@ import { FormFieldInput } from './FormFieldInput'
  * A barcode scanner types the code and ends with Enter: Enter moves to the next field, and on a
  * piece's last field saves (PUT batch/{key}/serial-temp-links) and goes on to the next piece.
  * Nothing here is a form, so Enter never submits anything else. A serial inside another one asks
- * to confirm moving it; every other refusal shows the server's message in red, next to the field.
+ * to confirm moving it, one in no stock position (inventory management on) to confirm linking it
+ * without inventory movements; every other refusal shows the server's message in red, next to the field.
  */
 
 type PieceDraft = { code: string; slots: Record<string, string>; data: Record<string, FormValue> }
@@ -64,7 +65,9 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
   const [busy, setBusy] = useState(false)
   const [fieldError, setFieldError] = useState<{ key: string; message: string } | null>(null)
   const [confirmMove, setConfirmMove] = useState<{ code: string; parent: string; piece: number } | null>(null)
+  const [confirmStock, setConfirmStock] = useState<{ serials: string[]; extra: number[] } | null>(null)
   const moves = useRef(new Set<string>())
+  const notInStock = useRef(new Set<string>())
   const inputs = useRef(new Map<string, HTMLInputElement>())
 
   const current = (piece: number): PieceDraft => drafts[piece] ?? saved[piece]!
@@ -101,7 +104,12 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
       const links = view.components.flatMap((c) =>
         Array.from({ length: slotsOf(c, piece) }, (_, n) => d.slots[slotId(c.component_key, n)]?.trim() ?? '')
           .filter((code) => code !== '')
-          .map((code) => ({ component_key: c.component_key, child_serial_code: code, ...(moves.current.has(code) ? { confirm_move: true } : {}) })),
+          .map((code) => ({
+            component_key: c.component_key,
+            child_serial_code: code,
+            ...(moves.current.has(code) ? { confirm_move: true } : {}),
+            ...(notInStock.current.has(code) ? { confirm_not_in_stock: true } : {}),
+          })),
       )
       const data = Object.fromEntries(Object.entries(d.data).filter(([, v]) => !isEmptyValue(v)))
       return {
@@ -124,6 +132,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
       setDrafts((all) => Object.fromEntries(Object.entries(all).filter(([k]) => !pieces.includes(Number(k)))))
       setFieldError(null)
       moves.current.clear()
+      notInStock.current.clear()
       notifySuccess(t`Collegamenti seriali salvati`)
       return true
     } catch (e) {
@@ -133,6 +142,11 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
       const piece = typeof err.extra.piece === 'number' ? err.extra.piece : null
       if (err.code === 'SERIAL_ALREADY_LINKED' && code && parent && piece) {
         setConfirmMove({ code, parent, piece })
+        return false
+      }
+      const missing = Array.isArray(err.extra.serials) ? err.extra.serials.filter((s): s is string => typeof s === 'string') : []
+      if (err.code === 'SERIAL_NOT_IN_STOCK' && missing.length) {
+        setConfirmStock({ serials: missing, extra })
         return false
       }
       showFieldError(err, piece, code)
@@ -316,6 +330,35 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
                 data-testid="confirm-move"
               >
                 <Trans>Sposta il seriale</Trans>
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+      <Modal opened={confirmStock !== null} onClose={() => setConfirmStock(null)} title={t`Seriale non a magazzino`} centered size="lg">
+        {confirmStock && (
+          <Stack>
+            <Text size="lg" data-testid="confirm-stock-text">
+              <Trans>
+                Questi seriali non sono in nessuna posizione di magazzino: {confirmStock.serials.join(', ')}. Collegarli comunque, senza movimenti di
+                magazzino?
+              </Trans>
+            </Text>
+            <Group justify="flex-end">
+              <Button size="lg" variant="default" onClick={() => setConfirmStock(null)} data-testid="confirm-stock-cancel">
+                <Trans>Annulla</Trans>
+              </Button>
+              <Button
+                size="lg"
+                color="orange"
+                onClick={() => {
+                  for (const code of confirmStock.serials) notInStock.current.add(code)
+                  setConfirmStock(null)
+                  void save(confirmStock.extra)
+                }}
+                data-testid="confirm-stock"
+              >
+                <Trans>Collega senza movimenti</Trans>
               </Button>
             </Group>
           </Stack>

@@ -152,8 +152,9 @@ export const executionRoutes = [
     summary:
       'Declare the serials of pieces of the open batch (the job\'s operator, job running), traceability level complete: per piece its serial_code ' +
       '(phases without a counter; with one the counter numbers it, 422 COUNTER_NOT_DEFINED otherwise), data by serial field key, and links ' +
-      '[{component_key, child_serial_code, confirm_move?}] replacing its temporary links. Refusals write nothing: 409 SERIAL_NEW_ALREADY_PRESENT / ' +
-      'SERIAL_ALREADY_PRESENT (code used), 409 SERIAL_ALREADY_LINKED (inside another serial: send confirm_move), 422 SERIAL_WRONG_PRODUCT, ' +
+      '[{component_key, child_serial_code, confirm_move?, confirm_not_in_stock?}] replacing its temporary links. Refusals write nothing: 409 SERIAL_NEW_ALREADY_PRESENT / ' +
+      'SERIAL_ALREADY_PRESENT (code used), 409 SERIAL_ALREADY_LINKED (inside another serial: send confirm_move), 409 SERIAL_NOT_IN_STOCK ' +
+      '(inventory management on and a newly linked component serial in no stock position, named in `serials`: send confirm_not_in_stock to link it without inventory movements), 422 SERIAL_WRONG_PRODUCT, ' +
       '422 SERIAL_LINK_CYCLE, 400 SERIAL_SCANNED_TWICE / SERIAL_DECLARATION_INVALID / SERIAL_CODE_INVALID. Pieces not listed stay as they are',
     access: EXECUTION_WRITE,
     params: BatchParams,

@@ -3,6 +3,9 @@ import { sql } from 'kysely'
 import type { PieceSerialsInput } from '../../../src/domains/serials/batch-serials'
 import { adminKey, appCode, quickUser, tableCounts } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
+import { createMovement } from '../movements/service'
+import { readWarehouseSettings, updateWarehouseSettings } from '../movements/settings'
+import { createPosition } from '../positions/service'
 import { createSerial, linkSerials } from '../serials/service'
 import * as ex from './service'
 import { makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
@@ -274,6 +277,41 @@ describe('execution: serials declared in a batch', () => {
     expect(Number(events.n)).toBe(300)
     console.log(`[serials-batch] 100 pieces x 2 components: declared in ${saveMs.toFixed(0)} ms, completed (finalised) in ${completeMs.toFixed(0)} ms`)
   }, 60_000)
+
+  test('SPEC 5: with inventory management on, a component serial in no stock position is refused (409 naming it, nothing written) until confirmed; off, nothing is checked', async () => {
+    const admin = { userId: await adminKey(h), sessionId: null, scope: 'admin warehouse', tokenId: null }
+    const before = await readWarehouseSettings(h.svc.db)
+    const t = await traced({ perPiece: 2 })
+    const store = (await createPosition(h.svc, admin, { code: unique('SB-STORE') }))._key
+    const [inStock, missing, missing2] = [unique('IN'), unique('OUT'), unique('OUT')]
+    await createMovement(h.svc, admin, { type: 'load', product_key: t.item, to_position_key: store, quantity: 1, serial: inStock })
+    await updateWarehouseSettings(h.svc, admin, { inventory_management: true })
+    try {
+      const put = (body: unknown) => h.request('PUT', `/api/batch/${t.batch}/serial-temp-links`, { token: op.token, body })
+      const before = await tableCounts(h)
+      const serialsBefore = await h.svc.db.selectFrom('serials').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      const no = await put([links(t, 1, [inStock, missing]), links(t, 2, [missing2])])
+      expect({ status: no.status, code: appCode(no.body), serials: no.body.detail.serials }).toEqual({ status: 409, code: 'SERIAL_NOT_IN_STOCK', serials: [missing, missing2] })
+      expect(await tableCounts(h)).toEqual(before)
+      expect(await h.svc.db.selectFrom('serials').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual(serialsBefore)
+      // Only the confirmed one passes: the other is still named.
+      const confirmOne = (code: string) => ({ component_key: t.component, child_serial_code: code, confirm_not_in_stock: true })
+      const half = await put([{ piece: 1, links: [{ component_key: t.component, child_serial_code: inStock }, confirmOne(missing)] }, links(t, 2, [missing2])])
+      expect({ status: half.status, serials: half.body.detail.serials }).toEqual({ status: 409, serials: [missing2] })
+      const ok = await put([{ piece: 1, links: [{ component_key: t.component, child_serial_code: inStock }, confirmOne(missing)] }, { piece: 2, links: [confirmOne(missing2)] }])
+      expect(ok.status).toBe(200)
+      expect(ok.body.detail.pieces[0].links.map((l: { code: string }) => l.code)).toEqual([inStock, missing])
+      // Links already declared are not asked again when the piece is sent again without the flag.
+      const again = await save(t, [links(t, 1, [inStock, missing])])
+      expect(again.pieces[0]!.links.map((l) => l.code)).toEqual([inStock, missing])
+      // Inventory management off: nothing is checked.
+      await updateWarehouseSettings(h.svc, admin, { inventory_management: false })
+      const off = await save(t, [links(t, 2, [missing2, unique('OUT')])])
+      expect(off.pieces[1]!.links).toHaveLength(2)
+    } finally {
+      await updateWarehouseSettings(h.svc, admin, { inventory_management: before.inventory_management })
+    }
+  })
 
   test('REST: GET batch/{key}/serials, PUT batch/{key}/serial-temp-links, GET component-batch; errors and permissions', async () => {
     const t = await traced({ perPiece: 1 })

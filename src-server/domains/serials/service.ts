@@ -23,6 +23,7 @@ import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound,
 import { nextCounterCode } from '../counters/service'
 import { appendEvent, appendEvents } from '../events/service'
 import { listSerialFields } from '../serial-fields/service'
+import { assertComponentSerialsInStock } from '../production-stock/service'
 import { readSettings } from '../settings/queries'
 import { readGenealogy } from './genealogy'
 import { ancestorIds, lockSerial, lockSerialLinks, selectLinkRows, selectSerialHistory, selectSerialRows } from './queries'
@@ -454,6 +455,13 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
   await lockSerialLinks(trx)
   const read = await readPieces(trx, place.batch_id)
   const existing = new Map(read.serials.map((s) => [s.piece!, s]))
+  // SPEC 5: a component serial newly put into a piece and in no stock position (inventory
+  // management on) asks the person to confirm linking it without inventory movements.
+  const kept = new Set(read.links.map((l) => `${l.parent_serial_id}\u0001${l.component_key}\u0001${l.code}`))
+  const unconfirmed = checked.flatMap((p) =>
+    (p.links ?? []).filter((l) => !l.confirm_not_in_stock && !kept.has(`${existing.get(p.piece)?.id}\u0001${l.component_key}\u0001${l.child_serial_code}`)),
+  )
+  await assertComponentSerialsInStock(trx, unconfirmed.map((l) => ({ product_key: l.component.item_key, code: l.child_serial_code })), false)
   const parents = new Map<number, string>()
   // First every piece's serial and the removals, so a serial moved between pieces is free when added.
   for (const p of checked) {

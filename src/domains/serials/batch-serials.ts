@@ -38,6 +38,8 @@ export const PieceLinkInput = v.object({
   child_serial_code: ScannedCode,
   /** The serial is inside another serial: move it here (the person confirmed, SPEC 5). */
   confirm_move: v.optional(v.boolean()),
+  /** With inventory management on, the serial is in no stock position: link it anyway, without inventory movements (the person confirmed, SPEC 5). */
+  confirm_not_in_stock: v.optional(v.boolean()),
 })
 export type PieceLinkInput = v.InferOutput<typeof PieceLinkInput>
 
