@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect'
 import { useHarness } from '../../test/harness'
 import { adminKey, tableCounts } from '../../test/fixtures'
 import { writeSettings } from '../settings/queries'
+import { makeField } from '../execution/test-fixtures'
 import { makeProduct } from '../work-orders/test-fixtures'
 import { createSerial, editSerial, finalizeBatchSerials, getGenealogy, getSerial, linkSerials, listSerials, unlinkSerial, type NewSerialLink } from './service'
 
@@ -219,6 +220,32 @@ describe('corrections with a reason, gated by the settings', () => {
       { reason: 'etichetta errata', changes: { code: { from: 'EDIT-1', to: 'EDIT-2' } } },
     ])
     await writeSettings(h.svc.db, { serial_code_edit: false })
+  })
+
+  test('data correction: configured serial fields checked by type, keys already on the serial kept editable, any other key 400 naming it and nothing written', async () => {
+    const volts = await makeField(h.svc.db, { type: 'number', name: 'Tensione collaudo' })
+    const ok = await makeField(h.svc.db, { type: 'boolean', name: 'Collaudato' })
+    await h.svc.db.insertInto('serial_fields').values([{ field_id: volts, mandatory: true, position: 901 }, { field_id: ok, mandatory: false, position: 902 }]).execute()
+    try {
+      const id = await make('DATA-1', assembly, { data: { lotto: 'L1', [volts]: 12 } })
+      const before = await tableCounts(h)
+      const bad = await refused(editSerial(h.svc, actor, id, { data: { lotto: 'L1', colore: 'rosso' }, reason: 'aggiunto colore' }))
+      expect(bad).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
+      expect(bad.message).toContain('colore')
+      const typed = await refused(editSerial(h.svc, actor, id, { data: { [volts]: 'dodici' }, reason: 'x' }))
+      expect(typed).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
+      expect(typed.message).toContain('Tensione collaudo')
+      expect(await tableCounts(h)).toEqual(before)
+      // A configured field added, one changed, an old free key edited: accepted; an empty value removes its key.
+      const row = await editSerial(h.svc, actor, id, { data: { lotto: 'L1bis', [volts]: 12.5, [ok]: true }, reason: 'collaudo rifatto' })
+      expect(row.data).toEqual({ lotto: 'L1bis', [volts]: 12.5, [ok]: true })
+      const removed = await editSerial(h.svc, actor, id, { data: { [volts]: 12.5, [ok]: null }, reason: 'lotto e collaudo tolti' })
+      expect(removed.data).toEqual({ [volts]: 12.5 })
+      // The free key is gone now: it cannot come back.
+      expect(await refused(editSerial(h.svc, actor, id, { data: { lotto: 'L1' }, reason: 'x' }))).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
+    } finally {
+      await h.svc.db.deleteFrom('serial_fields').where('field_id', 'in', [volts, ok]).execute()
+    }
   })
 
   test('removing a link: refused while serial_delete is off; with it on, needs a reason, recorded on both serials', async () => {

@@ -703,9 +703,10 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
         }
       }
       if (patch.data !== undefined) {
-        const data = checkedData(patch.data)
+        const next = await checkedCorrectedData(trx, old.data as Record<string, unknown>, patch.data)
+        const data = checkedData(next)
         if (data !== JSON.stringify(old.data)) {
-          changes.data = { from: old.data, to: patch.data }
+          changes.data = { from: old.data, to: next }
           set.data = data
         }
       }
@@ -718,6 +719,27 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
     throw e
   }
   return getSerialRow(svc.db, key)
+}
+/**
+ * Corrected serial data: a key must be a serial field (active; its value checked and stored by the
+ * field's type, an empty value removes it) or a key the serial already carries (kept editable as
+ * it is: data written before the field list changed, or by a script). Any other key is 400
+ * SERIAL_DATA_INVALID naming it. Mandatory serial fields are not enforced here: old serials may
+ * lack them, and staff correct one value at a time.
+ */
+async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const fields = new Map((await listSerialFields({ db })).filter((f) => f.field_active).map((f) => [f._key, f]))
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(data)) {
+    const field = fields.get(key)
+    if (field) {
+      const ok = checkMetadataValue({ ...field, mandatory: false }, value)
+      if (!ok.ok) throw badRequest('SERIAL_DATA_INVALID', `${field.name}: ${ok.problem}`, { field_key: key })
+      if (!isEmptyValue(ok.value)) out[key] = ok.value
+    } else if (Object.hasOwn(old, key)) out[key] = value
+    else throw badRequest('SERIAL_DATA_INVALID', `not a serial field: ${key} (add it in the serial fields first)`, { field_key: key })
+  }
+  return out
 }
 const codeInUseOnUpdate = (code: string) => conflict('SERIAL_ALREADY_PRESENT', `serial code ${code} already used: cannot update`)
 
