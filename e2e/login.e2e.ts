@@ -93,7 +93,8 @@ test('redirect_to keeps the query of the requested path', async ({ page }) => {
   await expect(page).toHaveURL(/\/login\?/)
   expect(new URL(page.url()).searchParams.get('redirect_to')).toBe('/app/report?period=week')
   await fillLogin(page, 'rapporti', DEMO_PASSWORD)
-  await expect(page).toHaveURL(/\/app\/report\?period=week$/)
+  // Rapporti opens on its production report and keeps the query.
+  await expect(page).toHaveURL(/\/app\/report\/production\?period=week$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 })
 

@@ -18,6 +18,9 @@ const REST: Record<string, Access['scope']> = {
   'DELETE /settings/logo': 'admin',
   'GET /settings/default-phase': ['admin', 'library'],
   'PUT /settings/default-phase': 'admin',
+  // Warehouse settings (inventory management, default positions) live with the movements domain.
+  'GET /settings/warehouse': ['admin', 'production', 'warehouse'],
+  'PATCH /settings/warehouse': ['admin'],
   'GET /department': 'signed-in',
   'POST /department': 'admin',
   'PATCH /department/{key}': 'admin',

@@ -1,8 +1,8 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
 
-// Rapporti opens on the production report.
+// Rapporti opens on the production report, keeping any query (a bookmarked period or filter).
 export const Route = createFileRoute('/app/report/')({
-  beforeLoad: () => {
-    throw redirect({ href: '/app/report/production', replace: true })
+  beforeLoad: ({ location }) => {
+    throw redirect({ href: `/app/report/production${location.searchStr}`, replace: true })
   },
 })
