@@ -93,49 +93,77 @@ test('genealogy graph: the serial with what it is made of below and what it went
   await expect(page.getByTestId('genealogy-csv-forward')).toBeVisible()
 })
 
-test('data correction: a reason is required; the history shows the field before and after and why', async ({ page }) => {
+test('data correction: the configured serial fields by name and type (mandatory marked), a reason required; the history shows each field before and after and why', async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 })
+  // Two serial fields of their own (unique names), removed again at the end.
+  const api = await adminApi(baseURL!)
+  const made = async (res: Awaited<ReturnType<typeof api.post>>) => {
+    expect(res.status(), await res.text()).toBeLessThan(300)
+    return ((await res.json()) as { detail: { _key: string } }).detail
+  }
+  const winding = `Avvolgimento ${Date.now().toString(36)}`
+  const volts = `Tensione ${Date.now().toString(36)}`
+  const windingKey = (await made(await api.post('/api/field', { data: { name: winding, type: 'text' } })))._key
+  const voltsKey = (await made(await api.post('/api/field', { data: { name: volts, type: 'number' } })))._key
+  await made(await api.post('/api/serial-field', { data: { field_key: windingKey } }))
+  await made(await api.post('/api/serial-field', { data: { field_key: voltsKey, mandatory: true } }))
   await signIn(page, 'tracciabilita')
   await openSerial(page, 'SN-MOT-0102')
   const dialog = page.getByRole('dialog', { name: "Correct the serial's data" })
   try {
     await page.getByRole('button', { name: 'Correct data' }).click()
-    await expect(dialog.getByText('The serial has no data: add a field.')).toBeVisible()
-    await dialog.getByRole('button', { name: 'Add a field' }).click()
-    await dialog.getByRole('textbox', { name: 'Field' }).pressSequentially('avvolgimento')
-    await dialog.getByRole('textbox', { name: 'Value' }).pressSequentially('rifatto 2026')
-    // No reason: Save stays off.
-    await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled()
+    // No free field names any more: only the configured fields, the mandatory one marked.
+    await expect(dialog.getByRole('button', { name: 'Add a field' })).toHaveCount(0)
+    await expect(dialog.getByTestId(`field-${voltsKey}`)).toBeVisible()
+    await expect(dialog.locator('label', { hasText: volts }).locator('.mantine-InputWrapper-required')).toHaveCount(1)
+    await expect(dialog.locator('label', { hasText: winding }).locator('.mantine-InputWrapper-required')).toHaveCount(0)
+    await dialog.getByRole('textbox', { name: winding }).pressSequentially('rifatto 2026')
+    // A number as people type it (decimal comma); text that is no number keeps Save off.
+    await dialog.getByRole('textbox', { name: volts }).pressSequentially('dodici')
     await dialog.getByRole('textbox', { name: 'Reason' }).pressSequentially('riparazione in garanzia')
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled()
+    await dialog.getByRole('textbox', { name: volts }).fill('')
+    await dialog.getByRole('textbox', { name: volts }).pressSequentially('12,5')
     await page.setViewportSize({ width: 1024, height: 768 })
     await page.screenshot({ path: `${SHOTS}/data-edit-1024.png` })
     await dialog.getByRole('button', { name: 'Save' }).click()
     await expect(dialog).toHaveCount(0)
     await expect(page.getByTestId('serial-data')).toContainText('rifatto 2026')
+    await expect(page.getByTestId('serial-data')).toContainText(winding)
     await page.getByRole('tab', { name: 'History' }).click()
     await expect(rowsOf(page, 'serial-history').last()).toContainText('Changed')
-    await expect(rowsOf(page, 'serial-history').last()).toContainText('avvolgimento: — → rifatto 2026; Reason: riparazione in garanzia')
+    // (The two fields in either order: serial data is stored as JSON, keys by their key.)
+    for (const part of [`${winding}: — → rifatto 2026`, `${volts}: — → 12.5`, 'Reason: riparazione in garanzia']) {
+      await expect(rowsOf(page, 'serial-history').last()).toContainText(part)
+    }
 
-    // Changing the value: before and after.
+    // Changing a value: before and after.
     await page.getByRole('button', { name: 'Correct data' }).click()
-    const value = dialog.getByRole('textbox', { name: 'avvolgimento' })
+    const value = dialog.getByRole('textbox', { name: winding })
     await value.fill('')
     await value.pressSequentially('rifatto 2027')
     await dialog.getByRole('textbox', { name: 'Reason' }).pressSequentially('anno sbagliato')
     await dialog.getByRole('button', { name: 'Save' }).click()
-    await expect(rowsOf(page, 'serial-history').last()).toContainText('avvolgimento: rifatto 2026 → rifatto 2027; Reason: anno sbagliato')
+    await expect(rowsOf(page, 'serial-history').last()).toContainText(`${winding}: rifatto 2026 → rifatto 2027; Reason: anno sbagliato`)
   } finally {
     // Back to no data, so that the other specs find the demo serial as it was (also with a reason).
     if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click()
     if (await page.getByTestId('serial-data').isVisible()) {
       await page.getByRole('button', { name: 'Correct data' }).click()
-      await dialog.getByRole('button', { name: 'Remove field avvolgimento' }).click()
+      await dialog.getByRole('textbox', { name: winding }).fill('')
+      await dialog.getByRole('textbox', { name: volts }).fill('')
       await dialog.getByRole('textbox', { name: 'Reason' }).pressSequentially('ripristino dati demo')
       await dialog.getByRole('button', { name: 'Save' }).click()
       await expect(page.getByText('No data')).toBeVisible()
     }
+    for (const key of [windingKey, voltsKey]) await api.delete(`/api/serial-field/${key}`)
   }
-  await expect(rowsOf(page, 'serial-history').last()).toContainText('avvolgimento: rifatto 2027 → —; Reason: ripristino dati demo')
+  for (const part of [`${winding}: rifatto 2027 → —`, `${volts}: 12.5 → —`, 'Reason: ripristino dati demo']) {
+    await expect(rowsOf(page, 'serial-history').last()).toContainText(part)
+  }
 })
 
 test("work order filter and the work order's Tracciabilità tab: produced and consumed serials, each opening the serial", async ({ page, baseURL }) => {

@@ -1,12 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, Modal, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
+import { ActionIcon, Button, Group, Loader, Modal, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { hasScope } from '../../../src/auth/scopes'
+import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
+import { checkMetadataValue, isEmptyValue } from '../../../src/domains/products/metadata'
 import { SERIAL_CODE_MAX, SERIAL_REASON_MAX } from '../../../src/domains/serials/schemas'
 import { decimalSeparatorOf, numberToText } from '../../../src/i18n/number-text'
-import { type Entry, entriesToData, FIELD_NAME_MAX, kindOf } from './serial-data'
+import { type Entry, entriesToData, kindOf } from './serial-data'
+import { numbersFromText } from '../../lib/number-field-values'
 import { notifyError, notifySuccess } from '../../lib/notify'
+import { FormFieldInput } from '../operator/FormFieldInput'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
 
@@ -92,13 +96,27 @@ export function UnlinkSerialDialog({ linkKey, childCode, parentCode, ...modal }:
 }
 
 /**
- * SPEC 5: corrects the data a serial carries (values, a field added or removed) with a mandatory
- * reason; the server records the reason and the values before and after in SERIAL_UPDATED.
+ * SPEC 5: corrects the data a serial carries with a mandatory reason; the server records the
+ * reason and the values before and after in SERIAL_UPDATED. The configured serial fields
+ * (Amministrazione › Generale › Campi seriale) come first, each with its own input by type and the
+ * mandatory ones marked; keys the serial already carries that are no serial field (written before
+ * the list changed, or by a script) stay editable and removable. No free keys: the server refuses them.
  */
-export function EditSerialDataDialog({ serialKey, data, ...modal }: Props & { serialKey: string; data: Record<string, unknown> }) {
+export function EditSerialDataDialog({
+  serialKey,
+  data,
+  batchKey,
+  ...modal
+}: Props & { serialKey: string; data: Record<string, unknown>; batchKey: string | null }) {
   const { t, i18n } = useLingui()
   const separator = decimalSeparatorOf(i18n.locale)
   const queryClient = useQueryClient()
+  const serialFields = useQuery({ ...trpc.serialFields.list.queryOptions(), staleTime: 60_000 })
+  const allFields = serialFields.data ?? []
+  const fields: (FieldDefinition & { field_active: boolean })[] = allFields.filter((f) => f.field_active)
+  const configured = new Set(fields.map((f) => f._key))
+  const names = new Map(allFields.map((f) => [f._key, f.name]))
+  const [values, setValues] = useState<Record<string, FormValue>>(() => ({ ...(data as Record<string, FormValue>) }))
   const [entries, setEntries] = useState<Entry[]>(() =>
     Object.entries(data).map(([name, value], id) => {
       const kind = kindOf(value)
@@ -106,15 +124,28 @@ export function EditSerialDataDialog({ serialKey, data, ...modal }: Props & { se
       return { id, name, kind, text, checked: value === true, isNew: false }
     }),
   )
+  const extras = entries.filter((e) => !configured.has(e.name))
   const [reason, setReason] = useState('')
   const [saving, setSaving] = useState(false)
   const update = (id: number, patch: Partial<Entry>) => setEntries((list) => list.map((e) => (e.id === id ? { ...e, ...patch } : e)))
-  const result = entriesToData(entries)
-  const names = entries.map((e) => e.name.trim()).filter(Boolean)
-  const duplicate = names.find((n, i) => names.indexOf(n) !== i)
-  const changed = result.ok && JSON.stringify(result.data) !== JSON.stringify(data)
+  const extraData = entriesToData(extras)
+  const problems = new Map(
+    fields.flatMap((f) => {
+      const value = f.type === 'number' ? numbersFromText(values[f._key] ?? null) : (values[f._key] ?? null)
+      return checkMetadataValue({ ...f, mandatory: false }, value).ok ? [] : [[f._key, value] as const]
+    }),
+  )
+  const configuredData = Object.fromEntries(
+    fields.flatMap((f) => {
+      const value = f.type === 'number' ? numbersFromText(values[f._key] ?? null) : (values[f._key] ?? null)
+      return isEmptyValue(value) ? [] : [[f._key, value]]
+    }),
+  )
+  const result = extraData.ok ? { ok: true as const, data: { ...extraData.data, ...configuredData } } : extraData
+  const sorted = (d: Record<string, unknown>) => JSON.stringify(Object.entries(d).sort(([a], [b]) => (a < b ? -1 : 1)))
+  const changed = result.ok && sorted(result.data) !== sorted(data)
   const save = async () => {
-    if (!result.ok) return
+    if (!result.ok || problems.size) return
     setSaving(true)
     try {
       await trpcClient.serials.patch.mutate({ key: serialKey, patch: { data: result.data, reason } })
@@ -130,30 +161,39 @@ export function EditSerialDataDialog({ serialKey, data, ...modal }: Props & { se
   return (
     <Modal {...modal} title={t`Correggi i dati del seriale`} centered size="lg">
       <Stack>
-        {entries.length === 0 && (
-          <Text size="sm" c="dimmed">
-            <Trans>Il seriale non ha dati: aggiungi un campo.</Trans>
+        {serialFields.isPending && <Loader size="sm" />}
+        {!serialFields.isPending && fields.length === 0 && extras.length === 0 && (
+          <Text size="sm" c="dimmed" data-testid="serial-data-no-fields">
+            <Trans>Nessun campo seriale configurato: l'amministratore li definisce in Amministrazione › Generale › Campi seriale.</Trans>
           </Text>
         )}
-        {entries.map((e) => {
-          const bad = !result.ok && result.name === e.name.trim()
+        {fields.map((f) => (
+          <FormFieldInput
+            key={f._key}
+            field={f}
+            value={values[f._key] ?? null}
+            onChange={(v) => setValues((all) => ({ ...all, [f._key]: v }))}
+            // Files of a serial live with its batch: without one there is nowhere to upload them.
+            disabled={saving || (f.type === 'files' && !batchKey)}
+            error={problems.has(f._key) ? (f.type === 'number' ? t`Non è un numero` : t`Valore non valido`) : undefined}
+            batchKey={batchKey ?? ''}
+          />
+        ))}
+        {extras.length > 0 && (
+          <Text size="sm" c="dimmed" mt="xs">
+            <Trans>Altri dati del seriale (non sono campi seriale):</Trans>
+          </Text>
+        )}
+        {extras.map((e) => {
+          const bad = !extraData.ok && extraData.name === e.name.trim()
+          const label = names.get(e.name) ?? e.name
           return (
             <Group key={e.id} gap="xs" align="flex-end" wrap="nowrap">
-              {e.isNew ? (
-                <TextInput
-                  label={t`Campo`}
-                  value={e.name}
-                  onChange={(ev) => update(e.id, { name: ev.currentTarget.value })}
-                  maxLength={FIELD_NAME_MAX}
-                  w="40%"
-                  error={duplicate !== undefined && e.name.trim() === duplicate ? t`Campo già presente` : undefined}
-                />
-              ) : null}
               {e.kind === 'boolean' ? (
-                <Switch label={e.name} checked={e.checked} onChange={(ev) => update(e.id, { checked: ev.currentTarget.checked })} style={{ flex: 1 }} />
+                <Switch label={label} checked={e.checked} onChange={(ev) => update(e.id, { checked: ev.currentTarget.checked })} style={{ flex: 1 }} />
               ) : (
                 <TextInput
-                  label={e.isNew ? t`Valore` : e.name}
+                  label={label}
                   value={e.text}
                   onChange={(ev) => update(e.id, { text: ev.currentTarget.value })}
                   inputMode={e.kind === 'number' ? 'decimal' : undefined}
@@ -166,7 +206,7 @@ export function EditSerialDataDialog({ serialKey, data, ...modal }: Props & { se
                 color="red"
                 size="lg"
                 mb={bad ? 22 : 0}
-                aria-label={t`Togli il campo ${e.name}`}
+                aria-label={t`Togli il campo ${label}`}
                 onClick={() => setEntries((list) => list.filter((x) => x.id !== e.id))}
               >
                 ✕
@@ -174,20 +214,12 @@ export function EditSerialDataDialog({ serialKey, data, ...modal }: Props & { se
             </Group>
           )
         })}
-        <Button
-          variant="subtle"
-          size="xs"
-          w="fit-content"
-          onClick={() => setEntries((list) => [...list, { id: Math.max(-1, ...list.map((x) => x.id)) + 1, name: '', kind: 'text', text: '', checked: false, isNew: true }])}
-        >
-          <Trans>Aggiungi un campo</Trans>
-        </Button>
         <Textarea label={t`Motivo`} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={SERIAL_REASON_MAX} autosize minRows={2} required />
         <Group justify="flex-end">
           <Button variant="default" onClick={modal.onClose}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button onClick={save} loading={saving} disabled={!reason.trim() || !changed || duplicate !== undefined}>
+          <Button onClick={save} loading={saving} disabled={!reason.trim() || !changed || problems.size > 0}>
             <Trans>Salva</Trans>
           </Button>
         </Group>

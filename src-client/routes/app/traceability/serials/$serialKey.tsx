@@ -126,7 +126,7 @@ function SerialDetailPage() {
         )}
       </Group>
       {editing && <EditSerialCodeDialog opened onClose={() => setEditing(false)} serialKey={s._key} code={s.code} />}
-      {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} data={s.data} />}
+      {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} data={s.data} batchKey={s.batch_key} />}
       {unlinking && (
         <UnlinkSerialDialog opened onClose={() => setUnlinking(null)} linkKey={unlinking.link_key} childCode={unlinking.code} parentCode={s.code} />
       )}
@@ -237,7 +237,7 @@ function SerialDetailPage() {
                   <Table.Td>{formatDateTime(e.created_at)}</Table.Td>
                   <Table.Td>{e.event_type in EVENT_LABELS ? i18n._(EVENT_LABELS[e.event_type as keyof typeof EVENT_LABELS]) : e.event_type}</Table.Td>
                   <Table.Td>{e.user_name ?? ''}</Table.Td>
-                  <Table.Td>{eventDetails(e.data, i18n)}</Table.Td>
+                  <Table.Td>{eventDetails(e.data, i18n, fieldNames)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -250,8 +250,8 @@ function SerialDetailPage() {
 
 type I18n = ReturnType<typeof useLingui>['i18n']
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-/** What an event says in a line: the link made or removed, the reason and the values changed. */
-function eventDetails(data: Record<string, unknown>, i18n: I18n): string {
+/** What an event says in a line: the link made or removed, the reason and the values changed (serial fields by name). */
+function eventDetails(data: Record<string, unknown>, i18n: I18n, fieldNames: ReadonlyMap<string, string>): string {
   const parts: string[] = []
   const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
   if (typeof data.parent_code === 'string' && typeof data.child_code === 'string') {
@@ -269,7 +269,7 @@ function eventDetails(data: Record<string, unknown>, i18n: I18n): string {
       // Data: each field that changed, was added (— before) or removed (— after).
       const [from, to] = [c.from, c.to]
       for (const f of new Set([...Object.keys(from), ...Object.keys(to)])) {
-        if (JSON.stringify(from[f]) !== JSON.stringify(to[f])) parts.push(`${f}: ${f in from ? str(from[f]) : '—'} → ${f in to ? str(to[f]) : '—'}`)
+        if (JSON.stringify(from[f]) !== JSON.stringify(to[f])) parts.push(`${fieldNames.get(f) ?? f}: ${f in from ? str(from[f]) : '—'} → ${f in to ? str(to[f]) : '—'}`)
       }
     } else parts.push(`${k}: ${str(c.from)} → ${str(c.to)}`)
   }
