@@ -229,3 +229,31 @@ for (const { lang, locale, t } of LANGS) {
     })
   })
 }
+
+test.describe('a component serial not in stock (SPEC 5)', () => {
+  test.use({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
+
+  test('with inventory management on, the operator confirms linking a motor in no stock position, without inventory movements', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    const api = await adminApi(baseURL!)
+    const before = await ok<{ inventory_management: boolean }>(await api.get('/api/settings/warehouse'))
+    await signIn(page, s.operator.username, s.operator.password)
+    await startJob(page, s.groupJob)
+    await ok(await api.patch('/api/settings/warehouse', { data: { inventory_management: true } }))
+    try {
+      const motor = `${s.motorCode}X`
+      await scan(page, 'serial-scan-1-1-1', motor)
+      // Nothing saved yet: the dialog names the serial.
+      await expect(page.getByTestId('confirm-stock-text')).toContainText(motor)
+      await expect(page.getByTestId('serial-piece-1')).not.toHaveAttribute('data-declared', 'true')
+      await page.screenshot({ path: `${SHOTS}/confirm-not-in-stock-it.png` })
+      await page.getByTestId('confirm-stock').click()
+      await expect(toast(page, 'Collegamenti seriali salvati')).toBeVisible()
+      await expect(page.getByTestId('serial-piece-1')).toHaveAttribute('data-declared', 'true')
+      await expect(page.getByTestId('confirm-stock-text')).toHaveCount(0)
+    } finally {
+      await api.patch('/api/settings/warehouse', { data: { inventory_management: before.inventory_management } })
+    }
+  })
+})
