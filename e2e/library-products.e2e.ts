@@ -76,7 +76,8 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await expect(notice(page, 'Picture updated')).toBeVisible()
   const image = page.getByTestId('image-card').getByRole('img', { name: `Image of ${code}` })
   await expect(image).toBeVisible()
-  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320)
+  // Visible comes before decoded: poll until the picture itself has loaded.
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320)
 
   // A document, then the same name again: asked before replacing.
   const docs = page.getByTestId('docs-card')

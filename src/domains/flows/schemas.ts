@@ -21,6 +21,10 @@ export const FLOW_EVENT_TYPES = [
   'ISSUE_CLOSED',
   'SERIAL_CREATED',
   'SERIAL_FINALIZED',
+  'SERIAL_LINKED',
+  'MOVEMENT_CONFIRMED',
+  'MOVEMENT_REVERTED',
+  'MISSION_COMPLETED',
 ] as const
 export type FlowEventType = (typeof FLOW_EVENT_TYPES)[number]
 

@@ -18,4 +18,8 @@ export const EVENT_LABELS: Record<FlowEventType, MessageDescriptor> = {
   ISSUE_CLOSED: msg`Segnalazione chiusa`,
   SERIAL_CREATED: msg`Seriale creato`,
   SERIAL_FINALIZED: msg`Seriale finalizzato`,
+  SERIAL_LINKED: msg`Seriale collegato a un altro`,
+  MOVEMENT_CONFIRMED: msg`Movimento di magazzino confermato`,
+  MOVEMENT_REVERTED: msg`Movimento di magazzino stornato`,
+  MISSION_COMPLETED: msg`Missione di magazzino completata`,
 }
