@@ -4,7 +4,7 @@ import { AppError } from '../../errors'
 import { adminKey } from '../../test/fixtures'
 import { userWithScope, useHarness } from '../../test/harness'
 import { makeSetup } from '../execution/test-fixtures'
-import { createMovement, getMovement, listMovements, stockOfProduct } from '../movements/service'
+import { cancelMovement, confirmMovement, createMovement, getMovement, listMovements, stockOfProduct } from '../movements/service'
 import { updateWarehouseSettings } from '../movements/settings'
 import { createPosition } from '../positions/service'
 import { createMovementList, getMovementList, listMovementLists } from '../movement-lists/service'
@@ -347,5 +347,61 @@ describe('movement lists', () => {
     expect([e.status, e.appCode]).toEqual([400, 'INVALID_INPUT'])
     expect(e.extra?.issues).toEqual([{ path: 'day', kind: 'required', message: expect.any(String) }])
     expect((await refused(createMovementList(h.svc, wh, { kind: 'day', day: '1999/01/01' }))).appCode).toBe('MOVEMENT_LIST_EMPTY')
+  })
+})
+
+describe('missions follow their movements wherever they are confirmed or cancelled (movements screen, REST)', () => {
+  test('a line confirmed or cancelled from the movements screen is done or dropped; the last one completes the mission', async () => {
+    const t = code('MT')
+    const s = await workOrder(3, [{ quantity: 1, quantity_per: 'item', code: t }])
+    const T = await productId(t)
+    await load(T, pos.S1!, 1)
+    await load(T, pos.S2!, 1)
+    await load(T, pos.FG!, 1)
+    const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    expect(m.lines.map((l) => l.movement.from_position_code)).toEqual(['MS-FG', 'MS-S1', 'MS-S2'])
+    const [l1, l2, l3] = m.lines.map((l) => l.movement._key) as [string, string, string]
+    await scanMission(h.svc, wh, m._key, { position_code: 'MS-FG', item_code: t })
+
+    // Too little stock: the confirmation is refused and the line stays to do (same transaction).
+    await createMovement(h.svc, admin, { type: 'unload', product_key: T, from_position_key: pos.S1, quantity: 1 })
+    expect((await refused(confirmMovement(h.svc, wh, l2))).appCode).toBe('INSUFFICIENT_STOCK')
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'in_progress', lines_done: 1 })
+    await load(T, pos.S1!, 1)
+
+    await confirmMovement(h.svc, wh, l2)
+    const mid = await getMission(h.svc, m._key)
+    expect(mid).toMatchObject({ status: 'in_progress', lines_done: 2 })
+    expect(mid.lines[1]!.done_at).not.toBeNull()
+    expect(mid.lines[1]!.done_by_name).not.toBeNull()
+    expect(await stock(T, pos.LINE!)).toBe(2)
+
+    await cancelMovement(h.svc, wh, l3)
+    const end = await getMission(h.svc, m._key)
+    expect(end).toMatchObject({ status: 'done', lines_done: 2, lines_total: 3 })
+    expect(end.ended_at).not.toBeNull()
+    expect(end.lines[2]!.done_at).toBeNull()
+    expect(await eventTypes(m._key)).toEqual(['MISSION_CREATED', 'MISSION_LINE_DONE', 'MISSION_LINE_DONE', 'MISSION_LINE_CANCELLED', 'MISSION_COMPLETED'])
+    expect((await refused(scanMission(h.svc, wh, m._key, { position_code: 'MS-S2', item_code: t }))).appCode).toBe('MISSION_NOT_OPEN')
+    expect(await stock(T, pos.S2!)).toBe(1)
+  })
+
+  test('every line cancelled from the movements screen cancels the mission; cancelling the mission still writes one MISSION_CANCELLED', async () => {
+    const u = code('MU')
+    const s = await workOrder(2, [{ quantity: 1, quantity_per: 'item', code: u }])
+    const U = await productId(u)
+    await load(U, pos.S1!, 1)
+    await load(U, pos.S2!, 1)
+    const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    await cancelMovement(h.svc, wh, m.lines[0]!.movement._key)
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'open', lines_done: 0 })
+    await cancelMovement(h.svc, wh, m.lines[1]!.movement._key)
+    expect(await getMission(h.svc, m._key)).toMatchObject({ status: 'cancelled', lines_done: 0 })
+    expect(await eventTypes(m._key)).toEqual(['MISSION_CREATED', 'MISSION_LINE_CANCELLED', 'MISSION_LINE_CANCELLED', 'MISSION_CANCELLED'])
+
+    const again = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
+    await cancelMission(h.svc, wh, again._key)
+    expect(await eventTypes(again._key)).toEqual(['MISSION_CREATED', 'MISSION_CANCELLED'])
+    expect((await getMission(h.svc, again._key)).lines.map((l) => l.movement.status)).toEqual(['cancelled', 'cancelled'])
   })
 })

@@ -26,7 +26,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { conflict, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
-import { cancelMovementInTrx, confirmMovement, confirmMovementInTrx, createMovementInTrx } from '../movements/service'
+import { cancelMovementInTrx, confirmMovement, confirmMovementInTrx, createMovementInTrx, type MovementSettled, onMovementSettled } from '../movements/service'
 import { readWarehouseSettings } from '../movements/settings'
 import { stockByPosition } from '../movements/stock'
 import { findPosition, positionByCode } from '../positions/service'
@@ -272,6 +272,8 @@ export async function cancelMission(svc: Svc, actor: Actor, key: string): Promis
     const mission = isUuid(key) ? await lockMission(trx, key) : undefined
     if (!mission) throw missionNotFound()
     if (mission.status === 'done' || mission.status === 'cancelled') throw notOpen(missionCode(mission.number), mission.status)
+    // Cancelled first: followMissionMovement then leaves the mission alone while its movements are cancelled.
+    await trx.updateTable('missions').set({ status: 'cancelled', ended_at: now, updated_at: now }).where('id', '=', mission.id).execute()
     const lines = (await selectMissionLines(trx, mission.id)).filter((l) => l.done_at === null)
     const movements = await movementsByKeys(trx, lines.map((l) => l.movement_id))
     let cancelled = 0
@@ -280,7 +282,6 @@ export async function cancelMission(svc: Svc, actor: Actor, key: string): Promis
       await cancelMovementInTrx(trx, actor, line.movement_id, now)
       cancelled++
     }
-    await trx.updateTable('missions').set({ status: 'cancelled', ended_at: now, updated_at: now }).where('id', '=', mission.id).execute()
     await appendEvent(trx, actor, missionEvent(mission.id, 'MISSION_CANCELLED', { code: missionCode(mission.number), movements_cancelled: cancelled }), now)
   })
   return getMission(svc, key)
@@ -288,34 +289,60 @@ export async function cancelMission(svc: Svc, actor: Actor, key: string): Promis
 
 const same = (a: string | null | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase()
 
-type LockedMission = NonNullable<Awaited<ReturnType<typeof lockMission>>>
 type OpenLine = { line: { _key: string }; movement: MovementRow }
 
-/** Confirms the line's movement (the stock moves), marks the line done, moves the mission on; `left` lines remain after it. */
-async function carryOutLine(trx: Db, actor: Actor, mission: LockedMission, match: OpenLine, left: number, now: Date) {
-  await confirmMovementInTrx(trx, actor, match.movement._key, undefined, now)
-  await trx.updateTable('mission_lines').set({ done_at: now, done_by: actor.userId }).where('id', '=', match.line._key).execute()
+/**
+ * The one rule of a mission line (registered with the warehouse service, so it holds wherever the
+ * line's movement is confirmed or cancelled: scan, list, movements screen, REST), in the
+ * movement's transaction. Confirmed: the line is done (MISSION_LINE_DONE), the mission in
+ * progress. Cancelled: the line is dropped (MISSION_LINE_CANCELLED). When no line is left to
+ * carry out, the mission is done (MISSION_COMPLETED) or, if none was carried out, cancelled
+ * (MISSION_CANCELLED). A mission already done or cancelled is left as it is (cancelMission marks
+ * it cancelled before cancelling its movements).
+ */
+export async function followMissionMovement(trx: Db, actor: Actor | null, movement: MovementSettled, now: Date): Promise<void> {
+  const line = await trx.selectFrom('mission_lines').select(['id', 'mission_id', 'done_at']).where('movement_id', '=', movement.id).executeTakeFirst()
+  if (!line || line.done_at) return
+  const mission = await lockMission(trx, line.mission_id)
+  if (!mission || mission.status === 'done' || mission.status === 'cancelled') return
+  const lines = await selectMissionLines(trx, mission.id)
+  const movements = await movementsByKeys(trx, lines.map((l) => l.movement_id))
+  const confirmed = movement.status === 'confirmed'
+  const left = lines.filter((l) => l._key !== line.id && l.done_at === null && movements.get(l.movement_id)?.status === 'planned').length
+  const anyDone = confirmed || lines.some((l) => l.done_at !== null)
+  const m = movements.get(movement.id)!
+  if (confirmed) await trx.updateTable('mission_lines').set({ done_at: now, done_by: actor?.userId ?? null }).where('id', '=', line.id).execute()
+  const status = left > 0 ? (confirmed ? 'in_progress' : mission.status) : anyDone ? 'done' : 'cancelled'
   await trx
     .updateTable('missions')
-    .set({ status: left === 0 ? 'done' : 'in_progress', started_at: mission.started_at ?? now, ...(left === 0 ? { ended_at: now } : {}), updated_at: now })
+    .set({ status, started_at: confirmed ? (mission.started_at ?? now) : mission.started_at, ...(left === 0 ? { ended_at: now } : {}), updated_at: now })
     .where('id', '=', mission.id)
     .execute()
   await appendEvent(
     trx,
     actor,
-    missionEvent(mission.id, 'MISSION_LINE_DONE', {
-      line_key: match.line._key,
-      movement_key: match.movement._key,
-      product_code: match.movement.product_code,
-      serial: match.movement.serial,
-      quantity: match.movement.planned_quantity,
-      from_position_code: match.movement.from_position_code,
-      to_position_code: match.movement.to_position_code,
+    missionEvent(mission.id, confirmed ? 'MISSION_LINE_DONE' : 'MISSION_LINE_CANCELLED', {
+      line_key: line.id,
+      movement_key: movement.id,
+      product_code: m.product_code,
+      serial: m.serial,
+      quantity: confirmed ? (m.confirmed_quantity ?? m.planned_quantity) : m.planned_quantity,
+      from_position_code: m.from_position_code,
+      to_position_code: m.to_position_code,
       lines_left: left,
     }),
     now,
   )
-  if (left === 0) await appendEvent(trx, actor, missionEvent(mission.id, 'MISSION_COMPLETED', { code: missionCode(mission.number) }), now)
+  if (left === 0) {
+    const code = missionCode(mission.number)
+    await appendEvent(trx, actor, missionEvent(mission.id, status === 'done' ? 'MISSION_COMPLETED' : 'MISSION_CANCELLED', { code, ...(status === 'done' ? {} : { movements_cancelled: 0 }) }), now)
+  }
+}
+onMovementSettled(ORIGIN, followMissionMovement)
+
+/** Carries out a line: its movement is confirmed (the stock moves) and followMissionMovement does the rest. */
+async function carryOutLine(trx: Db, actor: Actor, match: OpenLine, now: Date) {
+  await confirmMovementInTrx(trx, actor, match.movement._key, undefined, now)
 }
 
 /**
@@ -337,7 +364,7 @@ export async function carryOutMovement(svc: Svc, actor: Actor, movementKey: stri
     const todo = lines.map((l) => ({ line: l, movement: movements.get(l.movement_id)! })).filter((o) => o.movement.status === 'planned')
     const match = todo.find((o) => o.movement._key === movementKey)
     if (!match) throw conflict('MOVEMENT_NOT_PLANNED', 'the movement is no longer planned')
-    await carryOutLine(trx, actor, mission, match, todo.length - 1, now)
+    await carryOutLine(trx, actor, match, now)
   })
   return (await movementsByKeys(svc.db, [movementKey])).get(movementKey)!
 }
@@ -388,7 +415,7 @@ export async function scanMission(svc: Svc, actor: Actor, key: string, input: Mi
         { item_code: item, position_code: position.code, expected },
       )
     }
-    await carryOutLine(trx, actor, mission, match, todo.length - 1, now)
+    await carryOutLine(trx, actor, match, now)
     return match.line._key
   })
   return { line_key: lineKey, mission: await getMission(svc, key) }

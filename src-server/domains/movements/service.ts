@@ -182,6 +182,26 @@ async function confirmLocked(trx: Db, actor: Actor | null, m: RawMovement, quant
 export type MovementInput = MovementCreateInput
 
 /**
+ * What a planned movement became (confirmed or cancelled), told to the domains that planned it
+ * (missions register theirs: a mission line follows its movement wherever it is confirmed or
+ * cancelled: scan, list, movements screen, REST). Called inside the movement's savepoint, so a
+ * hook's refusal undoes the movement too. The arrow stays missions -> movements.
+ */
+export type MovementSettled = { id: string; status: 'confirmed' | 'cancelled'; origin_type: string | null; origin_key: string | null }
+export type MovementSettledHook = (trx: Db, actor: Actor | null, movement: MovementSettled, now: Date) => Promise<void>
+const settledHooks = new Map<string, MovementSettledHook>()
+
+/** Registers the hook for movements of one origin type (one per origin: registering again replaces it). */
+export function onMovementSettled(originType: string, hook: MovementSettledHook): void {
+  settledHooks.set(originType, hook)
+}
+
+async function settled(trx: Db, actor: Actor | null, m: { id: string; origin_type: string | null; origin_key: string | null }, status: MovementSettled['status'], now: Date) {
+  const hook = m.origin_type ? settledHooks.get(m.origin_type) : undefined
+  if (hook) await hook(trx, actor, { id: m.id, status, origin_type: m.origin_type, origin_key: m.origin_key }, now)
+}
+
+/**
  * Creates a movement in the caller's transaction; confirmed at once unless `confirm: false`
  * (then it is planned and changes nothing until confirmMovementInTrx). Refusals: unknown
  * product or position (422), a deactivated position (422), from/to not fitting the type (400
@@ -267,6 +287,7 @@ export async function confirmMovementInTrx(trx: Db, actor: Actor | null, key: st
     await activePosition(trx, m.to_position_id, 'destination')
     const codes = await positionCodes(trx, [m.from_position_id, m.to_position_id])
     await confirmLocked(trx, actor, m, quantity ?? Number(m.planned_quantity), now, codes)
+    await settled(trx, actor, m, 'confirmed', now)
     return movementRow(trx, m.id)
   })
 }
@@ -278,6 +299,7 @@ export async function cancelMovementInTrx(trx: Db, actor: Actor | null, key: str
     if (m.status !== 'planned') throw conflict('MOVEMENT_NOT_PLANNED', `movement ${m.number} is ${m.status}, not planned`)
     await trx.updateTable('movements').set({ status: 'cancelled', ended_at: now }).where('id', '=', m.id).execute()
     await appendEvent(trx, actor, { event_type: 'MOVEMENT_CANCELLED', subject_type: 'movement', subject_key: m.id }, now)
+    await settled(trx, actor, m, 'cancelled', now)
     return movementRow(trx, m.id)
   })
 }
