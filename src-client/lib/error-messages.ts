@@ -241,6 +241,10 @@ function shortfallMessage(extra: Record<string, unknown>): string {
   const position = String(extra.position_code ?? '')
   const needed = Number(extra.needed ?? 0).toLocaleString(i18n.locale)
   const available = Number(extra.available ?? 0).toLocaleString(i18n.locale)
+  if (extra.position_available === false) {
+    const what = typeof extra.serial === 'string' && extra.serial ? `${code} ${extra.serial}` : code
+    return i18n._(msg`Impossibile completare il lotto: ${what} è in ${position}, posizione non disponibile al consumo. Chiedi al magazzino di portarlo in linea`)
+  }
   return i18n._(msg`Materiale insufficiente per completare il lotto: ${code} in ${position}, servono ${needed}, ci sono ${available}. Chiedi al magazzino di portarlo in linea`)
 }
 

@@ -127,17 +127,22 @@ export async function stockByPosition(db: Db, productKey: string): Promise<Inven
   return (await readInventory(db, { product_key: productKey })).lines
 }
 
-/** Where a serial is (non-zero stock), or null: production asks before linking a serial not in stock (SPEC 5). */
-export async function serialInStock(db: Db, productKey: string, serial: string): Promise<{ position_key: string; position_code: string; quantity: number; owned: boolean } | null> {
-  const row = await db
+/** Where a serial is (non-zero stock; positions flagged available first, or only them with `availableOnly`), or null: production asks before linking a serial not in stock (SPEC 5). */
+export async function serialInStock(
+  db: Db,
+  productKey: string,
+  serial: string,
+  opts: { availableOnly?: boolean } = {},
+): Promise<{ position_key: string; position_code: string; quantity: number; owned: boolean; available: boolean } | null> {
+  let q = db
     .selectFrom('stock as s')
     .innerJoin('positions as p', 'p.id', 's.position_id')
-    .select(['s.position_id as position_key', 'p.code as position_code', 's.quantity', 's.owned'])
+    .select(['s.position_id as position_key', 'p.code as position_code', 's.quantity', 's.owned', 'p.available'])
     .where('s.product_id', '=', productKey)
     .where('s.serial', '=', serial)
     .where('s.quantity', '>', 0)
-    .orderBy('s.quantity', 'desc')
-    .executeTakeFirst()
+  if (opts.availableOnly) q = q.where('p.available', '=', true)
+  const row = await q.orderBy('p.available', 'desc').orderBy('s.quantity', 'desc').executeTakeFirst()
   return row ? { ...row, quantity: Number(row.quantity) } : null
 }
 

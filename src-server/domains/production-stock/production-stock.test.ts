@@ -7,7 +7,7 @@ import * as ex from '../execution/service'
 import { makeOperator, makeSetup, newKey, type Operator, runBatch } from '../execution/test-fixtures'
 import { createMovement, listMovements, revertMovement, stockOfProduct } from '../movements/service'
 import { updateWarehouseSettings } from '../movements/settings'
-import { createPosition } from '../positions/service'
+import { createPosition, updatePosition } from '../positions/service'
 import { createSerial, linkSerials } from '../serials/service'
 import { getWorkOrderMaterial } from './service'
 
@@ -237,6 +237,73 @@ describe('production ties: batch completion moves the stock', () => {
     const produced = moves.filter((m) => m.type === 'production')
     expect(produced.map((m) => m.serial).sort()).toEqual([p1, p2].sort())
     expect(produced.every((m) => m.to_position_code === 'PS-PROD' && m.confirmed_quantity === 1)).toBe(true)
+  })
+
+  test('stock in a position flagged not available is never consumed: a clear 409 (even with negative stock allowed), nothing moves', async () => {
+    const q = code('PSQ')
+    const s = await setup({
+      phases: [{ params: { production_batch_qt: 1, step_check: false }, bom: [{ quantity: 2, quantity_per: 'item', code: q }] }],
+      quantity: 2,
+      operator: op.key,
+    })
+    const Q = await productId(q)
+    await load(Q, pos.LINE!, 5)
+    const quarantine = (await createPosition(h.svc, admin, { code: code('PS-QUAR'), available: false }))._key
+    await load(Q, quarantine, 7)
+    // The Materiale tab counts as available only stock in positions flagged available.
+    expect((await getWorkOrderMaterial(h.svc, s.workOrderKey)).lines[0]).toMatchObject({ available: 5, available_at_line: 5 })
+    const started = await start(s.jobs[0]![0]!)
+    const batch = started.batch!._key
+    await updatePosition(h.svc, admin, pos.LINE!, { available: false })
+    await settings({ negative_stock_allowed: true })
+    try {
+      const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
+      expect([e.status, e.appCode]).toEqual([409, 'PRODUCTION_STOCK_SHORTFALL'])
+      expect(e.extra).toMatchObject({ product_code: q, position_code: 'PS-LINE', needed: 2, available: 0, position_available: false })
+      expect(e.message).toContain('not available')
+      expect(await stock(Q, pos.LINE!)).toBe(5)
+      expect((await listMovements(h.svc, { batch_key: batch })).total).toBe(0)
+      expect(await h.svc.db.selectFrom('batches').select('status').where('id', '=', batch).executeTakeFirstOrThrow()).toEqual({ status: 'open' })
+    } finally {
+      await settings({ negative_stock_allowed: false })
+      await updatePosition(h.svc, admin, pos.LINE!, { available: true })
+    }
+    await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+    expect(await stock(Q, pos.LINE!)).toBe(3)
+    expect(await stock(Q, quarantine)).toBe(7)
+  })
+
+  test('a component serial only in a position flagged not available refuses the completion, naming it; moved to a usable position it is consumed', async () => {
+    const r = code('PSR')
+    const s = await setup({
+      phases: [{ params: { production_batch_qt: 1, step_check: false }, bom: [{ quantity: 1, quantity_per: 'item', code: r }] }],
+      quantity: 1,
+      operator: op.key,
+    })
+    const R = await productId(r)
+    const quarantine = (await createPosition(h.svc, admin, { code: code('PS-QS'), available: false }))._key
+    const cs = code('CSQ')
+    await load(R, quarantine, 1, cs)
+    await load(R, pos.LINE!, 4)
+    const started = await start(s.jobs[0]![0]!)
+    const batch = started.batch!._key
+    const now = h.clock.now()
+    await h.svc.db.transaction().execute(async (trx) => {
+      const parent = await createSerial(trx, op.actor, { code: code('PSRN'), product_id: s.productKey, batch_id: batch, temporary: true }, now)
+      const child = await createSerial(trx, op.actor, { code: cs, product_id: R }, now)
+      await linkSerials(trx, op.actor, { parent_id: parent, child_id: child, batch_id: batch, temporary: true }, now)
+    })
+    const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
+    expect([e.status, e.appCode]).toEqual([409, 'PRODUCTION_STOCK_SHORTFALL'])
+    expect(e.extra).toMatchObject({ product_code: r, serial: cs, position_available: false, available: 0 })
+    expect(e.message).toContain(cs)
+    expect(await stock(R, quarantine)).toBe(1)
+    expect(await stock(R, pos.LINE!)).toBe(4)
+    await createMovement(h.svc, admin, { type: 'transfer', product_key: R, from_position_key: quarantine, to_position_key: pos.STORE, quantity: 1, serial: cs })
+    await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+    const consumed = (await listMovements(h.svc, { batch_key: batch, type: 'consumption' })).rows
+    expect(consumed.map((m) => [m.serial, m.from_position_code])).toEqual([[cs, 'PS-STORE']])
+    expect(await stock(R, pos.LINE!)).toBe(4)
   })
 
   test('a reverted consumption no longer counts as consumed in the Materiale tab', async () => {

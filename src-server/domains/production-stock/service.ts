@@ -64,6 +64,7 @@ export async function moveStockForCompletedBatch(trx: Db, actor: Actor | null, i
 
   if (toConsume.length && from) {
     const componentSerials = await batchComponentSerials(trx, input.batchId)
+    const consumptionPosition = await findPosition(trx, from)
     for (const c of toConsume) {
       let rest = c.quantity
       for (const s of componentSerials.filter((x) => x.product_id === c.item_key)) {
@@ -72,11 +73,16 @@ export async function moveStockForCompletedBatch(trx: Db, actor: Actor | null, i
         const where = await serialInStock(trx, c.item_key, s.code)
         // Not in stock anywhere: linked without inventory movements (SPEC 5).
         if (!where || where.quantity <= 0) continue
+        // Only in positions not flagged available (quarantine, ...): production may not take it.
+        if (!where.available) throw notAvailable({ product_key: c.item_key, product_code: c.item_code, position_key: where.position_key, position_code: where.position_code, needed: 1, serial: s.code })
         moves.consumed.push(
           await consume(trx, actor, { ...common, product_key: c.item_key, product_code: c.item_code, from_position_key: where.position_key, quantity: 1, serial: s.code }, now),
         )
       }
       if (rest > 0) {
+        if (consumptionPosition && !consumptionPosition.available) {
+          throw notAvailable({ product_key: c.item_key, product_code: c.item_code, position_key: from, position_code: consumptionPosition?.code ?? null, needed: rest })
+        }
         moves.consumed.push(await consume(trx, actor, { ...common, product_key: c.item_key, product_code: c.item_code, from_position_key: from, quantity: rest }, now))
       }
     }
@@ -92,6 +98,20 @@ export async function moveStockForCompletedBatch(trx: Db, actor: Actor | null, i
     if (rest > 0) moves.produced.push(await load(rest))
   }
   return moves
+}
+
+/**
+ * Stock in a position not flagged available (SPEC 3 position flags: quarantine, reserved ...) is
+ * never consumed by production, even with negative stock allowed: 409 PRODUCTION_STOCK_SHORTFALL
+ * with `position_available: false` and nothing usable (`available: 0`).
+ */
+function notAvailable(x: { product_key: string; product_code: string; position_key: string; position_code: string | null; needed: number; serial?: string }) {
+  const where = x.position_code ?? 'the consumption position'
+  return conflict(
+    'PRODUCTION_STOCK_SHORTFALL',
+    `${x.product_code}${x.serial ? ` (serial ${x.serial})` : ''} cannot be consumed from ${where}: the position is flagged not available; needs ${x.needed}, usable 0`,
+    { ...x, serial: x.serial ?? null, available: 0, position_available: false },
+  )
 }
 
 /** One consumption movement; the warehouse's INSUFFICIENT_STOCK becomes the operator's PRODUCTION_STOCK_SHORTFALL. */
@@ -161,7 +181,7 @@ export async function getWorkOrderMaterial(svc: Pick<Services, 'db'>, workOrderK
     if (ws.default_consumption_position_key && m.to_position_key !== ws.default_consumption_position_key) continue
     plannedBy.set(m.product_key, round4((plannedBy.get(m.product_key) ?? 0) + m.planned_quantity))
   }
-  const anywhere = items.length ? await stockForProducts(svc.db, items) : new Map<string, number>()
+  const anywhere = items.length ? await stockForProducts(svc.db, items, { availableOnly: true }) : new Map<string, number>()
   const atLine =
     items.length && ws.default_consumption_position_key
       ? await stockForProducts(svc.db, items, { positionKey: ws.default_consumption_position_key, subtree: true })
