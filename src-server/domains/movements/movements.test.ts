@@ -244,3 +244,50 @@ describe('positions with stock, counts', () => {
     }
   })
 })
+
+describe('disposable positions', () => {
+  const events = async (key: string) =>
+    (await h.svc.db.selectFrom('events').select(['event_type', 'data']).where('subject_key', '=', key).orderBy('id').execute()).map((e) => [e.event_type, e.data])
+  const active = async (key: string) => (await h.svc.db.selectFrom('positions').select('active').where('id', '=', key).executeTakeFirstOrThrow()).active
+
+  test('a disposable position emptied by a confirmed movement becomes inactive in the same transaction, with an event; a fixed one stays active', async () => {
+    const box = (await createPosition(h.svc, actor, { code: 'SCATOLA-1', fixed: false, disposable: true }))._key
+    const shelf = (await createPosition(h.svc, actor, { code: 'SCAFFALE-D' }))._key
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'load', to_position_key: box, quantity: 3 })
+    await createMovement(h.svc, actor, { product_key: nut, type: 'load', to_position_key: box, quantity: 1, serial: 'SN-D1' })
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'transfer', from_position_key: box, to_position_key: shelf, quantity: 2 })
+    expect(await active(box)).toBe(true)
+    // Refused (too little): nothing changes, still active.
+    expect((await refused(createMovement(h.svc, actor, { product_key: bolt, type: 'transfer', from_position_key: box, to_position_key: shelf, quantity: 2 }))).appCode).toBe('INSUFFICIENT_STOCK')
+    expect(await active(box)).toBe(true)
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'transfer', from_position_key: box, to_position_key: shelf, quantity: 1 })
+    expect(await active(box)).toBe(true)
+    // The last piece leaves through a planned movement confirmed later.
+    const last = await createMovement(h.svc, actor, { product_key: nut, type: 'unload', from_position_key: box, quantity: 1, serial: 'SN-D1', confirm: false })
+    expect(await active(box)).toBe(true)
+    await confirmMovement(h.svc, actor, last._key)
+    expect(await active(box)).toBe(false)
+    const auto = (await events(box)).at(-1)!
+    expect(auto).toEqual(['POSITION_UPDATED', { changes: { active: { from: true, to: false } }, reason: 'disposable_emptied', movement_key: last._key }])
+    expect((await refused(createMovement(h.svc, actor, { product_key: bolt, type: 'load', to_position_key: box, quantity: 1 }))).appCode).toBe('POSITION_INACTIVE')
+    // The shelf (not disposable) emptied stays active.
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'unload', from_position_key: shelf, quantity: 3 })
+    expect(await active(shelf)).toBe(true)
+  })
+
+  test('a count that empties a disposable position deactivates it; one with active positions inside, or still holding something, stays active', async () => {
+    const pallet = (await createPosition(h.svc, actor, { code: 'PALLET-D', fixed: false, disposable: true }))._key
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'load', to_position_key: pallet, quantity: 4 })
+    // Counted: the bolts are gone but a nut was found: what is found is added before, the position keeps stock.
+    await countPosition(h.svc, actor, pallet, { reason: 'conta', lines: [{ product_key: bolt, quantity: 0 }, { product_key: nut, quantity: 1 }] })
+    expect(await active(pallet)).toBe(true)
+    await countPosition(h.svc, actor, pallet, { reason: 'conta', lines: [] })
+    expect(await active(pallet)).toBe(false)
+
+    const crate = (await createPosition(h.svc, actor, { code: 'CASSA-D', fixed: false, disposable: true }))._key
+    await createPosition(h.svc, actor, { code: 'CASSA-D-1', parent_key: crate })
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'load', to_position_key: crate, quantity: 1 })
+    await createMovement(h.svc, actor, { product_key: bolt, type: 'unload', from_position_key: crate, quantity: 1 })
+    expect(await active(crate)).toBe(true)
+  })
+})

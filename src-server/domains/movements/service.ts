@@ -17,10 +17,10 @@ import type { MovementsTable } from '../../db/schema'
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../errors'
 import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
-import { escapeLike } from '../positions/queries'
+import { escapeLike, lockPositionTree } from '../positions/queries'
 import { findPosition } from '../positions/service'
 import { readWarehouseSettings } from './settings'
-import { changeStock, type StockKey } from './stock'
+import { changeStock, type StockKey, stockHeldIn } from './stock'
 
 export { readWarehouseSettings } from './settings'
 export { readInventory, serialInStock, stockByPosition, stockForProducts, stockOfProduct } from './stock'
@@ -177,6 +177,30 @@ async function confirmLocked(trx: Db, actor: Actor | null, m: RawMovement, quant
     .where('id', '=', m.id)
     .execute()
   await appendEvent(trx, actor, { event_type: 'MOVEMENT_CONFIRMED', subject_type: 'movement', subject_key: m.id, data: { quantity } }, now)
+  if (m.from_position_id) await disposeIfEmptied(trx, actor, m.from_position_id, m.id, now)
+}
+
+/**
+ * A disposable position (a container thrown away when empty, SPEC 3) that a confirmed movement
+ * left holding nothing is deactivated in the same transaction (POSITION_UPDATED with
+ * `reason: 'disposable_emptied'` and the movement), as the deactivation rules allow: not while it
+ * has active positions inside. Under the tree lock, as every deactivation and move.
+ */
+async function disposeIfEmptied(trx: Db, actor: Actor | null, positionId: string, movementId: string, now: Date): Promise<void> {
+  const pos = await trx.selectFrom('positions').select(['disposable', 'active']).where('id', '=', positionId).executeTakeFirst()
+  if (!pos?.disposable || !pos.active) return
+  if (await stockHeldIn(trx, positionId)) return
+  await lockPositionTree(trx)
+  const child = await trx.selectFrom('positions').select('id').where('parent_id', '=', positionId).where('active', '=', true).limit(1).executeTakeFirst()
+  if (child) return
+  const done = await trx.updateTable('positions').set({ active: false, updated_at: now }).where('id', '=', positionId).where('active', '=', true).executeTakeFirst()
+  if (Number(done.numUpdatedRows) !== 1) return
+  await appendEvent(
+    trx,
+    actor,
+    { event_type: 'POSITION_UPDATED', subject_type: 'position', subject_key: positionId, data: { changes: { active: { from: true, to: false } }, reason: 'disposable_emptied', movement_key: movementId } },
+    now,
+  )
 }
 
 export type MovementInput = MovementCreateInput
@@ -395,8 +419,10 @@ export async function countPositionInTrx(trx: Db, actor: Actor | null, positionK
     }
     const countKey = crypto.randomUUID()
     const movements: MovementRow[] = []
-    for (const [k, line] of wanted) {
-      const diff = Math.round((line.quantity - (current.get(k) ?? 0)) * 10 ** QUANTITY_DECIMALS) / 10 ** QUANTITY_DECIMALS
+    const diffs = [...wanted].map(([k, line]) => ({ line, diff: Math.round((line.quantity - (current.get(k) ?? 0)) * 10 ** QUANTITY_DECIMALS) / 10 ** QUANTITY_DECIMALS }))
+    // What is found more first: a disposable position emptied by a decrease is deactivated at once.
+    diffs.sort((a, b) => Number(b.diff > 0) - Number(a.diff > 0))
+    for (const { line, diff } of diffs) {
       if (diff === 0) continue
       movements.push(
         await createMovementInTrx(
