@@ -5,17 +5,17 @@ const notice = (page: import('@playwright/test').Page, text: string) => page.loc
 
 test('refused area (in-app navigation): "Not authorised" and the user stays where they were', async ({ page }) => {
   await signIn(page, 'rapporti')
-  await expect(page).toHaveURL(/\/app\/report$/)
+  await expect(page).toHaveURL(/\/app\/report\/production$/)
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Settings' })).toHaveCount(0)
   // The router follows history.pushState like a link click.
   await page.evaluate(() => history.pushState(null, '', '/app/admin'))
   await expect(notice(page, 'Not authorised')).toBeVisible()
-  await expect(page).toHaveURL(/\/app\/report$/)
+  await expect(page).toHaveURL(/\/app\/report\/production$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Reports')
   await expect(page.getByText('Settings')).toHaveCount(0)
   // An allowed in-app navigation still works afterwards.
   await page.evaluate(() => history.pushState(null, '', '/app/report?period=month'))
-  await expect(page).toHaveURL(/\/app\/report\?period=month$/)
+  await expect(page).toHaveURL(/\/app\/report\/production\?period=month$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 })
 

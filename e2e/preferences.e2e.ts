@@ -73,7 +73,7 @@ test('home page preference overrides the scope priority and persists', async ({ 
 
   await signOut(page)
   await fillLogin(page, user.username, user.password)
-  await expect(page).toHaveURL(/\/app\/report$/)
+  await expect(page).toHaveURL(/\/app\/report\/production$/)
   await expect(page.getByTestId('screen-title')).toHaveText('Reports')
 
   // Back to automatic: the scope priority again.

@@ -12,8 +12,10 @@ export function useUnreadCounts(contexts: MessageContext[]) {
     ...trpc.messages.unread.queryOptions({ contexts }, { trpc: BACKGROUND }),
     enabled: contexts.length > 0,
   })
-  // Live (issue 17) instead of polling: any message posted, edited or deleted asks again (a background call).
-  useLive(['messages'], () => [trpc.messages.unread.pathKey()])
+  // Live (issue 17) instead of polling: any message posted, edited or deleted asks again (a background
+  // call). Threads not on screen are marked stale too, so opening one after its badge lit shows the
+  // new message instead of the cached thread.
+  useLive(['messages'], () => [trpc.messages.unread.pathKey(), trpc.messages.thread.pathKey()])
   return query
 }
 
