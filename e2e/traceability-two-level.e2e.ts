@@ -69,7 +69,8 @@ async function setup(baseURL: string): Promise<Setup> {
     groupJob: await workOrder(group._key, 2),
     finalJob: await workOrder(pump._key, 1),
     groupCode: `GRP${tag}`,
-    finalCode: `SN-PMP-${tag}`,
+    // Not SN-PMP-…: the demo serials of that prefix are counted by traceability.e2e.ts.
+    finalCode: `FIN-PMP-${tag}`,
     motorCode: `MOT-${tag}-A`,
     prefix,
   }
