@@ -18,6 +18,8 @@ let subscription: { unsubscribe: () => void } | null = null
 let lastEventId: string | null = null
 let retryTimer: ReturnType<typeof setTimeout> | undefined
 let stopTimer: ReturnType<typeof setTimeout> | undefined
+/** The stream dropped (error, instance restart, a network blip the link retried) since it last ran. */
+let dropped = false
 
 /** Invalidations wait this long so a burst of events (a rebalance of 30 jobs) refetches once. */
 const COALESCE_MS = 120
@@ -52,6 +54,16 @@ function start() {
   subscription = trpcClient.live.events.subscribe(
     { lastEventId },
     {
+      onConnectionStateChange(state) {
+        if (state.state === 'connecting' && lastEventId !== null) dropped = true
+        // Back after a drop: the replay brings the events after the last id, but a change whose
+        // transaction took an older id and committed while we were away is not among them
+        // (docs/live.md). The screens on show read again once, so none keeps a stale value.
+        if (state.state === 'pending' && dropped) {
+          dropped = false
+          void queryClient.invalidateQueries()
+        }
+      },
       onData(envelope) {
         lastEventId = envelope.id
         dispatch(envelope.data)
@@ -60,11 +72,13 @@ function start() {
         // 401/423 reach the auth store through the error link (sign-in or lock screen, which
         // stops the stream below); anything else: try again shortly, from the last event id.
         subscription = null
+        dropped = lastEventId !== null
         retryTimer = setTimeout(update, RETRY_MS)
       },
       onComplete() {
         // The instance ended its streams (a restart): connect again, to any instance, from the last event id.
         subscription = null
+        dropped = lastEventId !== null
         retryTimer = setTimeout(update, 500)
       },
     },
