@@ -330,7 +330,9 @@ async function readPieces(db: Db, batchId: string) {
         .innerJoin('products as p', 'p.id', 'c.product_id')
         .select(['l.id as link_key', 'l.parent_serial_id', 'l.bom_line_id as component_key', 'l.batch_id', 'c.id as serial_key', 'c.code', 'p.code as product_code', 'l.state'])
         .where('l.parent_serial_id', 'in', serials.map((s) => s.id))
+        // Links saved in one call share created_at: their code decides, never the random id.
         .orderBy('l.created_at')
+        .orderBy('c.code')
         .orderBy('l.id')
         .execute()
     : []
