@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Badge, Button, Code, FileButton, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
@@ -111,11 +112,11 @@ function ImportWorkOrders() {
           <Stack gap="sm">
             <Group justify="space-between" wrap="wrap">
               <Group gap="sm">
-                <Badge color="green" size="lg">{t`${preview.valid} pronte`}</Badge>
+                <Badge color="green" size="lg">{plural(preview.valid, { one: '# pronta', other: '# pronte' })}</Badge>
                 {preview.invalid > 0 && <Badge color="red" size="lg">{t`${preview.invalid} con errori`}</Badge>}
               </Group>
               <Button onClick={runImport} loading={busy === 'import'} disabled={preview.invalid > 0 || preview.valid === 0} data-testid="import-run">
-                {t`Importa ${preview.valid} ordini`}
+                {plural(preview.valid, { one: 'Importa # ordine', other: 'Importa # ordini' })}
               </Button>
             </Group>
             {preview.invalid > 0 && (
