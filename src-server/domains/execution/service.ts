@@ -554,17 +554,23 @@ type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
 const serialStepKey = (steps: readonly { step_key: string; position: number }[]): string | null =>
   steps.reduce<{ step_key: string; position: number } | null>((last, s) => (!last || s.position > last.position ? s : last), null)?.step_key ?? null
 
-/** Where a batch is, for the serials service. */
-async function batchSerialPlace(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, batch: { id: string; qt_total: number }): Promise<BatchPlace> {
+/** True when no batch of the job before this one was completed (per-job bom quantities fall on it). */
+async function isFirstBatch(db: Db, jobId: string, batchId: string): Promise<boolean> {
   const { n } = await db
     .selectFrom('batches as b')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('b.job_id', '=', job.id)
+    .where('b.job_id', '=', jobId)
     .where('b.status', '=', 'completed')
-    .where('b.id', '<>', batch.id)
-    .where('b.number', '<', (eb) => eb.selectFrom('batches as me').select('me.number').where('me.id', '=', batch.id))
+    .where('b.id', '<>', batchId)
+    .where('b.number', '<', (eb) => eb.selectFrom('batches as me').select('me.number').where('me.id', '=', batchId))
     .executeTakeFirstOrThrow()
-  return { batch_id: batch.id, qt_total: batch.qt_total, job_id: job.id, work_order_id: job.work_order_id, phase_id: job.phase_id, first_batch: Number(n) === 0 }
+  return Number(n) === 0
+}
+
+/** Where a batch is, for the serials service. */
+async function batchSerialPlace(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, batch: { id: string; qt_total: number }): Promise<BatchPlace> {
+  const first_batch = await isFirstBatch(db, job.id, batch.id)
+  return { batch_id: batch.id, qt_total: batch.qt_total, job_id: job.id, work_order_id: job.work_order_id, phase_id: job.phase_id, first_batch }
 }
 
 /**
@@ -1004,21 +1010,14 @@ export async function saveSerialTempLinks(svc: Svc, actor: Actor, input: SaveSer
 /** `GET component-batch?batch_key=`: the phase's components with the quantities this batch consumes. */
 export async function componentBatch(svc: Svc, actor: Actor, batchKey: string): Promise<ComponentBatch> {
   const job = await readableBatchJob(svc, actor, batchKey)
-  const batch = await svc.db.selectFrom('batches').select(['id', 'qt_total', 'number']).where('id', '=', batchKey).executeTakeFirstOrThrow()
-  const { n: earlier } = await svc.db
-    .selectFrom('batches')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('job_id', '=', job.id)
-    .where('status', '=', 'completed')
-    .where('id', '<>', batch.id)
-    .where('number', '<', batch.number)
-    .executeTakeFirstOrThrow()
+  const batch = await svc.db.selectFrom('batches').select(['id', 'qt_total']).where('id', '=', batchKey).executeTakeFirstOrThrow()
+  const first = await isFirstBatch(svc.db, job.id, batch.id)
   const lines = await phaseBomLines(svc.db, job.phase_id)
   return {
     batch_key: batch.id,
     phase_key: job.phase_id,
     qt_total: batch.qt_total,
-    components: lines.map((l) => ({ ...l, batch_quantity: batchConsumption(l, batch.qt_total, Number(earlier) === 0) })),
+    components: lines.map((l) => ({ ...l, batch_quantity: batchConsumption(l, batch.qt_total, first) })),
   }
 }
 
