@@ -8,7 +8,7 @@ import { getGenealogy, listSerials } from '../src-server/domains/serials/service
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, table } from './lib/report'
 
 /**
  * Genealogy and serial search at scale (issue 13). Two throwaway PostgreSQL databases seeded with
@@ -55,10 +55,6 @@ export async function seedForest(db: Db, trees: number): Promise<{ serials: numb
   return { serials: await count('serials'), links: await count('serial_links') }
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
 
 type Seeded = { name: string; trees: number; svc: Services; serials: number; links: number; product: string }
 type Case = { label: string; kind: 'genealogy' | 'search'; run: (s: Seeded, r: number) => Promise<number> }
@@ -127,19 +123,13 @@ async function run(ctx: BenchContext) {
         times[i]!.push(performance.now() - t0)
       }
     }
-    const [p50s, p99s, p50l, p99l] = [percentile(times[0]!, 50), percentile(times[0]!, 99), percentile(times[1]!, 50), percentile(times[1]!, 99)]
-    const ratio = p50l / p50s
-    const verdict = c.kind === 'genealogy' ? (p50l < 100 && p99l < 250 ? 'met' : 'MISSED') : ratio <= 2 ? 'met' : 'MISSED'
+    const { row, verdict, p50s, p50l, p99l } = scaleRow(c.label, returned, [times[0]!, times[1]!], c.kind === 'genealogy' ? (p50l, p99l) => p50l < 100 && p99l < 250 : undefined)
     verdicts.push(verdict)
-    rows.push([c.label, returned.join(' / '), p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), verdict])
+    rows.push(row)
     console.log(`[genealogy] ${c.label}: ${p50s.toFixed(2)} / ${p50l.toFixed(2)} ms p50, p99 large ${p99l.toFixed(2)} ms (${verdict})`)
   }
   const [small, large] = seeded as [Seeded, Seeded]
-  const t = table(
-    ['query', 'rows small / large', 'p50 ms small', 'p99 ms small', 'p50 ms large', 'p99 ms large', 'p50 ratio', 'target'],
-    rows,
-    [false, true, true, true, true, true, true, false],
-  )
+  const t = table(SCALE_HEADER, rows, SCALE_NUMERIC)
   const missed = verdicts.filter((v) => v !== 'met').length
   console.log(`\n${t.text}\n\n${missed} of ${rows.length} targets missed`)
   appendResults(

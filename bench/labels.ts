@@ -14,7 +14,7 @@ import { localFileStore } from '../src-server/storage/file-store'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, machineLine, percentile, table } from './lib/report'
 
 /**
  * Labels (issue 15): one print of a batch label template with one label per serial (100 serials)
@@ -34,10 +34,6 @@ const env = (name: string, fallback: number) => {
   return n
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 
 export const labelsBench: BenchModule = {

@@ -11,7 +11,7 @@ import { listWorkOrders } from '../src-server/domains/work-orders/service'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, machineLine, percentile, table } from './lib/report'
 
 /**
  * Planning at plant scale (issue 5): the same plant seeded twice with SQL (generate_series) in
@@ -158,10 +158,6 @@ function cases(): Case[] {
   return list
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
 
 async function run(ctx: BenchContext) {
   const runs = env('BENCH_RUNS', 30)

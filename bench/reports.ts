@@ -6,7 +6,7 @@ import * as reports from '../src-server/domains/reports/service'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL, withDatabase } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, machineLine, percentile, table } from './lib/report'
 
 /**
  * Reports at plant scale (issue 16). A throwaway PostgreSQL database seeded with set-based SQL
@@ -108,10 +108,6 @@ export async function seedPlant(db: Db, jobs: number, events: number) {
   }
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
 
 type Svc = Services & { timeZone: string }
 const MONTH = { from: '2026-06-01', to: '2026-06-30', period: 'day' as const }

@@ -7,7 +7,7 @@ import { listMovements, readInventory } from '../src-server/domains/movements/se
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, table } from './lib/report'
 
 /**
  * Warehouse stock and movement lists at scale (issue 14). Two throwaway PostgreSQL databases,
@@ -74,10 +74,6 @@ export async function seedWarehouse(db: Db, movements: number): Promise<{ positi
   return { positions: await count('positions'), products: await count('products'), movements: await count('movements'), stock: await count('stock') }
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
 
 type Seeded = { name: string; svc: Services; positions: number; movements: number; stock: number }
 type Case = { label: string; kind: 'stock' | 'list'; run: (s: Seeded, r: number) => Promise<number> }
@@ -159,19 +155,13 @@ async function run(ctx: BenchContext) {
         times[i]!.push(performance.now() - t0)
       }
     }
-    const [p50s, p99s, p50l, p99l] = [percentile(times[0]!, 50), percentile(times[0]!, 99), percentile(times[1]!, 50), percentile(times[1]!, 99)]
-    const ratio = p50l / p50s
-    const verdict = c.kind === 'stock' ? (p50l < 20 ? 'met' : 'MISSED') : ratio <= 2 ? 'met' : 'MISSED'
+    const { row, verdict, p50s, p50l, p99l } = scaleRow(c.label, returned, [times[0]!, times[1]!], c.kind === 'stock' ? (p50l, p99l) => p50l < 20 : undefined)
     verdicts.push(verdict)
-    rows.push([c.label, returned.join(' / '), p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), verdict])
+    rows.push(row)
     console.log(`[warehouse] ${c.label}: ${p50s.toFixed(2)} / ${p50l.toFixed(2)} ms p50, p99 large ${p99l.toFixed(2)} ms (${verdict})`)
   }
   const [small, large] = seeded as [Seeded, Seeded]
-  const t = table(
-    ['query', 'rows small / large', 'p50 ms small', 'p99 ms small', 'p50 ms large', 'p99 ms large', 'p50 ratio', 'target'],
-    rows,
-    [false, true, true, true, true, true, true, false],
-  )
+  const t = table(SCALE_HEADER, rows, SCALE_NUMERIC)
   const missed = verdicts.filter((v) => v !== 'met').length
   console.log(`\n${t.text}\n\n${missed} of ${rows.length} targets missed`)
   appendResults(

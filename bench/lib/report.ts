@@ -27,3 +27,28 @@ export function appendResults(title: string, body: string): void {
   const stamp = new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
   appendFileSync(RESULTS_FILE, `\n## ${stamp} - ${title}\n\n${body.trim()}\n`)
 }
+
+/** The nearest-rank percentile p (0-100) of timings in any order. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
+}
+
+export const SCALE_HEADER = ['query', 'rows small / large', 'p50 ms small', 'p99 ms small', 'p50 ms large', 'p99 ms large', 'p50 ratio', 'target']
+export const SCALE_NUMERIC = [false, true, true, true, true, true, true, false]
+
+/**
+ * One row of a small-vs-large comparison (timings of the small and the large database): met when
+ * `absoluteMet(p50 large, p99 large)` says so, or, without it, when the large p50 is within 2x of the small.
+ */
+export function scaleRow(
+  label: string,
+  returned: readonly (string | number)[],
+  times: readonly [number[], number[]],
+  absoluteMet?: (p50Large: number, p99Large: number) => boolean,
+): { row: string[]; verdict: 'met' | 'MISSED'; p50s: number; p50l: number; p99l: number } {
+  const [p50s, p99s, p50l, p99l] = [percentile(times[0], 50), percentile(times[0], 99), percentile(times[1], 50), percentile(times[1], 99)]
+  const ratio = p50l / p50s
+  const verdict = (absoluteMet ? absoluteMet(p50l, p99l) : ratio <= 2) ? 'met' : 'MISSED'
+  return { row: [label, returned.join(' / '), p50s.toFixed(2), p99s.toFixed(2), p50l.toFixed(2), p99l.toFixed(2), ratio.toFixed(2), verdict], verdict, p50s, p50l, p99l }
+}
