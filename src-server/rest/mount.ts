@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import * as v from 'valibot'
 import { authorize } from '../auth/authorize'
@@ -23,6 +23,36 @@ function checkPart(schema: v.GenericSchema | undefined, value: unknown, what: st
   assertStorableInput(value)
   const result = v.safeParse(schema, value)
   return { output: result.output, unknown: unknownKeyIssues(schema, value), issues: result.success ? [] : inputIssues(result.issues) }
+}
+
+const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish'])
+
+/** The base type of a schema under its optional/nullable wrappers ('number', 'boolean', 'array' ...). */
+function baseType(schema: v.GenericSchema | undefined): string | undefined {
+  let node = schema as unknown as { type: string; wrapped?: v.GenericSchema } | undefined
+  while (node && WRAPPERS.has(node.type)) node = node.wrapped as typeof node
+  return node?.type
+}
+
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, '1': true, false: false, '0': false }
+
+/**
+ * A query string holds text; the input schema says which entries are numbers, booleans or lists
+ * (so OpenAPI types `page_size` as an integer). Text that is not such a value is left as it is,
+ * and the schema then refuses it naming the entry.
+ */
+function queryValues(schema: v.GenericSchema | undefined, c: Context<AppEnv>): Record<string, unknown> {
+  const entries = (schema as unknown as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries ?? {}
+  const out: Record<string, unknown> = {}
+  for (const [key, text] of Object.entries(c.req.query())) {
+    const type = baseType(entries[key])
+    if (type === 'number' && NUMBER_TEXT.test(text)) out[key] = Number(text)
+    else if (type === 'boolean' && text in BOOLEAN_TEXT) out[key] = BOOLEAN_TEXT[text]
+    else if (type === 'array') out[key] = c.req.queries(key)
+    else out[key] = text
+  }
+  return out
 }
 
 const tooLarge = () => {
@@ -68,7 +98,7 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
       // first (a typo is the likely cause of the rest). Path parameters come from the route itself.
       const parts = [
         r.params ? checkPart(r.params, c.req.param(), 'path parameters') : null,
-        checkPart(r.query, c.req.query(), 'query parameters'),
+        checkPart(r.query, queryValues(r.query, c), 'query parameters'),
         checkPart(r.body, r.body ? await readBody(r, c.req.raw) : readJson(await c.req.text()), 'request body'),
       ] as const
       const issues = [...parts.flatMap((p) => p?.unknown ?? []), ...parts.flatMap((p) => p?.issues ?? [])]

@@ -11,6 +11,8 @@ export type RestCtx = RequestCtx & { actor: Actor | null; hono: Context }
 /** 1 MiB for JSON bodies; uploads declare their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024
 
+export type RestStream = { contentType: string; description: string; schema?: Schema; headers?: { name: string; description: string }[] }
+
 export type RouteInput<P, Q, B> = { params: Out<P>; query: Out<Q>; body: Out<B> }
 
 /**
@@ -32,7 +34,7 @@ export type RouteDef<P = unknown, Q = unknown, B = unknown> = {
   response?: Schema
   status?: 200 | 201
   /** A stream instead of `{detail}` JSON (the handler returns the Response itself), as OpenAPI documents it. */
-  stream?: { contentType: string; description: string; schema?: Schema; headers?: { name: string; description: string }[] }
+  stream?: RestStream
   handler: (ctx: RestCtx, input: RouteInput<P, Q, B>) => Promise<unknown> | unknown
 }
 

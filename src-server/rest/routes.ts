@@ -6,7 +6,7 @@ import { executionRoutes } from '../domains/execution/rest'
 import { flowRoutes } from '../domains/flows/rest'
 import { importRoutes } from '../domains/imports/rest'
 import { formFieldRoutes } from '../domains/form-fields/rest'
-import { issueTypeRoutes } from '../domains/issue-types/rest'
+import { issueTypesApi } from '../domains/issue-types/api'
 import { issueRoutes } from '../domains/issues/rest'
 import { jobRoutes } from '../domains/jobs/rest'
 import { mediaRoutes } from '../domains/media/rest'
@@ -29,9 +29,10 @@ import { sessionRoutes } from '../domains/session/rest'
 import { settingsRoutes } from '../domains/settings/rest'
 import { tagRoutes } from '../domains/tags/rest'
 import { userRoutes } from '../domains/users/rest'
-import { workOrderRoutes } from '../domains/work-orders/rest'
+import { workOrdersApi } from '../domains/work-orders/api'
 import { liveRoutes } from '../live/rest'
+import { routesOf } from './from-use-cases'
 import type { AnyRoute } from './route'
 
 /** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...issueTypeRoutes, ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...workOrderRoutes, ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...positionRoutes, ...movementRoutes, ...missionRoutes, ...workOrderSerialRoutes, ...liveRoutes, ...reportRoutes, ...printTemplateRoutes, ...printerRoutes, ...printRoutes, ...flowRoutes, ...importRoutes]
+export const restRoutes: readonly AnyRoute[] = [...sessionRoutes, ...userRoutes, ...eventRoutes, ...mediaRoutes, ...formFieldRoutes, ...serialFieldRoutes, ...operationRoutes, ...counterRoutes, ...routesOf(issueTypesApi), ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...productRoutes, ...tagRoutes, ...processRoutes, ...bomRoutes, ...routesOf(workOrdersApi), ...jobRoutes, ...executionRoutes, ...messageRoutes, ...serialRoutes, ...positionRoutes, ...movementRoutes, ...missionRoutes, ...workOrderSerialRoutes, ...liveRoutes, ...reportRoutes, ...printTemplateRoutes, ...printerRoutes, ...printRoutes, ...flowRoutes, ...importRoutes]

@@ -7,7 +7,7 @@ import { flowsRouter } from '../domains/flows/trpc'
 import { importsRouter } from '../domains/imports/trpc'
 import { formFieldsRouter } from '../domains/form-fields/trpc'
 import { serialFieldsRouter } from '../domains/serial-fields/trpc'
-import { issueTypesRouter } from '../domains/issue-types/trpc'
+import { issueTypesApi } from '../domains/issue-types/api'
 import { issuesRouter } from '../domains/issues/trpc'
 import { jobsRouter } from '../domains/jobs/trpc'
 import { mediaRouter } from '../domains/media/trpc'
@@ -28,8 +28,9 @@ import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsRouter } from '../domains/tags/trpc'
 import { usersRouter } from '../domains/users/trpc'
-import { workOrdersRouter } from '../domains/work-orders/trpc'
+import { workOrdersApi } from '../domains/work-orders/api'
 import { liveRouter } from '../live/trpc'
+import { routerOf } from './from-use-cases'
 import { router } from './init'
 
 /** One router per domain; the client imports only this type. */
@@ -42,7 +43,7 @@ export const appRouter = router({
   serialFields: serialFieldsRouter,
   operations: operationsRouter,
   counters: countersRouter,
-  issueTypes: issueTypesRouter,
+  issueTypes: routerOf(issueTypesApi),
   issues: issuesRouter,
   settings: settingsRouter,
   departments: departmentsRouter,
@@ -51,7 +52,7 @@ export const appRouter = router({
   tags: tagsRouter,
   process: processRouter,
   bom: bomRouter,
-  workOrders: workOrdersRouter,
+  workOrders: routerOf(workOrdersApi),
   jobs: jobsRouter,
   execution: executionRouter,
   messages: messagesRouter,

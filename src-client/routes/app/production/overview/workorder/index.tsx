@@ -129,7 +129,7 @@ function WorkOrderList() {
     setOptimistic(arrayMove(rows, fromIdx, toIdx))
     try {
       // The whole queue, fresh, with the move applied (other pages keep their places).
-      const queue = await queryClient.fetchQuery({ ...trpc.workOrders.queue.queryOptions(), staleTime: 0 })
+      const queue = await queryClient.fetchQuery({ ...trpc.workOrders.queue.queryOptions({ site_key: '0' }), staleTime: 0 })
       const keys = queue.work_orders.map((w) => w._key)
       const a = keys.indexOf(activeId)
       const b = keys.indexOf(overId)
