@@ -4,10 +4,10 @@ import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { closeLiveHub, registerLiveSource } from '../live/hub'
 import { registerPool } from './prepared'
-import type { Database } from './schema'
+import type { Database, Db } from './schema'
 
 export type DatabaseKind = 'postgres' | 'pglite'
-export type Db = Kysely<Database>
+export type { Db }
 
 // One representation per kind of value, the same on both engines:
 // BIGINT and NUMERIC become JS numbers (quantities, costs and event ids stay far below 2^53),

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely'
 import type pg from 'pg'
-import type { Db } from './connect'
+import type { Db } from './schema'
 
 /**
  * Named prepared statements for the few queries every request runs (the session lookup).

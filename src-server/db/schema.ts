@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely'
 import type { Step } from '../../src/domains/process/steps'
 import type { PhaseParameters } from '../../src/domains/process/phase-parameters'
 
@@ -653,3 +653,6 @@ export interface Database {
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type AuthSession = Selectable<AuthSessionsTable>
+
+/** The typed database handle every query and service takes (PostgreSQL or PGlite alike). */
+export type Db = Kysely<Database>

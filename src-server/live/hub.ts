@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { LiveEvent } from '../../src/domains/live/schemas'
-import type { Db } from '../db/connect'
+import type { Db } from '../db/schema'
 import { LIVE_CHANNEL, liveEventOf } from './topics'
 
 /** Where an instance LISTENs: its own PostgreSQL connection, or PGlite's listen(). */

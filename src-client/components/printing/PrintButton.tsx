@@ -1,20 +1,8 @@
 import { Trans } from '@lingui/react/macro'
 import { Button } from '@mantine/core'
 import { lazy, Suspense, useState } from 'react'
-import type { PrintSubject } from '../../../src/domains/printing/schemas'
+import type { PrintButtonProps } from './print-button-props'
 
-export type PrintButtonProps = {
-  /** Where the templates come from: a phase, a product, an issue type, a position, a settings label. */
-  context: string
-  contextKey: string
-  /** What the print is filled with. */
-  subject: Omit<PrintSubject, 'values'>
-  /** Offer "one label per serial of the batch". */
-  perSerial?: boolean
-  label?: React.ReactNode
-  size?: 'xs' | 'sm' | 'md'
-  testId?: string
-}
 
 const PrintDialog = lazy(() => import('./PrintDialog'))
 

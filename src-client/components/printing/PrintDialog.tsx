@@ -7,7 +7,7 @@ import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../lib/trpc'
-import type { PrintButtonProps } from './PrintButton'
+import type { PrintButtonProps } from './print-button-props'
 
 /** The print dialog (its own chunk: loaded when someone prints). */
 export default function PrintDialog({ context, contextKey, subject, perSerial, onClose }: Omit<PrintButtonProps, 'label' | 'size' | 'testId'> & { onClose: () => void }) {
