@@ -11,6 +11,7 @@ import { appendEvent } from '../events/service'
 import { type FlowWorker, startFlowWorker } from './queue'
 import { sign, verify } from './signature'
 import { startReceiver } from './test-receiver'
+import { waitUntil } from '../../test/wait'
 
 const SECRET = 'whsec_' + Buffer.from('a-test-secret-of-32-bytes-length').toString('base64')
 
@@ -136,6 +137,9 @@ describe('data flows: deliveries (pg-boss), retries, order, log, redeliver', () 
     expect(pending.status).toBe(409)
     expect(pending.body.detail.code).toBe('DELIVERY_PENDING')
     await receiver.waitFor(() => receiver.accepted.some((a) => a.id === d.id), 60_000)
+    // The receiver has it before the sender records it as delivered: redeliver once it is recorded.
+    const status = () => h.svc.db.selectFrom('flow_deliveries').select('status').where('id', '=', d.id).executeTakeFirstOrThrow()
+    await waitUntil('the delivery recorded as delivered', async () => (await status()).status === 'delivered')
     const count = receiver.all.filter((a) => a.id === d.id).length
     const res = await h.request('POST', `/api/flow-delivery/${d.id}/redeliver`, { token })
     expect(res.status).toBe(200)
