@@ -35,7 +35,7 @@ export function batchPlace(db: Db, batchId: string) {
 /**
  * Locks the work order row, then the material rows of a job's phase and of the next phase (by
  * position): the lock order of every production writer (work order, phases by position, jobs;
- * work-orders/service.ts refreshWorkOrderProgress, src/domains/jobs/rules.ts).
+ * work-orders/progress.ts refreshWorkOrderProgress, src/domains/jobs/rules.ts).
  * Returns [this phase, next phase | undefined].
  */
 export async function lockMaterial(db: Db, workOrderId: string, phaseId: string): Promise<[MaterialRow, MaterialRow | undefined]> {

@@ -58,7 +58,7 @@ import { finalizeBatchSerials } from '../serials/service'
 import { invalidField } from '../../input-issues'
 import { heartbeatWriter } from './heartbeat-writer'
 import { readSettings } from '../settings/queries'
-import { refreshWorkOrderProgress } from '../work-orders/service'
+import { refreshWorkOrderProgress } from '../work-orders/progress'
 import { moveStockForCompletedBatch } from '../production-stock/service'
 import {
   batchPlace,

@@ -16,7 +16,7 @@ import type { Db } from '../../db/connect'
 import { AppError, badRequest, conflict, unprocessable } from '../../errors'
 import { listProducts } from '../products/service'
 import { listUsers } from '../users/service'
-import { createWorkOrder } from '../work-orders/service'
+import { createWorkOrder } from '../work-orders/create'
 
 /**
  * Work order imports (inbound data flows). Every row is created through the work-orders service

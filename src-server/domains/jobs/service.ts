@@ -33,7 +33,7 @@ import { AppError, conflict, forbidden, notFound, unprocessable } from '../../er
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
 import { phaseInfo } from '../execution/queries'
-import { refreshWorkOrderProgress } from '../work-orders/service'
+import { refreshWorkOrderProgress } from '../work-orders/progress'
 import {
   afterCursor,
   applyListFilters,

@@ -3,7 +3,7 @@ import type { MessageContext } from '../../../src/domains/messages/schemas'
 import type { Actor } from '../../context'
 import { appCode, MINUTE, MISSING_UUID, quickUser, sessionFor, trpcCall } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
-import { createWorkOrder } from '../work-orders/service'
+import { createWorkOrder } from '../work-orders/create'
 import { makeProduct } from '../work-orders/test-fixtures'
 import { editMessage, markThreadRead, messageThread, postMessage, removeMessage, unreadCounts } from './service'
 

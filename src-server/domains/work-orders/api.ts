@@ -20,7 +20,13 @@ import {
 import { HistoryFilter } from '../../../src/domains/work-orders/history'
 import { Key } from '../../../src/valibot-helpers'
 import { mutation, query, useCases } from '../../api/use-case'
-import * as workOrders from './service'
+import { createWorkOrder } from './create'
+import { getWorkOrder } from './detail'
+import { archiveWorkOrder, patchWorkOrder, restoreWorkOrder } from './edit'
+import { workOrderHistory } from './history'
+import { DEFAULT_PAGE_SIZE, listWorkOrders, productChoices, searchOpts } from './list'
+import { changeQuantities } from './quantities'
+import { getSiteQueue, moveInSiteQueue, saveSiteQueue } from './site-queue'
 
 /** Who reads the work order lists, the queue and the history: production and the areas that report on it. */
 export const WORK_ORDER_READERS = ['production', 'quality', 'traceability', 'reporting'] as const satisfies readonly Scope[]
@@ -38,12 +44,12 @@ export const workOrdersApi = useCases('work orders', {
     summary:
       'One page of the work order list: the active ones in site queue order (or `archived=true`: the archive, latest first); ' +
       '`search` (code, product, line), `status`, `late`, `critical`, `product_key`, `date_from`/`date_to` (YYYY/MM/DD or YYYY-MM-DD) on `date_field` (due_by or start_from), ' +
-      `sort/dir, page from 1 and page_size up to 100 (default ${workOrders.DEFAULT_PAGE_SIZE}); total counts every match.`,
+      `sort/dir, page from 1 and page_size up to 100 (default ${DEFAULT_PAGE_SIZE}); total counts every match.`,
     access: readers,
     input: WorkOrderListInput,
     response: WorkOrderPage,
     rest: { method: 'get', path: '/work-order' },
-    run: (ctx, input) => workOrders.listWorkOrders(ctx, input),
+    run: (ctx, input) => listWorkOrders(ctx, input),
   }),
   get: query({
     summary: 'One work order by key or code, with its phases (material flow) and jobs',
@@ -51,7 +57,7 @@ export const workOrdersApi = useCases('work orders', {
     input: ByKey,
     response: WorkOrderDetail,
     rest: { method: 'get', path: '/work-order/{id}', params: byId },
-    run: (ctx, input) => workOrders.getWorkOrder(ctx, input.key),
+    run: (ctx, input) => getWorkOrder(ctx, input.key),
   }),
   history: query({
     summary:
@@ -63,7 +69,7 @@ export const workOrdersApi = useCases('work orders', {
     input: v.object({ key: Key, ...HistoryFilter.entries, direction: v.optional(v.picklist(['forward', 'backward'])) }),
     response: v.array(HistoryEntry),
     rest: { method: 'get', path: '/work-order/{id}/history', params: byId, omit: ['direction'] },
-    run: (ctx, { key, direction: _direction, ...filter }) => workOrders.workOrderHistory(ctx, key, filter),
+    run: (ctx, { key, direction: _direction, ...filter }) => workOrderHistory(ctx, key, filter),
   }),
   searchOpts: query({
     summary:
@@ -73,14 +79,14 @@ export const workOrdersApi = useCases('work orders', {
     input: SearchOptsInput,
     response: SearchOpts,
     rest: { method: 'get', path: '/work-order-search-opts', answer: { response: v.array(SearchOpts), from: (opts) => [opts] } },
-    run: (ctx, input) => workOrders.searchOpts(ctx, input),
+    run: (ctx, input) => searchOpts(ctx, input),
   }),
   productChoices: query({
     summary: 'Products a work order can be made for (active, not in the trash, with a process), matching `search`',
     access: production,
     input: ProductChoiceInput,
     response: v.array(ProductChoice),
-    run: (ctx, input) => workOrders.productChoices(ctx, input.search),
+    run: (ctx, input) => productChoices(ctx, input.search),
   }),
   queue: query({
     summary: "The site queue (site_key '0'): every work order not archived, in order",
@@ -88,7 +94,7 @@ export const workOrdersApi = useCases('work orders', {
     input: v.object({ site_key: Key }),
     response: SiteQueue,
     rest: { method: 'get', path: '/queue/site/{site_key}' },
-    run: (ctx, input) => workOrders.getSiteQueue(ctx, input.site_key),
+    run: (ctx, input) => getSiteQueue(ctx, input.site_key),
   }),
   saveQueue: mutation({
     summary:
@@ -98,7 +104,7 @@ export const workOrdersApi = useCases('work orders', {
     input: QueueSaveInput,
     response: SiteQueue,
     rest: { method: 'put', path: '/queue' },
-    run: (ctx, input) => workOrders.saveSiteQueue(ctx, ctx.actor, input),
+    run: (ctx, input) => saveSiteQueue(ctx, ctx.actor, input),
   }),
   moveInQueue: mutation({
     summary:
@@ -108,7 +114,7 @@ export const workOrdersApi = useCases('work orders', {
     input: QueueMoveInput,
     response: QueueMoveResult,
     rest: { method: 'post', path: '/queue/move' },
-    run: (ctx, input) => workOrders.moveInSiteQueue(ctx, ctx.actor, input),
+    run: (ctx, input) => moveInSiteQueue(ctx, ctx.actor, input),
   }),
   create: mutation({
     summary:
@@ -120,7 +126,7 @@ export const workOrdersApi = useCases('work orders', {
     input: WorkOrderCreateInput,
     response: WorkOrderDetail,
     rest: { method: 'post', path: '/work-order', status: 201 },
-    run: (ctx, input) => workOrders.createWorkOrder(ctx, ctx.actor, input),
+    run: (ctx, input) => createWorkOrder(ctx, ctx.actor, input),
   }),
   patch: mutation({
     summary:
@@ -130,7 +136,7 @@ export const workOrdersApi = useCases('work orders', {
     input: v.object({ key: Key, patch: WorkOrderPatchInput }),
     response: WorkOrderDetail,
     rest: { method: 'patch', path: '/work-order/{id}', params: byId, body: 'patch' },
-    run: (ctx, input) => workOrders.patchWorkOrder(ctx, ctx.actor, input.key, input.patch),
+    run: (ctx, input) => patchWorkOrder(ctx, ctx.actor, input.key, input.patch),
   }),
   updateQuantities: mutation({
     summary:
@@ -141,7 +147,7 @@ export const workOrdersApi = useCases('work orders', {
     input: v.object({ key: Key, change: QuantityChangeInput }),
     response: WorkOrderDetail,
     rest: { method: 'patch', path: '/work-order/{id}/update-quantities', params: byId, body: 'change' },
-    run: (ctx, input) => workOrders.changeQuantities(ctx, ctx.actor, input.key, input.change),
+    run: (ctx, input) => changeQuantities(ctx, ctx.actor, input.key, input.change),
   }),
   archive: mutation({
     summary: 'Archive a completed or closed work order (409 WORK_ORDER_NOT_FINISHED otherwise); it leaves the active list and the site queue',
@@ -149,7 +155,7 @@ export const workOrdersApi = useCases('work orders', {
     input: ByKey,
     response: WorkOrderDetail,
     rest: { method: 'post', path: '/work-order/{id}/archive', params: byId },
-    run: (ctx, input) => workOrders.archiveWorkOrder(ctx, ctx.actor, input.key),
+    run: (ctx, input) => archiveWorkOrder(ctx, ctx.actor, input.key),
   }),
   restore: mutation({
     summary: 'Bring an archived work order back to the active list, at the end of the site queue',
@@ -157,6 +163,6 @@ export const workOrdersApi = useCases('work orders', {
     input: ByKey,
     response: WorkOrderDetail,
     rest: { method: 'post', path: '/work-order/{id}/restore', params: byId },
-    run: (ctx, input) => workOrders.restoreWorkOrder(ctx, ctx.actor, input.key),
+    run: (ctx, input) => restoreWorkOrder(ctx, ctx.actor, input.key),
   }),
 })

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { adminToken, appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { type Harness, userWithScope, useHarness } from '../../test/harness'
-import { refreshWorkOrderProgress } from './service'
+import { refreshWorkOrderProgress } from './progress'
 import { makeProduct } from './test-fixtures'
 
 const eventsOf = (h: Harness, type: string, subject?: string) => {

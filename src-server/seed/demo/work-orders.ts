@@ -2,7 +2,9 @@ import { dayOf } from '../../../src/domains/work-orders/rules'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { readSettings } from '../../domains/settings/queries'
-import { changeQuantities, createWorkOrder, refreshWorkOrderProgress } from '../../domains/work-orders/service'
+import { createWorkOrder } from '../../domains/work-orders/create'
+import { refreshWorkOrderProgress } from '../../domains/work-orders/progress'
+import { changeQuantities } from '../../domains/work-orders/quantities'
 
 type Planned = {
   name: string

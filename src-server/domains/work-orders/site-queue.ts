@@ -1,0 +1,141 @@
+/**
+ * The site queue: every work order not archived, in the order production works them. Reading it,
+ * saving it whole and moving one work order in it; saves and moves are serialised by one lock.
+ */
+import { sql } from 'kysely'
+import type { QueueMoveInput, QueueMoveResult, QueueSaveInput, SiteQueue } from '../../../src/domains/work-orders/schemas'
+import { mergeQueue } from '../../../src/domains/work-orders/rules'
+import type { Actor, Services } from '../../context'
+import type { Db } from '../../db/connect'
+import { badRequest, notFound, unprocessable } from '../../errors'
+import { appendEvent } from '../events/service'
+import { edgeDate } from './queries'
+import { archivedRefusal, SUBJECT } from './shared'
+
+/** `GET queue/site/0`: every work order not archived, in queue order. */
+export async function getSiteQueue(svc: Pick<Services, 'db'>, siteKey = '0'): Promise<SiteQueue> {
+  if (siteKey !== '0') throw notFound('NOT_FOUND', 'site not found: the site queue is 0')
+  const rows = await svc.db
+    .selectFrom('work_orders as w')
+    .innerJoin('products as p', 'p.id', 'w.product_id')
+    .select(['w.id as _key', 'w.code', 'p.code as product_code', 'w.status', 'w.planned_qt', 'w.completed_qt', edgeDate('w.due_by').as('due_by'), 'w.sequence'])
+    .where(sql<boolean>`(w.archived_at is null)`, '=', true)
+    .orderBy('w.sequence')
+    .orderBy('w.id')
+    .execute()
+  return { type: 's', site_key: '0', work_orders: rows }
+}
+
+/**
+ * `PUT queue` with the SPEC payload {type: 's', site_key: '0', work_orders: [keys]}. Last writer
+ * wins without losing work orders: saves are serialised (advisory lock); the listed work orders
+ * take the front of the queue in the given order and every other one not archived (created or
+ * restored meanwhile, or simply left out) follows in its previous relative order. Unknown keys
+ * are 400 UNKNOWN_WORK_ORDER; archived ones are ignored. The queue reuses its own sequence
+ * numbers, so a work order created during the save still lands at the end.
+ */
+export async function saveSiteQueue(svc: Services, actor: Actor, input: QueueSaveInput): Promise<SiteQueue> {
+  const now = svc.clock.now()
+  await svc.db.transaction().execute(async (trx) => {
+    await lockSiteQueue(trx)
+    if (input.work_orders.length) {
+      const known = await trx
+        .selectFrom('work_orders')
+        .select('id')
+        .where(sql<boolean>`id = any(${input.work_orders}::uuid[])`)
+        .execute()
+      const knownIds = new Set(known.map((r) => r.id))
+      const unknown = input.work_orders.filter((k) => !knownIds.has(k))
+      if (unknown.length) {
+        throw badRequest('UNKNOWN_WORK_ORDER', `unknown work order: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ' ...' : ''}`, {
+          keys: unknown.slice(0, 50),
+        })
+      }
+    }
+    const current = await currentQueue(trx)
+    const order = mergeQueue(
+      current.map((r) => r.id),
+      input.work_orders,
+    )
+    const moves = await writeQueueOrder(trx, current, order, now)
+    await appendEvent(
+      trx,
+      actor,
+      {
+        event_type: 'SITE_QUEUE_SAVED',
+        subject_type: 'queue',
+        subject_key: 's:0',
+        data: { work_orders: order.length, listed: input.work_orders.length, moved: moves.length, moved_keys: moves.slice(0, 100).map((m) => m.id) },
+      },
+      now,
+    )
+  })
+  return getSiteQueue(svc)
+}
+
+/**
+ * `POST queue/move` / `workOrders.moveInQueue`: one work order to an absolute place of the whole
+ * site queue (not only of the page a screen shows). Serialised with every other queue save, so
+ * the place is counted on the queue as it is when the move runs (WORK_ORDER_QUEUE_MOVED).
+ */
+export async function moveInSiteQueue(svc: Services, actor: Actor, input: QueueMoveInput): Promise<QueueMoveResult> {
+  const now = svc.clock.now()
+  return svc.db.transaction().execute(async (trx) => {
+    await lockSiteQueue(trx)
+    const wo = await trx.selectFrom('work_orders').select(['id', 'code', 'archived_at']).where('id', '=', input.work_order_key).executeTakeFirst()
+    if (!wo) throw notFound('UNKNOWN_WORK_ORDER', 'work order not found')
+    if (wo.archived_at !== null) throw archivedRefusal()
+    const current = await currentQueue(trx)
+    const ids = current.map((r) => r.id)
+    const from = ids.indexOf(wo.id)
+    const to = input.position === 'last' ? ids.length - 1 : input.position - 1
+    if (to >= ids.length) {
+      throw unprocessable('QUEUE_POSITION_OUT_OF_RANGE', `position ${input.position} is beyond the end of the queue (${ids.length} work orders)`, {
+        total: ids.length,
+      })
+    }
+    if (from !== to) {
+      const order = ids.filter((id) => id !== wo.id)
+      order.splice(to, 0, wo.id)
+      await writeQueueOrder(trx, current, order, now)
+      await appendEvent(
+        trx,
+        actor,
+        { event_type: 'WORK_ORDER_QUEUE_MOVED', subject_type: SUBJECT, subject_key: wo.id, data: { code: wo.code, position: { from: from + 1, to: to + 1 }, total: ids.length } },
+        now,
+      )
+    }
+    return { _key: wo.id, from: from + 1, to: to + 1, total: ids.length }
+  })
+}
+
+/** Every queue change holds this lock for its transaction: saves and moves never interleave. */
+const lockSiteQueue = (trx: Db) => sql`select pg_advisory_xact_lock(hashtext('mes.site_queue'))`.execute(trx)
+
+/** The work orders not archived, in queue order, with their sequence numbers. */
+const currentQueue = (trx: Db) =>
+  trx
+    .selectFrom('work_orders')
+    .select(['id', 'sequence'])
+    .where(sql<boolean>`(archived_at is null)`, '=', true)
+    .orderBy('sequence')
+    .orderBy('id')
+    .execute()
+
+/**
+ * Gives `order` the queue's own sequence numbers (so a work order created meanwhile still lands
+ * at the end) and writes only the rows whose number changes.
+ */
+async function writeQueueOrder(trx: Db, current: { id: string; sequence: number }[], order: string[], now: Date) {
+  const sequences = current.map((r) => r.sequence)
+  const was = new Map(current.map((r) => [r.id, r.sequence]))
+  const moves = order.map((id, i) => ({ id, sequence: sequences[i]! })).filter((m) => was.get(m.id) !== m.sequence)
+  for (let i = 0; i < moves.length; i += 2000) {
+    const chunk = moves.slice(i, i + 2000)
+    await sql`
+      update work_orders as w set sequence = v.sequence, updated_at = ${now}
+      from (values ${sql.join(chunk.map((m) => sql`(${m.id}::uuid, ${m.sequence}::int8)`))}) as v(id, sequence)
+      where w.id = v.id`.execute(trx)
+  }
+  return moves
+}
