@@ -51,10 +51,13 @@ export type AnyUseCase = UseCase<any, any, UseCaseKind>
 
 type Def<I extends Schema | undefined, R> = Omit<UseCase<I, R>, 'kind'>
 
+// NoInfer: declared inside `useCases({...})`, a case without `input` would take `any` from the record's
+// type; kept `undefined`, its procedure takes no input (`queryOptions()` with no argument).
+
 /** A read: a tRPC query, and a REST path where `rest` says. */
-export const query = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'query' as const }) as UseCase<I, R, 'query'>
+export const query = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'query' as const }) as UseCase<NoInfer<I>, R, 'query'>
 /** A change: a tRPC mutation, and a REST path where `rest` says. */
-export const mutation = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'mutation' as const }) as UseCase<I, R, 'mutation'>
+export const mutation = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'mutation' as const }) as UseCase<NoInfer<I>, R, 'mutation'>
 /** Offered over REST only (file uploads and downloads, streams, script conveniences). */
 export const restOnly = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R> & { rest: RestBinding }) =>
   ({ ...def, kind: 'rest' as const }) as UseCase<I, R, 'rest'>

@@ -1,21 +1,21 @@
 import { apiTokensRouter } from '../domains/api-tokens/trpc'
-import { bomRouter } from '../domains/bom/trpc'
+import { bomApi } from '../domains/bom/api'
 import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
 import { flowsRouter } from '../domains/flows/trpc'
 import { importsRouter } from '../domains/imports/trpc'
-import { formFieldsRouter } from '../domains/form-fields/trpc'
-import { serialFieldsRouter } from '../domains/serial-fields/trpc'
+import { formFieldsApi } from '../domains/form-fields/api'
+import { serialFieldsApi } from '../domains/serial-fields/api'
 import { issueTypesApi } from '../domains/issue-types/api'
 import { issuesRouter } from '../domains/issues/trpc'
 import { jobsRouter } from '../domains/jobs/trpc'
-import { mediaRouter } from '../domains/media/trpc'
+import { mediaApi } from '../domains/media/api'
 import { messagesRouter } from '../domains/messages/trpc'
-import { operationsRouter } from '../domains/operations/trpc'
-import { countersRouter } from '../domains/counters/trpc'
-import { processRouter } from '../domains/process/trpc'
-import { productsRouter } from '../domains/products/trpc'
+import { operationsApi } from '../domains/operations/api'
+import { countersApi } from '../domains/counters/api'
+import { processApi } from '../domains/process/api'
+import { productsApi } from '../domains/products/api'
 import { reportsRouter } from '../domains/reports/trpc'
 import { printTemplatesRouter } from '../domains/print-templates/trpc'
 import { printersRouter } from '../domains/printers/trpc'
@@ -26,7 +26,7 @@ import { movementsRouter } from '../domains/movements/trpc'
 import { missionsRouter } from '../domains/missions/trpc'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
-import { tagsRouter } from '../domains/tags/trpc'
+import { tagsApi } from '../domains/tags/api'
 import { usersRouter } from '../domains/users/trpc'
 import { workOrdersApi } from '../domains/work-orders/api'
 import { liveRouter } from '../live/trpc'
@@ -38,20 +38,20 @@ export const appRouter = router({
   session: sessionRouter,
   users: usersRouter,
   events: eventsRouter,
-  media: mediaRouter,
-  formFields: formFieldsRouter,
-  serialFields: serialFieldsRouter,
-  operations: operationsRouter,
-  counters: countersRouter,
+  media: routerOf(mediaApi),
+  formFields: routerOf(formFieldsApi),
+  serialFields: routerOf(serialFieldsApi),
+  operations: routerOf(operationsApi),
+  counters: routerOf(countersApi),
   issueTypes: routerOf(issueTypesApi),
   issues: issuesRouter,
   settings: settingsRouter,
   departments: departmentsRouter,
   apiTokens: apiTokensRouter,
-  products: productsRouter,
-  tags: tagsRouter,
-  process: processRouter,
-  bom: bomRouter,
+  products: routerOf(productsApi),
+  tags: routerOf(tagsApi),
+  process: routerOf(processApi),
+  bom: routerOf(bomApi),
   workOrders: routerOf(workOrdersApi),
   jobs: jobsRouter,
   execution: executionRouter,

@@ -1,5 +1,4 @@
 import * as v from 'valibot'
-import { QueryBool, QueryInt } from '../../valibot-helpers'
 import { DELETABLE_FILE_BUCKETS, FILE_BUCKETS, MAX_FILES_PER_UPLOAD } from './files'
 
 /**
@@ -69,27 +68,16 @@ export type ProductRow = v.InferOutput<typeof ProductRow>
 
 export const PRODUCT_SORTS = ['code', 'description', 'updated_at', 'created_at'] as const
 
-/** `GET product` params: server-side search, sort, paging and filters (state, tags). */
-export const ProductListQuery = v.object({
-  search: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  state: v.optional(v.picklist(PRODUCT_STATES)),
-  /** Tag keys separated by commas: products carrying every one of them (a query string holds one value per name). */
-  tag: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(20 * 37),
-      v.transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean)),
-      v.array(v.pipe(v.string(), v.uuid('tag must be tag keys separated by commas'))),
-      v.maxLength(20),
-    ),
-  ),
-  sort: v.optional(v.picklist(PRODUCT_SORTS)),
-  dir: v.optional(v.picklist(['asc', 'desc'])),
-  page: v.optional(QueryInt(1, 1_000_000)),
-  page_size: v.optional(QueryInt(1, 100)),
-})
+/** `GET product?tag=`: tag keys separated by commas (a query string holds one value per name); the screens send the `tags` list. */
+export const TagKeysText = v.pipe(
+  v.string(),
+  v.maxLength(20 * 37),
+  v.transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean)),
+  v.array(v.pipe(v.string(), v.uuid('tag must be tag keys separated by commas'))),
+  v.maxLength(20),
+)
 
-/** The same for tRPC (typed values rather than query strings). */
+/** The product list: server-side search, sort, paging and filters (state, tags). */
 export const ProductListInput = v.object({
   search: v.optional(v.pipe(v.string(), v.maxLength(100))),
   state: v.optional(v.picklist(PRODUCT_STATES)),
@@ -137,9 +125,6 @@ export const TagListQuery = v.object({
   search: v.optional(v.pipe(v.string(), v.maxLength(60))),
 })
 export type TagListQuery = v.InferOutput<typeof TagListQuery>
-
-/** `POST product/{key}/doc?replace=true`: replace a document of the same name (else 409 DOC_EXISTS). */
-export const ProductDocQuery = v.object({ replace: v.optional(QueryBool) })
 
 /** `DELETE files` (JSON): stored files of a custom file field; names still in the saved metadata are refused (409 FILE_IN_USE). */
 export const FilesDeleteInput = v.object({
