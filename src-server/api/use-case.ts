@@ -51,16 +51,15 @@ export type AnyUseCase = UseCase<any, any, UseCaseKind>
 
 type Def<I extends Schema | undefined, R> = Omit<UseCase<I, R>, 'kind'>
 
-// NoInfer: declared inside `useCases({...})`, a case without `input` would take `any` from the record's
-// type; kept `undefined`, its procedure takes no input (`queryOptions()` with no argument).
-
+// NoInfer: inside `useCases(...)` the expected type (AnyUseCase) would otherwise make a use case
+// without `input` take `any` as its input, and its tRPC procedure would then ask for an argument.
 /** A read: a tRPC query, and a REST path where `rest` says. */
-export const query = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'query' as const }) as UseCase<NoInfer<I>, R, 'query'>
+export const query = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'query' as const }) as UseCase<NoInfer<I>, NoInfer<R>, 'query'>
 /** A change: a tRPC mutation, and a REST path where `rest` says. */
-export const mutation = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'mutation' as const }) as UseCase<NoInfer<I>, R, 'mutation'>
+export const mutation = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R>) => ({ ...def, kind: 'mutation' as const }) as UseCase<NoInfer<I>, NoInfer<R>, 'mutation'>
 /** Offered over REST only (file uploads and downloads, streams, script conveniences). */
 export const restOnly = <I extends Schema | undefined = undefined, R = unknown>(def: Def<I, R> & { rest: RestBinding }) =>
-  ({ ...def, kind: 'rest' as const }) as UseCase<I, R, 'rest'>
+  ({ ...def, kind: 'rest' as const }) as UseCase<NoInfer<I>, NoInfer<R>, 'rest'>
 
 /** A domain's use cases under their tRPC names, with the OpenAPI tag of their REST paths. */
 export type UseCaseGroup<U extends Record<string, AnyUseCase> = Record<string, AnyUseCase>> = { tag: string; cases: U }

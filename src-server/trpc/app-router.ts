@@ -3,8 +3,8 @@ import { bomApi } from '../domains/bom/api'
 import { departmentsRouter } from '../domains/departments/trpc'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
-import { flowsRouter } from '../domains/flows/trpc'
-import { importsRouter } from '../domains/imports/trpc'
+import { flowsApi } from '../domains/flows/api'
+import { importsApi } from '../domains/imports/api'
 import { formFieldsApi } from '../domains/form-fields/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
 import { issueTypesApi } from '../domains/issue-types/api'
@@ -16,14 +16,14 @@ import { operationsApi } from '../domains/operations/api'
 import { countersApi } from '../domains/counters/api'
 import { processApi } from '../domains/process/api'
 import { productsApi } from '../domains/products/api'
-import { reportsRouter } from '../domains/reports/trpc'
+import { reportsApi } from '../domains/reports/api'
 import { printTemplatesRouter } from '../domains/print-templates/trpc'
 import { printersRouter } from '../domains/printers/trpc'
 import { printsRouter } from '../domains/prints/trpc'
 import { serialsRouter } from '../domains/serials/trpc'
-import { positionsRouter } from '../domains/positions/trpc'
-import { movementsRouter } from '../domains/movements/trpc'
-import { missionsRouter } from '../domains/missions/trpc'
+import { positionsApi } from '../domains/positions/api'
+import { movementsApi } from '../domains/movements/api'
+import { missionsApi } from '../domains/missions/api'
 import { sessionRouter } from '../domains/session/trpc'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsApi } from '../domains/tags/api'
@@ -57,16 +57,16 @@ export const appRouter = router({
   execution: executionRouter,
   messages: messagesRouter,
   serials: serialsRouter,
-  positions: positionsRouter,
-  movements: movementsRouter,
-  missions: missionsRouter,
-  reports: reportsRouter,
+  positions: routerOf(positionsApi),
+  movements: routerOf(movementsApi),
+  missions: routerOf(missionsApi),
+  reports: routerOf(reportsApi),
   printTemplates: printTemplatesRouter,
   printers: printersRouter,
   prints: printsRouter,
   live: liveRouter,
-  flows: flowsRouter,
-  imports: importsRouter,
+  flows: routerOf(flowsApi),
+  imports: routerOf(importsApi),
 })
 
 export type AppRouter = typeof appRouter

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
-import { QueryInt, StorableText } from '../../valibot-helpers'
+import { StorableText } from '../../valibot-helpers'
 import { MovementRow, Quantity, Serial } from '../movements/schemas'
 
 /**
@@ -92,25 +92,17 @@ export type MissionScanInput = v.InferOutput<typeof MissionScanInput>
 export const MissionAssignInput = v.object({ assignee_key: v.nullable(Uuid('assignee_key')) })
 export type MissionAssignInput = v.InferOutput<typeof MissionAssignInput>
 
-const missionFilters = {
+export const MissionListInput = v.object({
   status: v.optional(v.picklist(MISSION_STATUS_FILTERS, `status must be one of ${MISSION_STATUS_FILTERS.join(', ')}`)),
   kind: v.optional(v.picklist(MISSION_KINDS, `kind must be one of ${MISSION_KINDS.join(', ')}`)),
   assignee_key: v.optional(Uuid('assignee_key')),
   work_order_key: v.optional(Uuid('work_order_key')),
-}
-export const MissionListInput = v.object({
-  ...missionFilters,
   /** Only the missions assigned to the caller. */
   mine: v.optional(v.boolean()),
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MISSION_PAGE_SIZE_MAX))),
 })
 export type MissionListInput = v.InferOutput<typeof MissionListInput>
-export const MissionListQuery = v.object({
-  ...missionFilters,
-  page: v.optional(QueryInt(1, 100_000)),
-  page_size: v.optional(QueryInt(1, MISSION_PAGE_SIZE_MAX)),
-})
 
 export const MissionLineRow = v.object({
   _key: v.string(),
@@ -185,23 +177,15 @@ export const MovementListCreateInput = v.object({
 })
 export type MovementListCreateInput = v.InferOutput<typeof MovementListCreateInput>
 
-const listFilters = {
+export const MovementListsInput = v.object({
   kind: v.optional(v.picklist(MOVEMENT_LIST_KINDS, `kind must be one of ${MOVEMENT_LIST_KINDS.join(', ')}`)),
   work_order_key: v.optional(Uuid('work_order_key')),
   mission_key: v.optional(Uuid('mission_key')),
   day: v.optional(DayInput),
-}
-export const MovementListsInput = v.object({
-  ...listFilters,
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MISSION_PAGE_SIZE_MAX))),
 })
 export type MovementListsInput = v.InferOutput<typeof MovementListsInput>
-export const MovementListsQuery = v.object({
-  ...listFilters,
-  page: v.optional(QueryInt(1, 100_000)),
-  page_size: v.optional(QueryInt(1, MISSION_PAGE_SIZE_MAX)),
-})
 
 export const MovementListRow = v.object({
   _key: v.string(),

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
+import { StorableText } from '../../valibot-helpers'
 
 /**
  * Movements, stock and inventory counts (SPEC 3, 4, 7; issue 14). A movement carries a product
@@ -123,7 +123,7 @@ export type MovementRow = v.InferOutput<typeof MovementRow>
  * below it), type, status, serial, work order, batch, origin; newest first, `page` (1-based) of
  * `page_size`, the total counted up to LIST_TOTAL_CAP.
  */
-const movementFilters = {
+export const MovementListInput = v.object({
   product_key: v.optional(Uuid('product_key')),
   position_key: v.optional(Uuid('position_key')),
   type: v.optional(v.picklist(MOVEMENT_TYPES, `type must be one of ${MOVEMENT_TYPES.join(', ')}`)),
@@ -133,20 +133,11 @@ const movementFilters = {
   batch_key: v.optional(Uuid('batch_key')),
   origin_type: v.optional(OriginText),
   origin_key: v.optional(OriginText),
-}
-export const MovementListInput = v.object({
-  ...movementFilters,
   subtree: v.optional(v.boolean()),
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MOVEMENT_PAGE_SIZE_MAX))),
 })
 export type MovementListInput = v.InferOutput<typeof MovementListInput>
-export const MovementListQuery = v.object({
-  ...movementFilters,
-  subtree: v.optional(QueryBool),
-  page: v.optional(QueryInt(1, 100_000)),
-  page_size: v.optional(QueryInt(1, MOVEMENT_PAGE_SIZE_MAX)),
-})
 export const MovementList = v.object({ rows: v.array(MovementRow), total: v.number(), total_capped: v.boolean() })
 export type MovementList = v.InferOutput<typeof MovementList>
 
@@ -172,14 +163,14 @@ export type InventoryTotal = v.InferOutput<typeof InventoryTotal>
  * product, serial (exact), owned; lines (non-zero stock) by position and product code, at most
  * INVENTORY_LIMIT, and the totals per product over all matching lines.
  */
-const inventoryFilters = {
+export const InventoryInput = v.object({
   position_key: v.optional(Uuid('position_key')),
   product_key: v.optional(Uuid('product_key')),
   serial: v.optional(Serial),
-}
-export const InventoryInput = v.object({ ...inventoryFilters, subtree: v.optional(v.boolean()), owned: v.optional(v.boolean()) })
+  subtree: v.optional(v.boolean()),
+  owned: v.optional(v.boolean()),
+})
 export type InventoryInput = v.InferOutput<typeof InventoryInput>
-export const InventoryQuery = v.object({ ...inventoryFilters, subtree: v.optional(QueryBool), owned: v.optional(QueryBool) })
 export const Inventory = v.object({
   lines: v.array(InventoryLine),
   /** More lines matched than INVENTORY_LIMIT: narrow the filters. Totals still count them all. */

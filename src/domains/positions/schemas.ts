@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { QueryBool, StorableText } from '../../valibot-helpers'
+import { StorableText } from '../../valibot-helpers'
 
 /**
  * Warehouse positions (SPEC 3; issue 14): a tree (a shelf in a rack in an area), each with a
@@ -79,12 +79,6 @@ export const PositionListInput = v.object({
   active: v.optional(v.boolean()),
 })
 export type PositionListInput = v.InferOutput<typeof PositionListInput>
-/** The same filters from a query string (booleans as true/false). */
-export const PositionListQuery = v.object({
-  ...PositionListInput.entries,
-  root: v.optional(QueryBool),
-  active: v.optional(QueryBool),
-})
 
 export const PositionList = v.object({ rows: v.array(PositionRow), more: v.boolean() })
 export type PositionList = v.InferOutput<typeof PositionList>

@@ -186,12 +186,3 @@ export const ProductionDashboard = v.object({
   open_critical_issues: num,
 })
 export type ProductionDashboard = v.InferOutput<typeof ProductionDashboard>
-
-// REST query strings: the same fields as text.
-const queryEntries = { ...rangeEntries }
-export const ProductionReportQuery = v.object({ ...queryEntries, group_by: v.optional(v.picklist(PRODUCTION_GROUPS, 'unknown grouping')) })
-export const LabourReportQuery = v.object(queryEntries)
-export const QualityReportQuery = v.object({ ...queryEntries, group_by: v.optional(v.picklist(QUALITY_GROUPS, 'unknown grouping')), type_key: key('type_key') })
-export const OeeReportQuery = v.object({ ...queryEntries, group_by: v.optional(v.picklist(OEE_GROUPS, 'unknown grouping')) })
-export const ReportJobsQuery = v.object({ ...queryEntries, bucket: v.optional(DayInput) })
-

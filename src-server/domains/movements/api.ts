@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import {
   Inventory,
-  InventoryQuery,
+  InventoryInput,
   MovementConfirmInput,
   MovementCreateInput,
   MovementList,
-  MovementListQuery,
+  MovementListInput,
   MovementRevertInput,
   MovementRow,
   RevertResult,
@@ -13,109 +13,89 @@ import {
   WarehouseSettingsRow,
 } from '../../../src/domains/movements/schemas'
 import { Key } from '../../../src/valibot-helpers'
-import { route } from '../../rest/route'
+import { mutation, query, useCases } from '../../api/use-case'
 import { WAREHOUSE_EDITORS, WAREHOUSE_READERS, WAREHOUSE_SETTINGS_EDITORS } from './access'
 import * as movements from './service'
 import { getWarehouseSettings, updateWarehouseSettings } from './settings'
 
-const tag = 'warehouse'
-const KeyParams = v.object({ key: Key })
+const read = { scope: WAREHOUSE_READERS }
+const edit = { scope: WAREHOUSE_EDITORS }
+const ByKey = v.object({ key: Key })
 
-export const movementRoutes = [
-  route({
-    method: 'get',
-    path: '/movement',
-    tag,
+export const movementsApi = useCases('warehouse', {
+  list: query({
     summary:
       'Movements with params: product_key, position_key (from or to; subtree=true: or any position inside it), type, status, serial, work_order_key, batch_key, origin_type, origin_key; newest first, page (1-based) of page_size (default 50, at most 200); total counted up to 10,000 (total_capped beyond)',
-    access: { scope: WAREHOUSE_READERS },
-    query: MovementListQuery,
+    access: read,
+    input: MovementListInput,
     response: MovementList,
-    handler: (ctx, { query }) => movements.listMovements(ctx, query),
+    rest: { method: 'get', path: '/movement' },
+    run: (ctx, input) => movements.listMovements(ctx, input),
   }),
-  route({
-    method: 'post',
-    path: '/movement',
-    tag,
+  create: mutation({
     summary:
       'Create a movement: product_key, type (load/production: to only; unload/consumption: from only; transfer: both; adjustment: one, with a reason), quantity > 0 (at most 4 decimals), serial, owned (default true); confirmed at once unless confirm=false. 409 INSUFFICIENT_STOCK when the origin has too little (unless negative stock is allowed), 422 UNKNOWN_POSITION / UNKNOWN_PRODUCT / POSITION_INACTIVE, 400 MOVEMENT_POSITIONS_INVALID',
-    access: { scope: WAREHOUSE_EDITORS },
-    body: MovementCreateInput,
+    access: edit,
+    input: MovementCreateInput,
     response: MovementRow,
-    status: 201,
-    handler: (ctx, { body }) => movements.createMovement(ctx, ctx.actor!, body),
+    rest: { method: 'post', path: '/movement', status: 201 },
+    run: (ctx, input) => movements.createMovement(ctx, ctx.actor, input),
   }),
-  route({
-    method: 'get',
-    path: '/movement/{key}',
-    tag,
+  get: query({
     summary: 'One movement (status, quantities, who, when, what reverted it and why)',
-    access: { scope: WAREHOUSE_READERS },
-    params: KeyParams,
+    access: read,
+    input: ByKey,
     response: MovementRow,
-    handler: (ctx, { params }) => movements.getMovement(ctx, params.key),
+    rest: { method: 'get', path: '/movement/{key}' },
+    run: (ctx, input) => movements.getMovement(ctx, input.key),
   }),
-  route({
-    method: 'post',
-    path: '/movement/{key}/confirm',
-    tag,
+  confirm: mutation({
     summary: 'Confirm a planned movement (quantity: what actually moved, default the planned one); the stock changes in the same transaction. 409 MOVEMENT_NOT_PLANNED, INSUFFICIENT_STOCK',
-    access: { scope: WAREHOUSE_EDITORS },
-    params: KeyParams,
-    body: MovementConfirmInput,
+    access: edit,
+    input: v.object({ key: Key, ...MovementConfirmInput.entries }),
     response: MovementRow,
-    handler: (ctx, { params, body }) => movements.confirmMovement(ctx, ctx.actor!, params.key, body.quantity),
+    rest: { method: 'post', path: '/movement/{key}/confirm' },
+    run: (ctx, input) => movements.confirmMovement(ctx, ctx.actor, input.key, input.quantity),
   }),
-  route({
-    method: 'post',
-    path: '/movement/{key}/cancel',
-    tag,
+  cancel: mutation({
     summary: 'Cancel a planned movement (nothing moves). 409 MOVEMENT_NOT_PLANNED',
-    access: { scope: WAREHOUSE_EDITORS },
-    params: KeyParams,
+    access: edit,
+    input: ByKey,
     response: MovementRow,
-    handler: (ctx, { params }) => movements.cancelMovement(ctx, ctx.actor!, params.key),
+    rest: { method: 'post', path: '/movement/{key}/cancel' },
+    run: (ctx, input) => movements.cancelMovement(ctx, ctx.actor, input.key),
   }),
-  route({
-    method: 'post',
-    path: '/movement/{key}/revert',
-    tag,
+  revert: mutation({
     summary:
       'Revert a confirmed movement with a reason: writes the opposite movement (confirmed) and marks the original as reverted by it. 409 MOVEMENT_REVERT_ERROR when the stock has already left, MOVEMENT_ALREADY_REVERTED, MOVEMENT_NOT_CONFIRMED',
-    access: { scope: WAREHOUSE_EDITORS },
-    params: KeyParams,
-    body: MovementRevertInput,
+    access: edit,
+    input: v.object({ key: Key, ...MovementRevertInput.entries }),
     response: RevertResult,
-    handler: (ctx, { params, body }) => movements.revertMovement(ctx, ctx.actor!, params.key, body.reason),
+    rest: { method: 'post', path: '/movement/{key}/revert' },
+    run: (ctx, input) => movements.revertMovement(ctx, ctx.actor, input.key, input.reason),
   }),
-  route({
-    method: 'get',
-    path: '/inventory',
-    tag,
+  inventory: query({
     summary:
       'Inventory lines (position, product, quantity, serial, owned; non-zero stock) with params position_key (with everything inside it unless subtree=false), product_key, serial, owned; at most 500 lines (`more` beyond) and the totals per product over all matching lines',
-    access: { scope: WAREHOUSE_READERS },
-    query: InventoryQuery,
+    access: read,
+    input: InventoryInput,
     response: Inventory,
-    handler: (ctx, { query }) => movements.readInventory(ctx.db, query),
+    rest: { method: 'get', path: '/inventory' },
+    run: (ctx, input) => movements.readInventory(ctx.db, input),
   }),
-  route({
-    method: 'get',
-    path: '/settings/warehouse',
-    tag,
+  settings: query({
     summary: 'Warehouse settings: inventory management, default production and consumption positions, negative stock allowed',
-    access: { scope: WAREHOUSE_READERS },
+    access: read,
     response: WarehouseSettingsRow,
-    handler: (ctx) => getWarehouseSettings(ctx),
+    rest: { method: 'get', path: '/settings/warehouse' },
+    run: (ctx) => getWarehouseSettings(ctx),
   }),
-  route({
-    method: 'patch',
-    path: '/settings/warehouse',
-    tag,
+  updateSettings: mutation({
     summary: 'Change warehouse settings (positions must exist and be active: 422 UNKNOWN_POSITION / POSITION_INACTIVE)',
     access: { scope: WAREHOUSE_SETTINGS_EDITORS },
-    body: WarehouseSettingsPatch,
+    input: WarehouseSettingsPatch,
     response: WarehouseSettingsRow,
-    handler: (ctx, { body }) => updateWarehouseSettings(ctx, ctx.actor!, body),
+    rest: { method: 'patch', path: '/settings/warehouse' },
+    run: (ctx, input) => updateWarehouseSettings(ctx, ctx.actor, input),
   }),
-]
+})

@@ -1,95 +1,87 @@
+import type { Scope } from '../../../src/auth/scopes'
 import {
   LabourReport,
-  LabourReportQuery,
+  LabourReportInput,
   OeeReport,
-  OeeReportQuery,
+  OeeReportInput,
   ProductionDashboard,
   ProductionReport,
-  ProductionReportQuery,
+  ProductionReportInput,
   QualityReport,
-  QualityReportQuery,
+  QualityReportInput,
   ReportJobs,
-  ReportJobsQuery,
+  ReportJobsInput,
 } from '../../../src/domains/reports/schemas'
-import { route } from '../../rest/route'
+import { query, useCases } from '../../api/use-case'
 import * as reports from './service'
-import { DASHBOARD_USERS, REPORT_USERS } from './trpc'
 
-const tag = 'reports'
+/** The reports of the Rapporti area: reporting staff (SPEC 6: the area's scope). */
+const REPORT_USERS = ['reporting'] as const satisfies readonly Scope[]
+/** The production home's short dashboard: production staff, and reporting staff. */
+const DASHBOARD_USERS = ['production', 'reporting'] as const satisfies readonly Scope[]
+const reporting = { scope: REPORT_USERS }
 const RANGE =
   '`from`, `to`: first and last day, both included (YYYY/MM/DD or YYYY-MM-DD, plant calendar: the server\'s time zone, named in `time_zone`); ' +
   '`period`: day (default), week (from Monday), month or year; filters `product_key`, `work_order_key`, `phase_key`, `department_key`, `line`, `operator_key`. ' +
   'Durations in milliseconds.'
 
-/** The reports as JSON for BI tools: the same service functions as the Rapporti screens. */
-export const reportRoutes = [
-  route({
-    method: 'get',
-    path: '/report/production',
-    tag,
+/** The Rapporti screens' reports, also as JSON for BI tools. */
+export const reportsApi = useCases('reports', {
+  production: query({
     summary:
       'Production: pieces completed per period (batches completed, every phase; final_completed = last phase) and planned (work orders due in the period); ' +
       'rows grouped by `group_by` (product, work_order, phase, department, line, operator); open work orders late or at risk (remaining work at std_processing_time ' +
       `over the time left to the end of the due day). ${RANGE}`,
-    access: { scope: REPORT_USERS },
-    query: ProductionReportQuery,
+    access: reporting,
+    input: ProductionReportInput,
     response: ProductionReport,
-    handler: (ctx, { query }) => reports.productionReport(ctx, query),
+    rest: { method: 'get', path: '/report/production' },
+    run: (ctx, input) => reports.productionReport(ctx, input),
   }),
-  route({
-    method: 'get',
-    path: '/report/labour',
-    tag,
+  labour: query({
     summary:
       'Labour and cost: per operator run time of work sessions started in the range, pauses, forced pauses and offline time apart, pieces and standard time; ' +
       "cost = hours x the user's hourly cost (settings' default operator cost when none); per work order actual against standard cost, per piece. " +
       RANGE,
-    access: { scope: REPORT_USERS },
-    query: LabourReportQuery,
+    access: reporting,
+    input: LabourReportInput,
     response: LabourReport,
-    handler: (ctx, { query }) => reports.labourReport(ctx, ctx.actor!, query),
+    rest: { method: 'get', path: '/report/labour' },
+    run: (ctx, input) => reports.labourReport(ctx, ctx.actor, input),
   }),
-  route({
-    method: 'get',
-    path: '/report/quality',
-    tag,
+  quality: query({
     summary:
       'Quality: issues opened, closed and escalated per period and by `group_by` (type, product, phase); open critical issues; time to close (median, p90) of the issues ' +
       `closed in the range; filter \`type_key\` too. ${RANGE}`,
-    access: { scope: REPORT_USERS },
-    query: QualityReportQuery,
+    access: reporting,
+    input: QualityReportInput,
     response: QualityReport,
-    handler: (ctx, { query }) => reports.qualityReport(ctx, query),
+    rest: { method: 'get', path: '/report/quality' },
+    run: (ctx, input) => reports.qualityReport(ctx, input),
   }),
-  route({
-    method: 'get',
-    path: '/report/oee',
-    tag,
+  oee: query({
     summary:
       'OEE = availability x performance x quality per period and by `group_by` (phase, department, line). availability = run / (run + pauses + forced pauses + offline); ' +
       `performance = std_processing_time x pieces / run; quality = (pieces - scrapped) / pieces. Ratios are 0..1 (performance may exceed 1), null without data. ${RANGE}`,
-    access: { scope: REPORT_USERS },
-    query: OeeReportQuery,
+    access: reporting,
+    input: OeeReportInput,
     response: OeeReport,
-    handler: (ctx, { query }) => reports.oeeReport(ctx, query),
+    rest: { method: 'get', path: '/report/oee' },
+    run: (ctx, input) => reports.oeeReport(ctx, input),
   }),
-  route({
-    method: 'get',
-    path: '/report/jobs',
-    tag,
+  jobs: query({
     summary: `Drill-down: the jobs with pieces completed or work sessions in the range (or in the period starting on \`bucket\`), at most 500. ${RANGE}`,
-    access: { scope: REPORT_USERS },
-    query: ReportJobsQuery,
+    access: reporting,
+    input: ReportJobsInput,
     response: ReportJobs,
-    handler: (ctx, { query }) => reports.reportJobs(ctx, query),
+    rest: { method: 'get', path: '/report/jobs' },
+    run: (ctx, input) => reports.reportJobs(ctx, input),
   }),
-  route({
-    method: 'get',
-    path: '/report/dashboard',
-    tag,
+  dashboard: query({
     summary: "Today's output (last phase) against the planned pieces of work orders due today, running and paused jobs, open critical issues",
     access: { scope: DASHBOARD_USERS },
     response: ProductionDashboard,
-    handler: (ctx) => reports.productionDashboard(ctx),
+    rest: { method: 'get', path: '/report/dashboard' },
+    run: (ctx) => reports.productionDashboard(ctx),
   }),
-]
+})
