@@ -1,5 +1,4 @@
 import * as v from 'valibot'
-import { QueryInt } from '../../valibot-helpers'
 
 /**
  * The work order history (the "Storico" tab, `GET work-order/{id}/history`): the events of the
@@ -41,10 +40,3 @@ export const HistoryFilter = v.object({
 })
 export type HistoryFilter = v.InferOutput<typeof HistoryFilter>
 
-/** The same filter in a query string. */
-export const HistoryQuery = v.object({
-  cursor: v.optional(Cursor),
-  phase_key: v.optional(PhaseKey),
-  category: v.optional(Category),
-  limit: v.optional(QueryInt(1, HISTORY_PAGE_SIZE_MAX)),
-})

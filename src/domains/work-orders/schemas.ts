@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
-import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
+import { StorableText } from '../../valibot-helpers'
 import { MAX_JOB_QUANTITY } from '../jobs/schemas'
 
 /**
@@ -167,15 +167,6 @@ export const WorkOrderListInput = v.object({
 })
 export type WorkOrderListInput = v.InferOutput<typeof WorkOrderListInput>
 
-/** `GET work-order` query string: the same filters. */
-export const WorkOrderListQuery = v.object({
-  ...listFilters,
-  late: v.optional(QueryBool),
-  critical: v.optional(QueryBool),
-  archived: v.optional(QueryBool),
-  page: v.optional(QueryInt(1, 1_000_000)),
-  page_size: v.optional(QueryInt(1, WORK_ORDER_PAGE_SIZE_MAX)),
-})
 
 export const WorkOrderListItem = v.object({
   _key: v.string(),
@@ -263,10 +254,6 @@ export const SiteQueue = v.object({ type: v.literal('s'), site_key: v.literal('0
 export type SiteQueue = v.InferOutput<typeof SiteQueue>
 
 /** `GET work-order-search-opts`: values for the filter autocompletes (first 100 of each). */
-export const SearchOptsQuery = v.object({
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
-  archived: v.optional(QueryBool),
-})
 export const SearchOptsInput = v.object({ search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))), archived: v.optional(v.boolean()) })
 export const SearchOpts = v.object({
   products: v.array(v.object({ _key: v.string(), code: v.string(), description: v.string() })),
