@@ -1,17 +1,17 @@
 import { apiTokensRouter } from '../domains/api-tokens/trpc'
 import { bomApi } from '../domains/bom/api'
 import { departmentsRouter } from '../domains/departments/trpc'
-import { eventsRouter } from '../domains/events/trpc'
-import { executionRouter } from '../domains/execution/trpc'
+import { eventsApi } from '../domains/events/api'
+import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
 import { importsApi } from '../domains/imports/api'
 import { formFieldsApi } from '../domains/form-fields/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
 import { issueTypesApi } from '../domains/issue-types/api'
 import { issuesRouter } from '../domains/issues/trpc'
-import { jobsRouter } from '../domains/jobs/trpc'
+import { jobsApi } from '../domains/jobs/api'
 import { mediaApi } from '../domains/media/api'
-import { messagesRouter } from '../domains/messages/trpc'
+import { messagesApi } from '../domains/messages/api'
 import { operationsApi } from '../domains/operations/api'
 import { countersApi } from '../domains/counters/api'
 import { processApi } from '../domains/process/api'
@@ -24,20 +24,20 @@ import { serialsRouter } from '../domains/serials/trpc'
 import { positionsApi } from '../domains/positions/api'
 import { movementsApi } from '../domains/movements/api'
 import { missionsApi } from '../domains/missions/api'
-import { sessionRouter } from '../domains/session/trpc'
+import { sessionApi } from '../domains/session/api'
 import { settingsRouter } from '../domains/settings/trpc'
 import { tagsApi } from '../domains/tags/api'
 import { usersRouter } from '../domains/users/trpc'
 import { workOrdersApi } from '../domains/work-orders/api'
-import { liveRouter } from '../live/trpc'
+import { liveRouter } from '../live/api'
 import { routerOf } from './from-use-cases'
 import { router } from './init'
 
 /** One router per domain; the client imports only this type. */
 export const appRouter = router({
-  session: sessionRouter,
+  session: routerOf(sessionApi),
   users: usersRouter,
-  events: eventsRouter,
+  events: routerOf(eventsApi),
   media: routerOf(mediaApi),
   formFields: routerOf(formFieldsApi),
   serialFields: routerOf(serialFieldsApi),
@@ -53,9 +53,9 @@ export const appRouter = router({
   process: routerOf(processApi),
   bom: routerOf(bomApi),
   workOrders: routerOf(workOrdersApi),
-  jobs: jobsRouter,
-  execution: executionRouter,
-  messages: messagesRouter,
+  jobs: routerOf(jobsApi),
+  execution: routerOf(executionApi),
+  messages: routerOf(messagesApi),
   serials: serialsRouter,
   positions: routerOf(positionsApi),
   movements: routerOf(movementsApi),

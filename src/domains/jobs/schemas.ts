@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { QueryBool, QueryInt, StorableText } from '../../valibot-helpers'
+import { StorableText } from '../../valibot-helpers'
 import { PhaseParameters } from '../process/phase-parameters'
 import { JOB_CORRECTIONS, JOB_FILTERS, JOB_STATUSES, type JobFilter } from './rules'
 
@@ -22,9 +22,17 @@ export const JOB_PAGE_SIZE_MAX = 200
 /** A keyset cursor: the (work order sequence, phase position, job key) of the last row of a page. */
 const Cursor = v.pipe(v.string(), v.maxLength(200), v.regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid'))
 
-const listFields = {
-  /** SPEC 4 filters; several combine with AND. */
-  filters: v.optional(v.pipe(v.array(v.picklist(JOB_FILTERS, 'unknown job filter')), v.maxLength(JOB_FILTERS.length))),
+/** `jobs.list`, `GET job`. Jobs come in site queue order (work order sequence, phase position, key). */
+export const JobListInput = v.object({
+  /** SPEC 4 filters, combined with AND: a list, or comma-separated text as a query string holds them (`GET job?filters=late,assigned`). */
+  filters: v.optional(
+    v.pipe(
+      v.union([v.pipe(v.string(), v.maxLength(300)), v.array(v.string())]),
+      v.transform((f) => (typeof f === 'string' ? f.split(',').map((x) => x.trim()).filter(Boolean) : f)),
+      v.array(v.picklist(JOB_FILTERS, 'unknown job filter')),
+      v.maxLength(JOB_FILTERS.length),
+    ),
+  ),
   department_key: v.optional(Uuid('department_key')),
   operator_key: v.optional(Uuid('operator_key')),
   work_order_key: v.optional(Uuid('work_order_key')),
@@ -36,32 +44,8 @@ const listFields = {
   include_closed: v.optional(v.boolean()),
   cursor: v.optional(Cursor),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(JOB_PAGE_SIZE_MAX))),
-}
-
-/** tRPC `jobs.list`. Jobs come in site queue order (work order sequence, phase position, key). */
-export const JobListInput = v.object(listFields)
-export type JobListInput = v.InferOutput<typeof JobListInput>
-
-const CommaFilters = v.pipe(
-  v.string(),
-  v.maxLength(300),
-  v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
-  v.array(v.picklist(JOB_FILTERS, 'unknown job filter')),
-)
-
-/** `GET job?filters=late,assigned&department_key=...&cursor=...&limit=50`. */
-export const JobListQuery = v.object({
-  filters: v.optional(CommaFilters),
-  department_key: listFields.department_key,
-  operator_key: listFields.operator_key,
-  work_order_key: listFields.work_order_key,
-  phase_key: listFields.phase_key,
-  product_key: listFields.product_key,
-  search: listFields.search,
-  include_closed: v.optional(QueryBool),
-  cursor: listFields.cursor,
-  limit: v.optional(QueryInt(1, JOB_PAGE_SIZE_MAX)),
 })
+export type JobListInput = v.InferOutput<typeof JobListInput>
 
 export const JobStatusSchema = v.picklist(JOB_STATUSES)
 
@@ -154,7 +138,8 @@ export const JobDetail = v.object({
 })
 export type JobDetail = v.InferOutput<typeof JobDetail>
 
-export const JobKeyParams = v.object({ key: Uuid('job key') })
+/** `jobs.get`, `GET job/{key}`. */
+export const JobKeyInput = v.object({ key: Uuid('job key') })
 
 /** `POST job/assign`: one or more jobs to an operator; `operator_key` null unassigns (where settings allow). */
 export const AssignInput = v.object({
@@ -247,7 +232,8 @@ export const OperatorQueueInput = v.object({
 })
 export type OperatorQueueInput = v.InferOutput<typeof OperatorQueueInput>
 
-export const UserKeyParams = v.object({ key: Uuid('user key') })
+/** `jobs.saveQueue`, `PUT queue/operator/{key}`: the operator, and their queue. */
+export const OperatorQueueSaveInput = v.object({ user_key: Uuid('user key'), ...OperatorQueueInput.entries })
 
 /** The filters the job list screens offer, in display order. */
 export const JOB_FILTER_ORDER: readonly JobFilter[] = [

@@ -31,14 +31,11 @@ export type MessagePostInput = v.InferOutput<typeof MessagePostInput>
 
 const MessageKey = UuidKey('key must be a valid message key')
 
-/** `messages.edit`: own messages only. */
+/** `messages.edit`, `PATCH message/{key}`: own messages only. */
 export const MessageEditInput = v.object({ key: MessageKey, body: Body })
 export type MessageEditInput = v.InferOutput<typeof MessageEditInput>
 
-/** `PATCH message/{key}`: the new text (the key is in the path). */
-export const MessageEditBody = v.object({ body: Body })
-
-/** `messages.remove`, and the path of `PATCH`/`DELETE message/{key}`: own messages only. */
+/** `messages.remove`, `DELETE message/{key}`: own messages only. */
 export const MessageKeyInput = v.object({ key: MessageKey })
 
 export const MessageRow = v.object({
