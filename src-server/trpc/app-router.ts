@@ -1,6 +1,6 @@
-import { apiTokensRouter } from '../domains/api-tokens/trpc'
+import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
-import { departmentsRouter } from '../domains/departments/trpc'
+import { departmentsApi } from '../domains/departments/api'
 import { eventsRouter } from '../domains/events/trpc'
 import { executionRouter } from '../domains/execution/trpc'
 import { flowsApi } from '../domains/flows/api'
@@ -8,7 +8,7 @@ import { importsApi } from '../domains/imports/api'
 import { formFieldsApi } from '../domains/form-fields/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
 import { issueTypesApi } from '../domains/issue-types/api'
-import { issuesRouter } from '../domains/issues/trpc'
+import { issuesApi } from '../domains/issues/api'
 import { jobsRouter } from '../domains/jobs/trpc'
 import { mediaApi } from '../domains/media/api'
 import { messagesRouter } from '../domains/messages/trpc'
@@ -17,17 +17,17 @@ import { countersApi } from '../domains/counters/api'
 import { processApi } from '../domains/process/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
-import { printTemplatesRouter } from '../domains/print-templates/trpc'
-import { printersRouter } from '../domains/printers/trpc'
-import { printsRouter } from '../domains/prints/trpc'
-import { serialsRouter } from '../domains/serials/trpc'
+import { printTemplatesApi } from '../domains/print-templates/api'
+import { printersApi } from '../domains/printers/api'
+import { printsApi } from '../domains/prints/api'
+import { serialsApi } from '../domains/serials/api'
 import { positionsApi } from '../domains/positions/api'
 import { movementsApi } from '../domains/movements/api'
 import { missionsApi } from '../domains/missions/api'
 import { sessionRouter } from '../domains/session/trpc'
-import { settingsRouter } from '../domains/settings/trpc'
+import { settingsApi } from '../domains/settings/api'
 import { tagsApi } from '../domains/tags/api'
-import { usersRouter } from '../domains/users/trpc'
+import { usersApi } from '../domains/users/api'
 import { workOrdersApi } from '../domains/work-orders/api'
 import { liveRouter } from '../live/trpc'
 import { routerOf } from './from-use-cases'
@@ -36,7 +36,7 @@ import { router } from './init'
 /** One router per domain; the client imports only this type. */
 export const appRouter = router({
   session: sessionRouter,
-  users: usersRouter,
+  users: routerOf(usersApi),
   events: eventsRouter,
   media: routerOf(mediaApi),
   formFields: routerOf(formFieldsApi),
@@ -44,10 +44,10 @@ export const appRouter = router({
   operations: routerOf(operationsApi),
   counters: routerOf(countersApi),
   issueTypes: routerOf(issueTypesApi),
-  issues: issuesRouter,
-  settings: settingsRouter,
-  departments: departmentsRouter,
-  apiTokens: apiTokensRouter,
+  issues: routerOf(issuesApi),
+  settings: routerOf(settingsApi),
+  departments: routerOf(departmentsApi),
+  apiTokens: routerOf(apiTokensApi),
   products: routerOf(productsApi),
   tags: routerOf(tagsApi),
   process: routerOf(processApi),
@@ -56,14 +56,14 @@ export const appRouter = router({
   jobs: jobsRouter,
   execution: executionRouter,
   messages: messagesRouter,
-  serials: serialsRouter,
+  serials: routerOf(serialsApi),
   positions: routerOf(positionsApi),
   movements: routerOf(movementsApi),
   missions: routerOf(missionsApi),
   reports: routerOf(reportsApi),
-  printTemplates: printTemplatesRouter,
-  printers: printersRouter,
-  prints: printsRouter,
+  printTemplates: routerOf(printTemplatesApi),
+  printers: routerOf(printersApi),
+  prints: routerOf(printsApi),
   live: liveRouter,
   flows: routerOf(flowsApi),
   imports: routerOf(importsApi),
