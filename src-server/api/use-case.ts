@@ -24,6 +24,8 @@ export type RestBinding = {
   omit?: string[]
   /** The other input entries travel in the query string even on a POST/PUT/PATCH. */
   queryOnly?: true
+  /** The other input entries travel in the JSON body even on a DELETE (`DELETE serial-link/{key}` with its reason). */
+  jsonBody?: true
   status?: 200 | 201
   multipart?: { maxBytes: number }
   /** REST answers this (for example a list around the result, as SPEC 7 reads) with its own schema. */

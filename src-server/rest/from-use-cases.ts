@@ -38,7 +38,7 @@ function routeOf(u: AnyUseCase, rest: RestBinding, tag: string): AnyRoute {
   const bodyKey = rest.body
   if (bodyKey && !entries?.[bodyKey]) fail(where, `no input entry ${bodyKey} for the body`)
   const others = rest_(bodyKey ? [...taken, bodyKey] : taken)
-  const readsBody = rest.method !== 'get' && rest.method !== 'delete' && !rest.queryOnly
+  const readsBody = rest.jsonBody || (rest.method !== 'get' && rest.method !== 'delete' && !rest.queryOnly)
   const paramsSchema = entries && params.length ? v.object(Object.fromEntries(params.map((p) => [p, entries[inputKeyOf(p)]!]))) : undefined
   const querySchema = entries && (bodyKey || !readsBody) ? pick(entries, others) : undefined
   const bodySchema = bodyKey ? entries![bodyKey] : readsBody ? (entries ? pick(entries, others) : u.input) : undefined

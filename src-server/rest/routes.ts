@@ -1,38 +1,74 @@
-import { apiTokenRoutes } from '../domains/api-tokens/rest'
+import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
-import { departmentRoutes } from '../domains/departments/rest'
+import { countersApi } from '../domains/counters/api'
+import { departmentsApi } from '../domains/departments/api'
 import { eventsApi } from '../domains/events/api'
 import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
-import { importsApi } from '../domains/imports/api'
 import { formFieldsApi } from '../domains/form-fields/api'
+import { importsApi } from '../domains/imports/api'
 import { issueTypesApi } from '../domains/issue-types/api'
-import { issueRoutes } from '../domains/issues/rest'
+import { issuesApi } from '../domains/issues/api'
 import { jobsApi } from '../domains/jobs/api'
 import { mediaApi } from '../domains/media/api'
 import { messagesApi } from '../domains/messages/api'
+import { missionsApi } from '../domains/missions/api'
+import { movementsApi } from '../domains/movements/api'
 import { operationsApi } from '../domains/operations/api'
-import { countersApi } from '../domains/counters/api'
+import { positionsApi } from '../domains/positions/api'
+import { printTemplatesApi } from '../domains/print-templates/api'
+import { printersApi } from '../domains/printers/api'
+import { printsApi } from '../domains/prints/api'
 import { processApi } from '../domains/process/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
-import { printTemplateRoutes } from '../domains/print-templates/rest'
-import { printerRoutes } from '../domains/printers/rest'
-import { printRoutes } from '../domains/prints/rest'
 import { serialFieldsApi } from '../domains/serial-fields/api'
-import { serialRoutes } from '../domains/serials/rest'
-import { positionsApi } from '../domains/positions/api'
-import { movementsApi } from '../domains/movements/api'
-import { missionsApi } from '../domains/missions/api'
-import { workOrderSerialRoutes } from '../domains/serials/work-order-serials-rest'
+import { serialsApi } from '../domains/serials/api'
 import { sessionApi } from '../domains/session/api'
-import { settingsRoutes } from '../domains/settings/rest'
+import { settingsApi } from '../domains/settings/api'
 import { tagsApi } from '../domains/tags/api'
-import { userRoutes } from '../domains/users/rest'
+import { usersApi } from '../domains/users/api'
 import { workOrdersApi } from '../domains/work-orders/api'
 import { liveApi } from '../live/api'
 import { routesOf } from './from-use-cases'
 import type { AnyRoute } from './route'
 
-/** Every documented REST path; OpenAPI and the permission tests read this list too. */
-export const restRoutes: readonly AnyRoute[] = [...routesOf(sessionApi), ...userRoutes, ...routesOf(eventsApi), ...routesOf(mediaApi), ...routesOf(formFieldsApi), ...routesOf(serialFieldsApi), ...routesOf(operationsApi), ...routesOf(countersApi), ...routesOf(issueTypesApi), ...issueRoutes, ...settingsRoutes, ...departmentRoutes, ...apiTokenRoutes, ...routesOf(productsApi), ...routesOf(tagsApi), ...routesOf(processApi), ...routesOf(bomApi), ...routesOf(workOrdersApi), ...routesOf(jobsApi), ...routesOf(executionApi), ...routesOf(messagesApi), ...serialRoutes, ...routesOf(positionsApi), ...routesOf(movementsApi), ...routesOf(missionsApi), ...workOrderSerialRoutes, ...routesOf(liveApi), ...routesOf(reportsApi), ...printTemplateRoutes, ...printerRoutes, ...printRoutes, ...routesOf(flowsApi), ...routesOf(importsApi)]
+/**
+ * Every documented REST path, derived from each domain's use cases (their order is the matching
+ * order: a fixed path such as `/mission/assignees` before `/mission/{key}`); OpenAPI and the
+ * permission tests read this list too.
+ */
+export const restRoutes: readonly AnyRoute[] = [
+  sessionApi,
+  usersApi,
+  eventsApi,
+  mediaApi,
+  formFieldsApi,
+  serialFieldsApi,
+  operationsApi,
+  countersApi,
+  issueTypesApi,
+  issuesApi,
+  settingsApi,
+  departmentsApi,
+  apiTokensApi,
+  productsApi,
+  tagsApi,
+  processApi,
+  bomApi,
+  workOrdersApi,
+  jobsApi,
+  executionApi,
+  messagesApi,
+  serialsApi,
+  positionsApi,
+  movementsApi,
+  missionsApi,
+  liveApi,
+  reportsApi,
+  printTemplatesApi,
+  printersApi,
+  printsApi,
+  flowsApi,
+  importsApi,
+].flatMap(routesOf)

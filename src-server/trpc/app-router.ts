@@ -1,42 +1,42 @@
-import { apiTokensRouter } from '../domains/api-tokens/trpc'
+import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
-import { departmentsRouter } from '../domains/departments/trpc'
+import { countersApi } from '../domains/counters/api'
+import { departmentsApi } from '../domains/departments/api'
 import { eventsApi } from '../domains/events/api'
 import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
-import { importsApi } from '../domains/imports/api'
 import { formFieldsApi } from '../domains/form-fields/api'
-import { serialFieldsApi } from '../domains/serial-fields/api'
+import { importsApi } from '../domains/imports/api'
 import { issueTypesApi } from '../domains/issue-types/api'
-import { issuesRouter } from '../domains/issues/trpc'
+import { issuesApi } from '../domains/issues/api'
 import { jobsApi } from '../domains/jobs/api'
 import { mediaApi } from '../domains/media/api'
 import { messagesApi } from '../domains/messages/api'
+import { missionsApi } from '../domains/missions/api'
+import { movementsApi } from '../domains/movements/api'
 import { operationsApi } from '../domains/operations/api'
-import { countersApi } from '../domains/counters/api'
+import { positionsApi } from '../domains/positions/api'
+import { printTemplatesApi } from '../domains/print-templates/api'
+import { printersApi } from '../domains/printers/api'
+import { printsApi } from '../domains/prints/api'
 import { processApi } from '../domains/process/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
-import { printTemplatesRouter } from '../domains/print-templates/trpc'
-import { printersRouter } from '../domains/printers/trpc'
-import { printsRouter } from '../domains/prints/trpc'
-import { serialsRouter } from '../domains/serials/trpc'
-import { positionsApi } from '../domains/positions/api'
-import { movementsApi } from '../domains/movements/api'
-import { missionsApi } from '../domains/missions/api'
+import { serialFieldsApi } from '../domains/serial-fields/api'
+import { serialsApi } from '../domains/serials/api'
 import { sessionApi } from '../domains/session/api'
-import { settingsRouter } from '../domains/settings/trpc'
+import { settingsApi } from '../domains/settings/api'
 import { tagsApi } from '../domains/tags/api'
-import { usersRouter } from '../domains/users/trpc'
+import { usersApi } from '../domains/users/api'
 import { workOrdersApi } from '../domains/work-orders/api'
 import { liveRouter } from '../live/api'
 import { routerOf } from './from-use-cases'
 import { router } from './init'
 
-/** One router per domain; the client imports only this type. */
+/** One router per domain, derived from its use cases; the client imports only this type. */
 export const appRouter = router({
   session: routerOf(sessionApi),
-  users: usersRouter,
+  users: routerOf(usersApi),
   events: routerOf(eventsApi),
   media: routerOf(mediaApi),
   formFields: routerOf(formFieldsApi),
@@ -44,10 +44,10 @@ export const appRouter = router({
   operations: routerOf(operationsApi),
   counters: routerOf(countersApi),
   issueTypes: routerOf(issueTypesApi),
-  issues: issuesRouter,
-  settings: settingsRouter,
-  departments: departmentsRouter,
-  apiTokens: apiTokensRouter,
+  issues: routerOf(issuesApi),
+  settings: routerOf(settingsApi),
+  departments: routerOf(departmentsApi),
+  apiTokens: routerOf(apiTokensApi),
   products: routerOf(productsApi),
   tags: routerOf(tagsApi),
   process: routerOf(processApi),
@@ -56,15 +56,15 @@ export const appRouter = router({
   jobs: routerOf(jobsApi),
   execution: routerOf(executionApi),
   messages: routerOf(messagesApi),
-  serials: serialsRouter,
+  serials: routerOf(serialsApi),
   positions: routerOf(positionsApi),
   movements: routerOf(movementsApi),
   missions: routerOf(missionsApi),
-  reports: routerOf(reportsApi),
-  printTemplates: printTemplatesRouter,
-  printers: printersRouter,
-  prints: printsRouter,
   live: liveRouter,
+  reports: routerOf(reportsApi),
+  printTemplates: routerOf(printTemplatesApi),
+  printers: routerOf(printersApi),
+  prints: routerOf(printsApi),
   flows: routerOf(flowsApi),
   imports: routerOf(importsApi),
 })

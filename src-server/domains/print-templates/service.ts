@@ -8,7 +8,7 @@ import {
   SETTINGS_LABELS,
   type TemplateField,
   TemplateFields,
-  type TemplateListQuery,
+  type TemplateListInput,
   type TemplatePatchInput,
 } from '../../../src/domains/printing/schemas'
 import { isUuid } from '../../../src/uuid'
@@ -231,7 +231,7 @@ async function contextTemplateIds(db: Db, context: string, contextKey: string): 
 }
 
 /** `GET print-template`: the library by name (the trash with trash=true), or one place's templates. */
-export async function listTemplates(svc: Services | { db: Db }, query: TemplateListQuery): Promise<PrintTemplateRow[]> {
+export async function listTemplates(svc: Services | { db: Db }, query: TemplateListInput): Promise<PrintTemplateRow[]> {
   if (query.context || query.context_key) {
     if (!query.context || !query.context_key) throw invalidField({ path: query.context ? 'context_key' : 'context', kind: 'required', message: 'context and context_key go together' })
     const ids = await contextTemplateIds(svc.db, query.context, query.context_key)

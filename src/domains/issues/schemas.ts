@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
-import { QueryBool, QueryInt, StorableText, UuidKey } from '../../valibot-helpers'
+import { StorableText, UuidKey } from '../../valibot-helpers'
 
 /**
  * Quality issues (SPEC 3 Issue, 4 issue states and events, 7 `GET issue`, 9). An issue has a
@@ -81,9 +81,17 @@ export type IssueActionInput = v.InferOutput<typeof IssueActionInput>
 
 export const ISSUE_SORTS = ['code', 'created_at', 'opened_at', 'updated_at', 'title', 'type', 'state'] as const
 
-/** Filters of the issues overview, the operator's issues tab and the work order's issues tab. */
-const listFilters = {
-  state: v.optional(v.pipe(v.array(v.picklist(ISSUE_STATES, 'unknown issue state')), v.maxLength(ISSUE_STATES.length))),
+/** `issues.list` / `GET issue`: the issues overview, the operator's issues tab and the work order's issues tab. Newest first by default. */
+export const IssueListInput = v.object({
+  /** A list; a query string may also join the states with commas (`state=open,reopened`). */
+  state: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(100))),
+      v.transform((list) => list.flatMap((s) => s.split(',').map((x) => x.trim())).filter(Boolean)),
+      v.array(v.picklist(ISSUE_STATES, 'unknown issue state')),
+      v.maxLength(ISSUE_STATES.length),
+    ),
+  ),
   critical: v.optional(v.boolean()),
   type_key: v.optional(UuidKey('type_key must be a valid issue type key')),
   context_type: v.optional(v.picklist(ISSUE_CONTEXT_TYPES, 'unknown context type')),
@@ -98,31 +106,10 @@ const listFilters = {
   search: v.optional(v.pipe(v.string(), StorableText, v.trim(), v.maxLength(100))),
   sort: v.optional(v.picklist(ISSUE_SORTS)),
   dir: v.optional(v.picklist(['asc', 'desc'])),
-}
-
-/** tRPC `issues.list`. Newest first by default. */
-export const IssueListInput = v.object({
-  ...listFilters,
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(ISSUE_PAGE_SIZE_MAX))),
 })
 export type IssueListInput = v.InferOutput<typeof IssueListInput>
-
-const CommaStates = v.pipe(
-  v.string(),
-  v.maxLength(100),
-  v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
-  v.array(v.picklist(ISSUE_STATES, 'unknown issue state')),
-)
-
-/** `GET issue?state=open,reopened&critical=true&type_key=...&from=2026-11-01&page=1&page_size=50`. */
-export const IssueListQuery = v.object({
-  ...listFilters,
-  state: v.optional(CommaStates),
-  critical: v.optional(QueryBool),
-  page: v.optional(QueryInt(1, 1_000_000)),
-  page_size: v.optional(QueryInt(1, ISSUE_PAGE_SIZE_MAX)),
-})
 
 export const IssueRow = v.object({
   _key: v.string(),

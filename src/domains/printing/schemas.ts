@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { Key, QueryBool, StorableText } from '../../valibot-helpers'
+import { Key, StorableText } from '../../valibot-helpers'
 
 /**
  * Printing (SPEC 3 Print template, Printer; SPEC 7 `GET print-template`, `POST
@@ -109,17 +109,12 @@ export const PrintTemplateRow = v.object({
 export type PrintTemplateRow = v.InferOutput<typeof PrintTemplateRow>
 
 /** `GET print-template`: the library (trash with `trash=true`), or the templates of one context. */
-export const TemplateListQuery = v.object({
-  context: v.optional(ContextText),
-  context_key: v.optional(ContextText),
-  trash: v.optional(QueryBool),
-})
-export type TemplateListQuery = v.InferOutput<typeof TemplateListQuery>
 export const TemplateListInput = v.object({
   context: v.optional(ContextText),
   context_key: v.optional(ContextText),
   trash: v.optional(v.boolean()),
 })
+export type TemplateListInput = v.InferOutput<typeof TemplateListInput>
 
 export const AssignmentItem = v.object({
   type: v.picklist(['add', 'remove']),
@@ -222,11 +217,6 @@ export const PrintRow = v.object({
 })
 export type PrintRow = v.InferOutput<typeof PrintRow>
 
-export const PrintLogQuery = v.object({
-  template_key: v.optional(Key),
-  printer_key: v.optional(Key),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(500))),
-})
 export const PrintLogInput = v.object({
   template_key: v.optional(Key),
   printer_key: v.optional(Key),

@@ -78,10 +78,10 @@ const listFilters = {
   scope: v.optional(v.picklist(SCOPES)),
 }
 
-/** tRPC `users.list`: every matching user (no paging), `activeOnly` as in `GET user?active_only=`. */
-export const UserListInput = v.object({ activeOnly: v.optional(v.boolean()), ...listFilters })
+/** `users.list` / `GET user`: every matching user (no paging); `active_only` defaults to true unless `archived` or `enabled` is given. */
+export const UserListInput = v.object({ active_only: v.optional(v.boolean()), ...listFilters })
 
-/** tRPC `users.page`: one page of the user library table. */
+/** `users.page` / `GET user-page`: one page of the user library table. */
 export const UserPageInput = v.object({
   ...listFilters,
   page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))),

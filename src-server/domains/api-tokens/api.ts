@@ -1,42 +1,35 @@
 import * as v from 'valibot'
 import { ApiTokenCreated, ApiTokenCreateInput, ApiTokenKey, ApiTokenRow } from '../../../src/domains/api-tokens/schemas'
-import { route } from '../../rest/route'
+import { mutation, query, useCases } from '../../api/use-case'
 import * as apiTokens from './service'
 
-const tag = 'api tokens'
+const admin = { scope: 'admin' } as const
 
-export const apiTokenRoutes = [
-  route({
-    method: 'get',
-    path: '/api-token',
-    tag,
+export const apiTokensApi = useCases('api tokens', {
+  list: query({
     summary: 'List API tokens, newest first, with status active, expired or revoked (never the token itself)',
-    access: { scope: 'admin' },
+    access: admin,
     response: v.array(ApiTokenRow),
-    handler: (ctx) => apiTokens.listApiTokens(ctx),
+    rest: { method: 'get', path: '/api-token' },
+    run: (ctx) => apiTokens.listApiTokens(ctx),
   }),
-  route({
-    method: 'post',
-    path: '/api-token',
-    tag,
+  create: mutation({
     summary:
       'Create an API token: description, expiration (in the future, at most 5 years ahead: a date YYYY/MM/DD or YYYY-MM-DD = through that day, ' +
       'an ISO 8601 instant, UTC ms, or a duration from now such as 30d, 12h, 10min, 1w, 1m = 30 days, 1y = 360 days; otherwise 400 API_TOKEN_EXPIRATION_INVALID) ' +
       'and scope (permission words; a word that is not one: 400 UNKNOWN_PERMISSION); detail.token is shown once',
-    access: { scope: 'admin' },
-    body: ApiTokenCreateInput,
+    access: admin,
+    input: ApiTokenCreateInput,
     response: ApiTokenCreated,
-    status: 201,
-    handler: (ctx, { body }) => apiTokens.createApiToken(ctx, ctx.actor!, body),
+    rest: { method: 'post', path: '/api-token', status: 201 },
+    run: (ctx, input) => apiTokens.createApiToken(ctx, ctx.actor, input),
   }),
-  route({
-    method: 'delete',
-    path: '/api-token/{key}',
-    tag,
+  revoke: mutation({
     summary: 'Revoke an API token: it answers 401 from now on',
-    access: { scope: 'admin' },
-    params: v.object({ key: ApiTokenKey }),
+    access: admin,
+    input: v.object({ key: ApiTokenKey }),
     response: ApiTokenRow,
-    handler: (ctx, { params }) => apiTokens.revokeApiToken(ctx, ctx.actor!, params.key),
+    rest: { method: 'delete', path: '/api-token/{key}' },
+    run: (ctx, input) => apiTokens.revokeApiToken(ctx, ctx.actor, input.key),
   }),
-]
+})

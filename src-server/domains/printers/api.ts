@@ -1,0 +1,59 @@
+import * as v from 'valibot'
+import { DefaultPrinterInput, PrinterInput, PrinterPatchInput, PrinterRow, PrintRow } from '../../../src/domains/printing/schemas'
+import { Key } from '../../../src/valibot-helpers'
+import { mutation, query, useCases } from '../../api/use-case'
+import { testPrint } from '../prints/service'
+import * as printers from './service'
+
+const admin = { scope: 'admin' } as const
+const signedIn = { scope: 'signed-in' } as const
+
+export const printersApi = useCases('printers', {
+  list: query({
+    summary: 'The printers library by name (trash=true: the trash)',
+    access: signedIn,
+    input: v.object({ trash: v.optional(v.boolean()) }),
+    response: v.array(PrinterRow),
+    rest: { method: 'get', path: '/printer' },
+    run: (ctx, input) => printers.listPrinters(ctx, input),
+  }),
+  create: mutation({
+    summary: 'New printer: name (unique), host, protocol ipp (default port 631, path /ipp/print) or raw (TCP, default port 9100)',
+    access: admin,
+    input: PrinterInput,
+    response: PrinterRow,
+    rest: { method: 'post', path: '/printer', status: 201 },
+    run: (ctx, input) => printers.createPrinter(ctx, ctx.actor, input),
+  }),
+  patch: mutation({
+    summary: 'Change a printer; trash true puts it in the trash (and clears it as anyone default), false restores it',
+    access: admin,
+    input: v.object({ key: Key, patch: PrinterPatchInput }),
+    response: PrinterRow,
+    rest: { method: 'patch', path: '/printer/{key}', body: 'patch' },
+    run: (ctx, input) => printers.patchPrinter(ctx, ctx.actor, input.key, input.patch),
+  }),
+  test: mutation({
+    summary: 'Send a one-page test print; logged. 422 PRINTER_UNREACHABLE (within a few seconds) or PRINTER_REFUSED when it does not take it',
+    access: admin,
+    input: v.object({ key: Key }),
+    response: PrintRow,
+    rest: { method: 'post', path: '/printer/{key}/test' },
+    run: (ctx, input) => testPrint(ctx, ctx.actor, input.key),
+  }),
+  myDefault: query({
+    summary: "The signed-in user's default printer (null when none)",
+    access: signedIn,
+    response: v.nullable(PrinterRow),
+    rest: { method: 'get', path: '/printer/default' },
+    run: (ctx) => printers.myDefaultPrinter(ctx, ctx.actor),
+  }),
+  setDefault: mutation({
+    summary: "Change the signed-in user's default printer (printer_key null clears it); 404 UNKNOWN_PRINTER when it does not exist or is in the trash",
+    access: signedIn,
+    input: DefaultPrinterInput,
+    response: v.nullable(PrinterRow),
+    rest: { method: 'put', path: '/printer/default' },
+    run: (ctx, input) => printers.setDefaultPrinter(ctx, ctx.actor, input.printer_key),
+  }),
+})
