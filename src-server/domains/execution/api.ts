@@ -22,7 +22,13 @@ import {
 } from '../../../src/domains/execution/schemas'
 import type { Access } from '../../auth/authorize'
 import { mutation, query, restOnly, useCases } from '../../api/use-case'
-import * as execution from './service'
+import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
+import { completeBatch, componentBatch, getBatch } from './batches'
+import { heartbeat } from './heartbeat'
+import { backOnline } from './offline'
+import { newBatch, pauseJob, resumeJob, startJobs } from './start-pause'
+import { completeStep, saveStep } from './steps'
+import { workSession } from './work-session'
 
 /** Who reads execution data: operators (their own and unassigned jobs; the service checks) and production. */
 const read: Access = { scope: ['operator', 'production'] }
@@ -44,7 +50,7 @@ export const executionApi = useCases('operator execution', {
     input: JobKeyInput,
     response: WorkSessionView,
     rest: { method: 'get', path: '/job/{key}/work-session', params: jobPath },
-    run: (ctx, input) => execution.workSession(ctx, ctx.actor, input.job_key),
+    run: (ctx, input) => workSession(ctx, ctx.actor, input.job_key),
   }),
   start: mutation({
     summary: 'Start (or resume) one or several jobs; several only where parallel_job_allowed holds for every running and started job',
@@ -52,7 +58,7 @@ export const executionApi = useCases('operator execution', {
     input: StartJobsInput,
     response: StartJobsResult,
     rest: { method: 'post', path: '/job/start' },
-    run: (ctx, input) => execution.startJobs(ctx, ctx.actor, input),
+    run: (ctx, input) => startJobs(ctx, ctx.actor, input),
   }),
   startOne: restOnly({
     summary: 'Start one job: opens a work session and a batch (JOB_STARTED, ACTIVE_BATCH_CHANGED)',
@@ -60,7 +66,7 @@ export const executionApi = useCases('operator execution', {
     input: JobActionInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/job/{key}/start', params: jobPath },
-    run: async (ctx, { job_key, idempotency_key }) => (await execution.startJobs(ctx, ctx.actor, { job_keys: [job_key], idempotency_key })).jobs[0],
+    run: async (ctx, { job_key, idempotency_key }) => (await startJobs(ctx, ctx.actor, { job_keys: [job_key], idempotency_key })).jobs[0],
   }),
   resume: mutation({
     summary: 'Resume a paused job: a new work session; the open batch continues, or a new one opens (JOB_RESUMED)',
@@ -68,7 +74,7 @@ export const executionApi = useCases('operator execution', {
     input: JobActionInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/job/{key}/resume', params: jobPath },
-    run: (ctx, input) => execution.resumeJob(ctx, ctx.actor, input),
+    run: (ctx, input) => resumeJob(ctx, ctx.actor, input),
   }),
   pause: mutation({
     summary: `Pause a running job: the work session ends, the open batch stays open (JOB_PAUSED); reason: ${PAUSE_REASONS.join(', ')}`,
@@ -76,7 +82,7 @@ export const executionApi = useCases('operator execution', {
     input: PauseJobInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/job/{key}/pause', params: jobPath },
-    run: (ctx, input) => execution.pauseJob(ctx, ctx.actor, input),
+    run: (ctx, input) => pauseJob(ctx, ctx.actor, input),
   }),
   newBatch: mutation({
     summary: 'Open the next batch of a running job without an open batch (auto_new_batch off, or material arrived)',
@@ -84,7 +90,7 @@ export const executionApi = useCases('operator execution', {
     input: JobActionInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/job/{key}/batch', params: jobPath },
-    run: (ctx, input) => execution.newBatch(ctx, ctx.actor, input),
+    run: (ctx, input) => newBatch(ctx, ctx.actor, input),
   }),
   heartbeat: restOnly({
     summary: "The running operator's client is alive (every 10 s); not user activity. running=false: stop (reason says why)",
@@ -93,7 +99,7 @@ export const executionApi = useCases('operator execution', {
     input: HeartbeatInput,
     response: HeartbeatResult,
     rest: { method: 'post', path: '/job/{key}/heartbeat', params: jobPath },
-    run: (ctx, input) => execution.heartbeat(ctx, ctx.actor, input, { sessionLocked: ctx.auth.via === 'session' && ctx.auth.session.locked }),
+    run: (ctx, input) => heartbeat(ctx, ctx.actor, input, { sessionLocked: ctx.auth.via === 'session' && ctx.auth.session.locked }),
   }),
   backOnline: mutation({
     summary:
@@ -104,7 +110,7 @@ export const executionApi = useCases('operator execution', {
     input: BackOnlineInput,
     response: BackOnlineResult,
     rest: { method: 'post', path: '/job/{key}/back-online', params: jobPath },
-    run: (ctx, input) => execution.backOnline(ctx, ctx.actor, input),
+    run: (ctx, input) => backOnline(ctx, ctx.actor, input),
   }),
   batch: query({
     summary: 'A batch with its step data (SPEC 3 Batch)',
@@ -112,7 +118,7 @@ export const executionApi = useCases('operator execution', {
     input: BatchKeyInput,
     response: Batch,
     rest: { method: 'get', path: '/batch/{key}', params: batchPath },
-    run: (ctx, input) => execution.getBatch(ctx, ctx.actor, input.batch_key),
+    run: (ctx, input) => getBatch(ctx, ctx.actor, input.batch_key),
   }),
   batchSerials: query({
     summary:
@@ -122,7 +128,7 @@ export const executionApi = useCases('operator execution', {
     input: BatchKeyInput,
     response: BatchSerials,
     rest: { method: 'get', path: '/batch/{key}/serials', params: batchPath },
-    run: (ctx, input) => execution.getBatchSerials(ctx, ctx.actor, input.batch_key),
+    run: (ctx, input) => getBatchSerials(ctx, ctx.actor, input.batch_key),
   }),
   saveSerialTempLinks: mutation({
     summary:
@@ -136,7 +142,7 @@ export const executionApi = useCases('operator execution', {
     input: SaveSerialTempLinksInput,
     response: BatchSerials,
     rest: { method: 'put', path: '/batch/{key}/serial-temp-links', params: batchPath, body: 'pieces' },
-    run: (ctx, input) => execution.saveSerialTempLinks(ctx, ctx.actor, input),
+    run: (ctx, input) => saveSerialTempLinks(ctx, ctx.actor, input),
   }),
   componentBatch: query({
     summary: 'Components of the phase with the quantities this batch consumes',
@@ -144,7 +150,7 @@ export const executionApi = useCases('operator execution', {
     input: BatchKeyInput,
     response: ComponentBatch,
     rest: { method: 'get', path: '/component-batch' },
-    run: (ctx, input) => execution.componentBatch(ctx, ctx.actor, input.batch_key),
+    run: (ctx, input) => componentBatch(ctx, ctx.actor, input.batch_key),
   }),
   saveStep: mutation({
     summary: "Save a form step's answers (replaced as a whole) while the batch is open (STEP_EDITED)",
@@ -152,7 +158,7 @@ export const executionApi = useCases('operator execution', {
     input: SaveStepInput,
     response: ExecutionOutcome,
     rest: { method: 'put', path: '/batch/{key}/steps/{step_key}', params: batchPath },
-    run: (ctx, input) => execution.saveStep(ctx, ctx.actor, input),
+    run: (ctx, input) => saveStep(ctx, ctx.actor, input),
   }),
   completeStep: mutation({
     summary: 'Complete a step (form_data, when sent, is saved first); the last step completes the batch. 409 STEP_ALREADY_DONE if done meanwhile',
@@ -160,7 +166,7 @@ export const executionApi = useCases('operator execution', {
     input: CompleteStepInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/batch/{key}/steps/{step_key}/complete', params: batchPath },
-    run: (ctx, input) => execution.completeStep(ctx, ctx.actor, input),
+    run: (ctx, input) => completeStep(ctx, ctx.actor, input),
   }),
   completeBatch: mutation({
     summary:
@@ -169,6 +175,6 @@ export const executionApi = useCases('operator execution', {
     input: CompleteBatchInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/batch/{key}/complete', params: batchPath },
-    run: (ctx, input) => execution.completeBatch(ctx, ctx.actor, input),
+    run: (ctx, input) => completeBatch(ctx, ctx.actor, input),
   }),
 })

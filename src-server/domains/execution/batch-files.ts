@@ -8,7 +8,7 @@ import { badRequest, conflict } from '../../errors'
 import { appendEvent } from '../events/service'
 import { checkedUploads, storeInFolder } from '../products/stored-files'
 import { batchPlace, lockBatch, lockJob, phaseInfo } from './queries'
-import { assertRunningOperator, batchNotFound } from './service'
+import { assertRunningOperator, batchNotFound } from './shared'
 import { invalidField } from '../../input-issues'
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
 import { appCode } from '../../test/fixtures'
-import * as ex from './service'
+import { componentBatch } from './batches'
+import { newBatch, pauseJob, resumeJob, startJobs } from './start-pause'
+import { completeStep } from './steps'
 import { eventsOf, jobRow, makeOperator, makeSetup, materialRows, newKey, type Operator, runBatch } from './test-fixtures'
 
 /**
@@ -15,8 +17,8 @@ describe('execution: batches, material flow, job close', () => {
   let op2: Operator
   // These tests leave jobs running side by side: their phases allow parallel work (the rule has its own tests).
   const setup = (opts: Omit<Parameters<typeof makeSetup>[1], 'defaults'>) => makeSetup(h.svc.db, { ...opts, defaults: { parallel_job_allowed: true } })
-  const start = (keys: string[], who = op) => ex.startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
-  const run = (batchKey: string, who = op) => runBatch(h.svc, who.actor, batchKey, ex.completeStep)
+  const start = (keys: string[], who = op) => startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
+  const run = (batchKey: string, who = op) => runBatch(h.svc, who.actor, batchKey, completeStep)
   const refused = async (p: Promise<unknown>) => {
     try {
       await p
@@ -101,9 +103,9 @@ describe('execution: batches, material flow, job close', () => {
     expect(after.next).toBe('await_new_batch')
     expect(after.batch).toBeNull()
     expect(after.job).toMatchObject({ active: true, status: 'started', completed_qt: 5, active_batch_key: null, available_qt: 3 })
-    const opened = await ex.newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    const opened = await newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     expect(opened.batch).toMatchObject({ qt_total: 3, number: 2 })
-    expect(await refused(ex.newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }))).toEqual({ status: 409, code: 'BATCH_ALREADY_OPEN' })
+    expect(await refused(newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }))).toEqual({ status: 409, code: 'BATCH_ALREADY_OPEN' })
     expect((await run(opened.batch!._key)).next).toBe('job_closed')
   })
 
@@ -147,9 +149,9 @@ describe('execution: batches, material flow, job close', () => {
     expect(p2.job).toMatchObject({ active: true, available_qt: 0, released_qt: 0 })
 
     // Phase 1 releases 3 more: phase 2 opens a batch of 3 and releases one lot of 4.
-    p1 = await ex.newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
+    p1 = await newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
     p1 = await run(p1.batch!._key)
-    p2 = await ex.newBatch(h.svc, op2.actor, { job_key: j2, idempotency_key: newKey() })
+    p2 = await newBatch(h.svc, op2.actor, { job_key: j2, idempotency_key: newKey() })
     expect(p2.batch!.qt_total).toBe(3)
     p2 = await run(p2.batch!._key, op2)
     expect(p2.completed_batch!.released_qt).toBe(4)
@@ -169,16 +171,16 @@ describe('execution: batches, material flow, job close', () => {
     expect(wo).toMatchObject({ completed_qt: 4, status: 'active' })
 
     // Phase 1 finishes (3 + 1): continuous releases every piece; its job closes.
-    p1 = await ex.newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
+    p1 = await newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
     expect(p1.batch!.qt_total).toBe(3)
     p1 = await run(p1.batch!._key)
-    p1 = await ex.newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
+    p1 = await newBatch(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
     expect(p1.batch!.qt_total).toBe(1)
     p1 = await run(p1.batch!._key)
     expect(p1.next).toBe('job_closed')
 
     // Phase 2 takes the last 4 (auto_new_batch), and closing releases the remainder (lot of 4 + 2 left).
-    p2 = await ex.newBatch(h.svc, op2.actor, { job_key: j2, idempotency_key: newKey() })
+    p2 = await newBatch(h.svc, op2.actor, { job_key: j2, idempotency_key: newKey() })
     expect(p2.batch!.qt_total).toBe(4)
     p2 = await run(p2.batch!._key, op2)
     expect(p2.next).toBe('job_closed')
@@ -186,7 +188,7 @@ describe('execution: batches, material flow, job close', () => {
     expect(p2.job.released_qt).toBe(10)
 
     // Phase 3 finishes; closing releases all 10 (finished goods); work order completed.
-    p3 = await ex.newBatch(h.svc, op2.actor, { job_key: j3, idempotency_key: newKey() })
+    p3 = await newBatch(h.svc, op2.actor, { job_key: j3, idempotency_key: newKey() })
     expect(p3.batch!.qt_total).toBe(6)
     p3 = await run(p3.batch!._key, op2)
     expect(p3.next).toBe('job_closed')
@@ -232,20 +234,20 @@ describe('execution: batches, material flow, job close', () => {
     const [j1, j2] = [s.jobs[0]![0]!, s.jobs[1]![0]!]
     const p1 = (await start([j1])).jobs[0]!
     await run(p1.batch!._key)
-    await ex.pauseJob(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
+    await pauseJob(h.svc, op.actor, { job_key: j1, idempotency_key: newKey() })
     const p2 = (await start([j2])).jobs[0]!
     expect(p2.batch!.qt_total).toBe(2)
     const done = await run(p2.batch!._key)
     expect(done.next).toBe('no_material')
     expect(done.job).toMatchObject({ active: true, active_batch_key: null, available_qt: 0 })
-    expect(await refused(ex.newBatch(h.svc, op.actor, { job_key: j2, idempotency_key: newKey() }))).toEqual({ status: 422, code: 'NO_MATERIAL' })
-    const paused = await ex.pauseJob(h.svc, op.actor, { job_key: j2, idempotency_key: newKey(), reason: 'no_material' })
+    expect(await refused(newBatch(h.svc, op.actor, { job_key: j2, idempotency_key: newKey() }))).toEqual({ status: 422, code: 'NO_MATERIAL' })
+    const paused = await pauseJob(h.svc, op.actor, { job_key: j2, idempotency_key: newKey(), reason: 'no_material' })
     expect(paused.next).toBe('paused')
     expect(paused.job).toMatchObject({ active: false, status: 'paused' })
     const ev = (await eventsOf(h.svc.db, j2, 'JOB_PAUSED')).at(-1)!
     expect(ev.data).toMatchObject({ reason: 'no_material' })
     // Resuming without material is refused; nothing written.
-    expect(await refused(ex.resumeJob(h.svc, op.actor, { job_key: j2, idempotency_key: newKey() }))).toEqual({ status: 422, code: 'NO_MATERIAL' })
+    expect(await refused(resumeJob(h.svc, op.actor, { job_key: j2, idempotency_key: newKey() }))).toEqual({ status: 422, code: 'NO_MATERIAL' })
   })
 
   test('components consumed per bom (per item, per batch, per job) recorded in BATCH_COMPLETED; component-batch shows them', async () => {
@@ -265,7 +267,7 @@ describe('execution: batches, material flow, job close', () => {
     })
     const job = s.jobs[0]![0]!
     let out = (await start([job])).jobs[0]!
-    const cb = await ex.componentBatch(h.svc, op.actor, out.batch!._key)
+    const cb = await componentBatch(h.svc, op.actor, out.batch!._key)
     expect(cb.qt_total).toBe(4)
     expect(cb.components.map((c) => [c.item_code, c.quantity, c.quantity_per, c.batch_quantity])).toEqual([
       ['SCREW-X', 2, 'item', 8],

@@ -2,9 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import { OFFLINE_SINCE_SKEW_MS } from '../../../src/domains/execution/rules'
 import { appCode } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
-import * as ex from './service'
+import { heartbeat } from './heartbeat'
+import * as offline from './offline'
+import { pauseJob, resumeJob, startJobs } from './start-pause'
 import { sweepOffline } from './sweep'
 import { eventsOf, jobRow, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
+import { workSession } from './work-session'
 
 const SECOND = 1000
 const MAX_OFFLINE_S = 60
@@ -23,12 +26,12 @@ describe('execution: offline periods, back online, work time', () => {
     const s = await makeSetup(h.svc.db, { quantity: 2, operator: op.key, phases: [{ params: { max_offline: MAX_OFFLINE_S } }] })
     return s.jobs[0]![0]!
   }
-  const start = (job: string) => ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })
-  const beat = (job: string) => ex.heartbeat(h.svc, op.actor, { job_key: job }, { sessionLocked: false })
+  const start = (job: string) => startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })
+  const beat = (job: string) => heartbeat(h.svc, op.actor, { job_key: job }, { sessionLocked: false })
   const backOnline = (job: string, offlineSince?: number) =>
-    ex.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: newKey(), ...(offlineSince === undefined ? {} : { offline_since: offlineSince }) })
+    offline.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: newKey(), ...(offlineSince === undefined ? {} : { offline_since: offlineSince }) })
   const backOnlineEvents = (job: string) => eventsOf(h.svc.db, job, 'BACK_ONLINE')
-  const elapsed = async (job: string) => (await ex.workSession(h.svc, op.actor, job)).timer.elapsed_ms
+  const elapsed = async (job: string) => (await workSession(h.svc, op.actor, job)).timer.elapsed_ms
   /** Runs the job for 30 s with three heartbeats; returns the server time of the last one. */
   const runAndBeat = async (job: string) => {
     await start(job)
@@ -61,13 +64,13 @@ describe('execution: offline periods, back online, work time', () => {
     expect(events[0]!.data).toMatchObject({ detected_by: 'client', offline_since: lastBeat, offline_ms: h.clock.now().getTime() - SECOND - lastBeat })
 
     // The next offline period is a new reconnection: recorded again, once.
-    await ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    await resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     h.clock.advance(45 * SECOND)
     expect((await beat(job)).back_online).toBe(true)
     expect((await backOnline(job)).recorded).toBe(false)
     expect((await beat(job)).back_online).toBe(false)
     expect(await backOnlineEvents(job)).toHaveLength(2)
-    await ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    await pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
   })
 
   test('the heartbeat first, then the client: still one BACK_ONLINE', async () => {
@@ -88,8 +91,8 @@ describe('execution: offline periods, back online, work time', () => {
     h.clock.advance((MAX_OFFLINE_S + 5) * SECOND)
     await sweepOffline(h.svc)
     const key = newKey()
-    const a = await ex.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: key, offline_since: lastBeat })
-    const b = await ex.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: key, offline_since: lastBeat })
+    const a = await offline.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: key, offline_since: lastBeat })
+    const b = await offline.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: key, offline_since: lastBeat })
     expect(b).toEqual(a)
     expect(await backOnlineEvents(job)).toHaveLength(1)
   })
@@ -145,10 +148,10 @@ describe('execution: offline periods, back online, work time', () => {
     expect(ws.end_reason).toBe('offline')
     // Back online and resumed: it goes on from there.
     await backOnline(job, lastBeat)
-    await ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    await resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     h.clock.advance(5 * SECOND)
     expect(await elapsed(job)).toBe(afterPause + 5 * SECOND)
-    await ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    await pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
   })
 
   test('a job force-paused before its first heartbeat counts its work time up to the forced pause, not 0 s', async () => {

@@ -7,7 +7,10 @@ import { createMovement } from '../movements/service'
 import { readWarehouseSettings, updateWarehouseSettings } from '../movements/settings'
 import { createPosition } from '../positions/service'
 import { createSerial, linkSerials } from '../serials/service'
-import * as ex from './service'
+import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
+import { completeBatch } from './batches'
+import { startJobs } from './start-pause'
+import { completeStep, saveStep } from './steps'
 import { makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
 
 /**
@@ -61,16 +64,16 @@ describe('execution: serials declared in a batch', () => {
     }
     await h.svc.db.updateTable('product_phases').set({ traceability_level: 'complete', counter_id: counterId }).where('id', '=', phase.key).execute()
     const line = await h.svc.db.updateTable('bom_lines').set({ declared_serials: true }).where('phase_id', '=', phase.key).returning(['id', 'item_id']).executeTakeFirstOrThrow()
-    const out = await ex.startJobs(h.svc, op.actor, { job_keys: [s.jobs[0]![0]!], idempotency_key: newKey() })
+    const out = await startJobs(h.svc, op.actor, { job_keys: [s.jobs[0]![0]!], idempotency_key: newKey() })
     const batch = out.jobs[0]!.batch!
     const [instr, form] = phase.steps.map((x) => x._key)
     const formField = phase.fields[1]!.f0!
     return { s, phase, batch: batch._key, instr: instr!, form: form!, formField, component: line.id, item: line.item_id, counterName }
   }
   type Traced = Awaited<ReturnType<typeof traced>>
-  const save = (t: Traced, pieces: PieceSerialsInput[], who = op) => ex.saveSerialTempLinks(h.svc, who.actor, { batch_key: t.batch, pieces })
+  const save = (t: Traced, pieces: PieceSerialsInput[], who = op) => saveSerialTempLinks(h.svc, who.actor, { batch_key: t.batch, pieces })
   const completeForm = (t: Traced) =>
-    ex.completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
+    completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
   const links = (t: Traced, piece: number, codes: string[]) => ({ piece, links: codes.map((c) => ({ component_key: t.component, child_serial_code: c })) })
 
   test('setup', async () => {
@@ -80,7 +83,7 @@ describe('execution: serials declared in a batch', () => {
 
   test('the batch lists its pieces; the serial step is refused until every piece is declared; temporary until the batch completes, then final with events', async () => {
     const t = await traced()
-    const start = await ex.getBatchSerials(h.svc, op.actor, t.batch)
+    const start = await getBatchSerials(h.svc, op.actor, t.batch)
     expect(start).toMatchObject({
       qt_total: 2,
       required: true,
@@ -95,7 +98,7 @@ describe('execution: serials declared in a batch', () => {
       complete: false,
     })
     // The first step is not the serial step: it completes.
-    expect((await ex.completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })).next).toBe('continue')
+    expect((await completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })).next).toBe('continue')
     const early = await refusedWritingNothing(() => completeForm(t))
     expect(early).toMatchObject({ status: 422, code: 'SERIALS_NOT_DECLARED', extra: { pieces: [1, 2] } })
 
@@ -140,12 +143,12 @@ describe('execution: serials declared in a batch', () => {
   test('completing the whole batch (step_check off) is refused the same way and finalises in the same transaction', async () => {
     const t = await traced()
     await h.svc.db.updateTable('product_phases').set((eb) => ({ parameters: eb.fn('jsonb_set', [eb.ref('parameters'), eb.val('{step_check}'), eb.val('false')]) as never })).where('id', '=', t.phase.key).execute()
-    await ex.saveStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
+    await saveStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
     await save(t, [links(t, 1, [unique('B'), unique('B')])])
-    const r = await refusedWritingNothing(() => ex.completeBatch(h.svc, op.actor, { batch_key: t.batch, idempotency_key: newKey() }))
+    const r = await refusedWritingNothing(() => completeBatch(h.svc, op.actor, { batch_key: t.batch, idempotency_key: newKey() }))
     expect(r).toMatchObject({ status: 422, code: 'SERIALS_NOT_DECLARED', extra: { pieces: [2] } })
     await save(t, [links(t, 2, [unique('B'), unique('B')])])
-    const out = await ex.completeBatch(h.svc, op.actor, { batch_key: t.batch, idempotency_key: newKey() })
+    const out = await completeBatch(h.svc, op.actor, { batch_key: t.batch, idempotency_key: newKey() })
     expect(out.completed_batch?._key).toBe(t.batch)
     expect((await h.svc.db.selectFrom('serials').select('state').where('batch_id', '=', t.batch).execute()).map((s) => s.state)).toEqual(['final', 'final'])
   })
@@ -196,7 +199,7 @@ describe('execution: serials declared in a batch', () => {
 
   test('without a counter: the serial is typed; COUNTER_NOT_DEFINED; a used code is refused on create and on correction', async () => {
     const t = await traced({ counter: false })
-    expect((await ex.getBatchSerials(h.svc, op.actor, t.batch)).counter_name).toBeNull()
+    expect((await getBatchSerials(h.svc, op.actor, t.batch)).counter_name).toBeNull()
     expect(await refusedWritingNothing(() => save(t, [links(t, 1, [unique('B')])]))).toMatchObject({ status: 422, code: 'COUNTER_NOT_DEFINED' })
     const used = unique('USED')
     const admin = { userId: await adminKey(h), sessionId: null, scope: 'admin', tokenId: null }
@@ -227,7 +230,7 @@ describe('execution: serials declared in a batch', () => {
     await h.svc.db.insertInto('serial_fields').values({ field_id: field, mandatory: true, position: 999 }).execute()
     try {
       const t = await traced({ perPiece: 1 })
-      const view = await ex.getBatchSerials(h.svc, op.actor, t.batch)
+      const view = await getBatchSerials(h.svc, op.actor, t.batch)
       expect(view.serial_fields.find((f) => f._key === field)).toMatchObject({ mandatory: true, type: 'number' })
       const saved = await save(t, [links(t, 1, [unique('B')])])
       expect(saved.pieces[0]!.declared).toBe(false)
@@ -261,7 +264,7 @@ describe('execution: serials declared in a batch', () => {
     const saveMs = performance.now() - started
     expect(saved.complete).toBe(true)
     expect(new Set(saved.pieces.map((p) => p.code)).size).toBe(100)
-    await ex.completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })
     const before = performance.now()
     const done = await completeForm(t)
     const completeMs = performance.now() - before
@@ -346,7 +349,7 @@ describe('execution: serials declared in a batch', () => {
     expect((await h.request('GET', `/api/batch/${t.batch}/serials`, {})).status).toBe(401)
     expect((await h.request('GET', `/api/batch/${crypto.randomUUID()}/serials`, auth)).status).toBe(404)
     // The step is refused over REST too, with the pieces named.
-    await ex.completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })
     const step = await h.request('POST', `/api/batch/${t.batch}/steps/${t.form}/complete`, {
       ...auth,
       body: { form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() },

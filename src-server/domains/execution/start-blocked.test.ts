@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { appCode, tableCounts, trpcCall } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
-import * as ex from './service'
+import { pauseJob, startJobs } from './start-pause'
+import { completeStep } from './steps'
 import { eventsOf, jobRow, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
+import { workSession } from './work-session'
 
 /**
  * The read-only work session (issue 11): an operator opens a job of their queue that cannot
@@ -23,8 +25,8 @@ describe('execution: why a job cannot start, read-only views of queued jobs', ()
     }
     throw new Error('expected a refusal')
   }
-  const start = (keys: string[], who = op) => ex.startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
-  const pause = (job: string, who = op) => ex.pauseJob(h.svc, who.actor, { job_key: job, idempotency_key: newKey() })
+  const start = (keys: string[], who = op) => startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
+  const pause = (job: string, who = op) => pauseJob(h.svc, who.actor, { job_key: job, idempotency_key: newKey() })
 
   test('setup', async () => {
     op = await makeOperator(h, 'op.sb')
@@ -62,16 +64,16 @@ describe('execution: why a job cannot start, read-only views of queued jobs', ()
     const s = await makeSetup(h.svc.db, { phases: [{}], quantity: 6, operator: op.key, jobs: [[3, 3]] })
     const [a, b] = s.jobs[0]! as [string, string]
     await start([a])
-    const blocked = await ex.workSession(h.svc, op.actor, b)
+    const blocked = await workSession(h.svc, op.actor, b)
     expect(blocked.can).toMatchObject({ start: false, start_blocked: 'parallel_not_allowed' })
     expect(await refused(start([b]))).toEqual({ status: 409, code: 'PARALLEL_JOB_NOT_ALLOWED' })
     // Pausing the running job frees the other one; the pause's answer says the paused one may resume.
     const paused = await pause(a)
     expect(paused.can).toMatchObject({ start: true, start_blocked: null })
-    expect((await ex.workSession(h.svc, op.actor, b)).can).toMatchObject({ start: true, start_blocked: null })
+    expect((await workSession(h.svc, op.actor, b)).can).toMatchObject({ start: true, start_blocked: null })
     // Now b runs: a paused job with an open batch cannot resume beside it.
     await start([b])
-    expect((await ex.workSession(h.svc, op.actor, a)).can).toMatchObject({ start: false, start_blocked: 'parallel_not_allowed' })
+    expect((await workSession(h.svc, op.actor, a)).can).toMatchObject({ start: false, start_blocked: 'parallel_not_allowed' })
     await pause(b)
   })
 
@@ -79,7 +81,7 @@ describe('execution: why a job cannot start, read-only views of queued jobs', ()
     const s = await makeSetup(h.svc.db, { phases: [{}], quantity: 6, operator: op.key, jobs: [[3, 3]], defaults: { parallel_job_allowed: true } })
     const [a, b] = s.jobs[0]! as [string, string]
     await start([a])
-    expect((await ex.workSession(h.svc, op.actor, b)).can).toMatchObject({ start: true, start_blocked: null })
+    expect((await workSession(h.svc, op.actor, b)).can).toMatchObject({ start: true, start_blocked: null })
     await start([b])
     await pause(a)
     await pause(b)
@@ -89,9 +91,9 @@ describe('execution: why a job cannot start, read-only views of queued jobs', ()
     const s = await makeSetup(h.svc.db, { phases: [{ steps: [{ type: 'instruction' }] }], quantity: 1, operator: op.key })
     const job = s.jobs[0]![0]!
     const out = (await start([job])).jobs[0]!
-    const done = await ex.completeStep(h.svc, op.actor, { batch_key: out.batch!._key, step_key: s.phases[0]!.steps[0]!._key, idempotency_key: newKey() })
+    const done = await completeStep(h.svc, op.actor, { batch_key: out.batch!._key, step_key: s.phases[0]!.steps[0]!._key, idempotency_key: newKey() })
     expect(done.next).toBe('job_closed')
     expect(done.can).toMatchObject({ start: false, start_blocked: 'closed' })
-    expect((await ex.workSession(h.svc, op.actor, job)).can.start_blocked).toBe('closed')
+    expect((await workSession(h.svc, op.actor, job)).can.start_blocked).toBe('closed')
   })
 })

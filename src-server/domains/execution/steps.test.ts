@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { appCode, tableCounts, TINY_PNG } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
-import * as ex from './service'
+import { completeBatch } from './batches'
+import { newBatch, pauseJob, startJobs } from './start-pause'
+import { completeStep, saveStep } from './steps'
 import { eventsOf, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
 
 /**
@@ -29,7 +31,7 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
   }
   const setup = (opts: Omit<Parameters<typeof makeSetup>[1], 'defaults' | 'operator' | 'quantity'> & { quantity?: number }) =>
     makeSetup(h.svc.db, { quantity: 4, operator: op.key, ...opts, defaults: { parallel_job_allowed: true, production_batch_qt: 2 } })
-  const startOne = async (job: string, who = op) => (await ex.startJobs(h.svc, who.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!
+  const startOne = async (job: string, who = op) => (await startJobs(h.svc, who.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!
 
   test('setup', async () => {
     op = await makeOperator(h, 'op.steps')
@@ -54,7 +56,7 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const out = await startOne(s.jobs[0]![0]!)
     const batch = out.batch!._key
     const save = (form_data: { field_key: string; value: unknown }[]) =>
-      ex.saveStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: form_data as never, idempotency_key: newKey() })
+      saveStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: form_data as never, idempotency_key: newKey() })
     const bad: [string, unknown][] = [
       ['bool', 'yes'],
       ['choice', 'Z'],
@@ -110,7 +112,7 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const out = await startOne(s.jobs[0]![0]!)
     const batch = out.batch!._key
     const complete = (form_data?: { field_key: string; value: unknown }[]) =>
-      ex.completeStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: form_data as never, idempotency_key: newKey() })
+      completeStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: form_data as never, idempotency_key: newKey() })
     let r = await refusedWritingNothing(() => complete())
     expect(r).toMatchObject({ status: 422, code: 'MANDATORY_FIELDS_MISSING' })
     expect((r.extra as { fields: { name: string }[] }).fields.map((x) => x.name)).toEqual(['Serial checked', 'Torque'])
@@ -130,16 +132,16 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const field = s.phases[0]!.fields[0]!.Value!
     const out = await startOne(s.jobs[0]![0]!)
     const batch = out.batch!._key
-    await ex.completeStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'first' }], idempotency_key: newKey() })
-    const edited = await ex.saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'second' }], idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'first' }], idempotency_key: newKey() })
+    const edited = await saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'second' }], idempotency_key: newKey() })
     expect(edited.batch!.step_data[0]).toMatchObject({ done: true, form_data: [{ field_key: field, value: 'second' }] })
     const r = await refusedWritingNothing(() =>
-      ex.saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: ' ' }], idempotency_key: newKey() }),
+      saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: ' ' }], idempotency_key: newKey() }),
     )
     expect(r).toMatchObject({ status: 422, code: 'MANDATORY_FIELDS_MISSING' })
-    await ex.completeStep(h.svc, op.actor, { batch_key: batch, step_key: lastStep!, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: batch, step_key: lastStep!, idempotency_key: newKey() })
     const after = await refusedWritingNothing(() =>
-      ex.saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'third' }], idempotency_key: newKey() }),
+      saveStep(h.svc, op.actor, { batch_key: batch, step_key: formStep!, form_data: [{ field_key: field, value: 'third' }], idempotency_key: newKey() }),
     )
     expect(after).toMatchObject({ status: 409, code: 'BATCH_NOT_OPEN' })
   })
@@ -148,17 +150,17 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const forced = await setup({ phases: [{ params: { step_check_force_order: true }, steps: [{ type: 'instruction' }, { type: 'instruction' }, { type: 'instruction' }] }] })
     const keys = forced.phases[0]!.steps.map((x) => x._key)
     const b1 = (await startOne(forced.jobs[0]![0]!)).batch!._key
-    const r = await refusedWritingNothing(() => ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[2]!, idempotency_key: newKey() }))
+    const r = await refusedWritingNothing(() => completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[2]!, idempotency_key: newKey() }))
     expect(r).toMatchObject({ status: 409, code: 'STEP_OUT_OF_ORDER', extra: { pending: [keys[0], keys[1]] } })
-    await ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[0]!, idempotency_key: newKey() })
-    await ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[1]!, idempotency_key: newKey() })
-    const last = await ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[2]!, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[0]!, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[1]!, idempotency_key: newKey() })
+    const last = await completeStep(h.svc, op.actor, { batch_key: b1, step_key: keys[2]!, idempotency_key: newKey() })
     expect(last.completed_batch).not.toBeNull()
 
     const free = await setup({ phases: [{ steps: [{ type: 'instruction' }, { type: 'instruction' }] }] })
     const fk = free.phases[0]!.steps.map((x) => x._key)
     const b2 = (await startOne(free.jobs[0]![0]!)).batch!._key
-    const o = await ex.completeStep(h.svc, op.actor, { batch_key: b2, step_key: fk[1]!, idempotency_key: newKey() })
+    const o = await completeStep(h.svc, op.actor, { batch_key: b2, step_key: fk[1]!, idempotency_key: newKey() })
     expect(o.next).toBe('continue')
     expect(o.batch!.step_data.map((d) => d.done)).toEqual([false, true])
     const events = await eventsOf(h.svc.db, free.jobs[0]![0]!, 'STEP_COMPLETED')
@@ -171,10 +173,10 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     })
     const [, formStep] = s.phases[0]!.steps.map((x) => x._key)
     const b = (await startOne(s.jobs[0]![0]!)).batch!._key
-    const r = await refusedWritingNothing(() => ex.completeBatch(h.svc, op.actor, { batch_key: b, idempotency_key: newKey() }))
+    const r = await refusedWritingNothing(() => completeBatch(h.svc, op.actor, { batch_key: b, idempotency_key: newKey() }))
     expect(r).toMatchObject({ status: 422, code: 'MANDATORY_FIELDS_MISSING' })
-    await ex.saveStep(h.svc, op.actor, { batch_key: b, step_key: formStep!, form_data: [{ field_key: s.phases[0]!.fields[1]!.M!, value: 'ok' }], idempotency_key: newKey() })
-    const done = await ex.completeBatch(h.svc, op.actor, { batch_key: b, idempotency_key: newKey() })
+    await saveStep(h.svc, op.actor, { batch_key: b, step_key: formStep!, form_data: [{ field_key: s.phases[0]!.fields[1]!.M!, value: 'ok' }], idempotency_key: newKey() })
+    const done = await completeBatch(h.svc, op.actor, { batch_key: b, idempotency_key: newKey() })
     expect(done.completed_batch).toMatchObject({ _key: b, qt_total: 2 })
     const stored = await h.svc.db.selectFrom('batch_steps').select('done').where('batch_id', '=', b).execute()
     expect(stored.every((x) => x.done)).toBe(true)
@@ -182,7 +184,7 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
 
     const checked = await setup({ phases: [{ steps: [{ type: 'instruction' }] }] })
     const cb = (await startOne(checked.jobs[0]![0]!)).batch!._key
-    const refusedCheck = await refusedWritingNothing(() => ex.completeBatch(h.svc, op.actor, { batch_key: cb, idempotency_key: newKey() }))
+    const refusedCheck = await refusedWritingNothing(() => completeBatch(h.svc, op.actor, { batch_key: cb, idempotency_key: newKey() }))
     expect(refusedCheck).toMatchObject({ status: 409, code: 'STEPS_NOT_DONE' })
   })
 
@@ -191,21 +193,21 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const job = s.jobs[0]![0]!
     const [k0] = s.phases[0]!.steps.map((x) => x._key)
     const b = (await startOne(job)).batch!._key
-    expect(await refusedWritingNothing(() => ex.completeStep(h.svc, op.actor, { batch_key: b, step_key: 'nope', idempotency_key: newKey() }))).toMatchObject({
+    expect(await refusedWritingNothing(() => completeStep(h.svc, op.actor, { batch_key: b, step_key: 'nope', idempotency_key: newKey() }))).toMatchObject({
       status: 404,
       code: 'UNKNOWN_STEP',
     })
-    expect(await refusedWritingNothing(() => ex.completeStep(h.svc, other.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() }))).toMatchObject({
+    expect(await refusedWritingNothing(() => completeStep(h.svc, other.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() }))).toMatchObject({
       status: 403,
       code: 'JOB_NOT_YOURS',
     })
-    await ex.completeStep(h.svc, op.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() })
-    expect(await refusedWritingNothing(() => ex.completeStep(h.svc, op.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() }))).toMatchObject({
+    await completeStep(h.svc, op.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() })
+    expect(await refusedWritingNothing(() => completeStep(h.svc, op.actor, { batch_key: b, step_key: k0!, idempotency_key: newKey() }))).toMatchObject({
       status: 409,
       code: 'STEP_ALREADY_DONE',
     })
-    await ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
-    expect(await refusedWritingNothing(() => ex.completeStep(h.svc, op.actor, { batch_key: b, step_key: 'x', idempotency_key: newKey() }))).toMatchObject({
+    await pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    expect(await refusedWritingNothing(() => completeStep(h.svc, op.actor, { batch_key: b, step_key: 'x', idempotency_key: newKey() }))).toMatchObject({
       status: 409,
       code: 'JOB_NOT_RUNNING',
     })
@@ -215,9 +217,9 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const s = await setup({ phases: [{ steps: [{ type: 'instruction' }] }], quantity: 4 })
     const job = s.jobs[0]![0]!
     const key = newKey()
-    const first = await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: key })
+    const first = await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: key })
     h.clock.advance(5000)
-    const again = await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: key })
+    const again = await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: key })
     expect(again).toEqual(first)
     expect(await h.svc.db.selectFrom('work_sessions').select('id').where('job_id', '=', job).execute()).toHaveLength(1)
     expect((await eventsOf(h.svc.db, job, 'JOB_STARTED')).length).toBe(1)
@@ -226,26 +228,26 @@ describe('execution: steps, forms, idempotency, concurrency', () => {
     const step = s.phases[0]!.steps[0]!._key
     const b1 = first.jobs[0]!.batch!._key
     const ck = newKey()
-    const c1 = await ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: step, idempotency_key: ck })
-    const c2 = await ex.completeStep(h.svc, op.actor, { batch_key: b1, step_key: step, idempotency_key: ck })
+    const c1 = await completeStep(h.svc, op.actor, { batch_key: b1, step_key: step, idempotency_key: ck })
+    const c2 = await completeStep(h.svc, op.actor, { batch_key: b1, step_key: step, idempotency_key: ck })
     expect(c2).toEqual(c1)
     expect(c1.next).toBe('batch_opened')
     expect((await eventsOf(h.svc.db, job, 'BATCH_COMPLETED')).length).toBe(1)
 
     // Same key for another action, or by another user: refused.
-    expect(await refused(ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: ck }))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' })
-    expect(await refused(ex.completeStep(h.svc, other.actor, { batch_key: b1, step_key: step, idempotency_key: ck }))).toMatchObject({
+    expect(await refused(pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: ck }))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' })
+    expect(await refused(completeStep(h.svc, other.actor, { batch_key: b1, step_key: step, idempotency_key: ck }))).toMatchObject({
       status: 409,
       code: 'IDEMPOTENCY_KEY_REUSED',
     })
     // Pause retried: one JOB_PAUSED.
     const pk = newKey()
-    await ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: pk })
-    await ex.pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: pk })
+    await pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: pk })
+    await pauseJob(h.svc, op.actor, { job_key: job, idempotency_key: pk })
     expect((await eventsOf(h.svc.db, job, 'JOB_PAUSED')).length).toBe(1)
     // A refused action stores no key: once the rule holds, the same key runs for real.
     const rk = newKey()
-    expect(await refused(ex.newBatch(h.svc, op.actor, { job_key: job, idempotency_key: rk }))).toMatchObject({ code: 'JOB_NOT_RUNNING' })
+    expect(await refused(newBatch(h.svc, op.actor, { job_key: job, idempotency_key: rk }))).toMatchObject({ code: 'JOB_NOT_RUNNING' })
     expect(await h.svc.db.selectFrom('idempotency_keys').select('key').where('key', '=', rk).execute()).toHaveLength(0)
   })
 
@@ -314,7 +316,7 @@ describe('execution: files of form steps (POST files, bucket batch)', () => {
     const [filesField, textField] = Object.values(s.phases[0]!.fields[0]!)
     const step = s.phases[0]!.steps[0]!._key
     const job = s.jobs[0]![0]!
-    const batch = (await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!.batch!._key
+    const batch = (await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!.batch!._key
 
     const before = await tableCounts(h)
     for (const [token, f, status, code] of [
@@ -338,7 +340,7 @@ describe('execution: files of form steps (POST files, bucket batch)', () => {
     expect(served.headers.get('content-type')).toBe('image/png')
     expect((await eventsOf(h.svc.db, job, 'BATCH_FILES_UPLOADED'))[0]!.data).toMatchObject({ batch_key: batch, filenames: ['foto_pezzo.png', 'foto_pezzo-2.png'] })
 
-    await ex.completeStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: [{ field_key: filesField!, value: res.body.detail.filenames }], idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: batch, step_key: step, form_data: [{ field_key: filesField!, value: res.body.detail.filenames }], idempotency_key: newKey() })
     // The batch completed with its last step (the next one is open): no more files for it.
     const late = await h.request('POST', '/api/files', { token: op.token, body: form(batch, filesField!) })
     expect([late.status, appCode(late.body)]).toEqual([409, 'BATCH_NOT_OPEN'])

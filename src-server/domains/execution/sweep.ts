@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Services } from '../../context'
-import { forcePauseOffline, IDEMPOTENCY_TTL_MS } from './service'
+import { IDEMPOTENCY_TTL_MS } from './idempotency'
+import { forcePauseOffline } from './offline'
 
 /**
  * Periodic work of the execution engine (run by src-server/sweeps.ts), safe with several app

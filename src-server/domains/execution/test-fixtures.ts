@@ -226,7 +226,7 @@ export async function runBatch(
   svc: { db: Db; clock: { now: () => Date } },
   actor: Actor,
   batchKey: string,
-  complete: typeof import('./service').completeStep,
+  complete: typeof import('./steps').completeStep,
 ) {
   const steps = await svc.db.selectFrom('batch_steps').selectAll().where('batch_id', '=', batchKey).orderBy('position').execute()
   const batch = await svc.db

@@ -2,10 +2,14 @@ import { describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { appCode, MINUTE, tableCounts, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
-import { listJobs } from '../jobs/service'
-import * as ex from './service'
+import { listJobs } from '../jobs/list'
+import { heartbeat } from './heartbeat'
+import { backOnline } from './offline'
+import { pauseJob, resumeJob, startJobs } from './start-pause'
+import { completeStep } from './steps'
 import { expireIdempotencyKeys, sweepOffline } from './sweep'
 import { actorOf, eventsOf, jobRow, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
+import { workSession } from './work-session'
 
 const SECOND = 1000
 
@@ -29,14 +33,14 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
   }
   const setup = (opts: Partial<Parameters<typeof makeSetup>[1]> & Pick<Parameters<typeof makeSetup>[1], 'phases'>) =>
     makeSetup(h.svc.db, { quantity: 6, operator: op.key, ...opts })
-  const start = async (keys: string[], who = op) => ex.startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
-  const pause = (job: string, who = op) => ex.pauseJob(h.svc, who.actor, { job_key: job, idempotency_key: newKey() })
+  const start = async (keys: string[], who = op) => startJobs(h.svc, who.actor, { job_keys: keys, idempotency_key: newKey() })
+  const pause = (job: string, who = op) => pauseJob(h.svc, who.actor, { job_key: job, idempotency_key: newKey() })
   /** A new sign-in: the fake clock runs past the idle lock (15 min) between tests. */
   const fresh = async (o: Operator, username: string): Promise<Operator> => {
     const token = await signIn(h, username, 'password-123')
     return { ...o, token, actor: actorOf(o.key, token, o.actor.scope) }
   }
-  const beat = (job: string, who = op, sessionLocked = false) => ex.heartbeat(h.svc, who.actor, { job_key: job }, { sessionLocked })
+  const beat = (job: string, who = op, sessionLocked = false) => heartbeat(h.svc, who.actor, { job_key: job }, { sessionLocked })
 
   test('setup', async () => {
     op = await makeOperator(h, 'op.ws')
@@ -63,14 +67,14 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(await refused(pause(job))).toEqual({ status: 409, code: 'JOB_NOT_RUNNING' })
 
     h.clock.advance(5 * MINUTE) // paused time does not count
-    const resumed = await ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    const resumed = await resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     expect(resumed.job).toMatchObject({ status: 'started', active: true, active_batch_key: batch, active_qt: 3 })
     expect(resumed.job.work_session_key).not.toBe(ws1.id)
     const types = (await eventsOf(h.svc.db, job)).map((e) => e.event_type)
     expect(types).toEqual(['JOB_STARTED', 'ACTIVE_BATCH_CHANGED', 'JOB_PAUSED', 'JOB_RESUMED'])
 
     h.clock.advance(3 * MINUTE)
-    const view = await ex.workSession(h.svc, op.actor, job)
+    const view = await workSession(h.svc, op.actor, job)
     expect(view.timer).toMatchObject({
       elapsed_ms: 13 * MINUTE,
       expected_ms: 60 * 1000 * 6,
@@ -88,9 +92,9 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     const s = await setup({ phases: [{ params: { production_batch_qt: 2, auto_new_batch: false }, steps: [{ type: 'instruction' }] }] })
     const job = s.jobs[0]![0]!
     const out = (await start([job])).jobs[0]!
-    await ex.completeStep(h.svc, op.actor, { batch_key: out.batch!._key, step_key: s.phases[0]!.steps[0]!._key, idempotency_key: newKey() })
+    await completeStep(h.svc, op.actor, { batch_key: out.batch!._key, step_key: s.phases[0]!.steps[0]!._key, idempotency_key: newKey() })
     await pause(job)
-    const resumed = await ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    const resumed = await resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     expect(resumed.batch).toMatchObject({ number: 2, qt_total: 2 })
     await pause(job)
   })
@@ -143,7 +147,7 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     const supervised = s.jobs[0]![0]!
     const token = await signIn(h, 'op.ws', 'password-123')
     const actor = actorOf(op.key, token)
-    await ex.startJobs(h.svc, actor, { job_keys: [supervised], idempotency_key: newKey() })
+    await startJobs(h.svc, actor, { job_keys: [supervised], idempotency_key: newKey() })
     expect((await h.request('POST', '/api/session/lock', { token })).status).toBe(200)
     h.clock.advance(10 * SECOND)
     const res = await h.request('POST', `/api/job/${supervised}/heartbeat`, { token })
@@ -160,13 +164,13 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect((await h.request('POST', '/api/session/unlock', { token, body: { password: 'password-123' } })).status).toBe(200)
     const free = s.jobs[1]![0]!
     await h.svc.db.updateTable('work_order_phases').set({ released_in_qt: 6 }).where('phase_id', '=', s.phases[1]!.key).execute()
-    await ex.startJobs(h.svc, actor, { job_keys: [free], idempotency_key: newKey() })
+    await startJobs(h.svc, actor, { job_keys: [free], idempotency_key: newKey() })
     await h.request('POST', '/api/session/lock', { token })
     const ok = await h.request('POST', `/api/job/${free}/heartbeat`, { token })
     expect(ok.body.detail).toMatchObject({ running: true, reason: null })
     expect((await jobRow(h.svc.db, free)).active).toBe(true)
     await h.request('POST', '/api/session/unlock', { token, body: { password: 'password-123' } })
-    await ex.pauseJob(h.svc, actor, { job_key: free, idempotency_key: newKey() })
+    await pauseJob(h.svc, actor, { job_key: free, idempotency_key: newKey() })
   })
 
   test('offline sweep: silent longer than max_offline -> JOB_PAUSE_FORCED, paused offline, session ended max_offline after the last heartbeat; back online recorded once', async () => {
@@ -206,11 +210,11 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect(await beat(job)).toMatchObject({ running: false, reason: 'paused_offline', back_online: false })
     expect(await eventsOf(h.svc.db, job, 'BACK_ONLINE')).toHaveLength(1)
     // The client's explicit report of the same reconnection records nothing more (offline.test.ts).
-    const b = await ex.backOnline(h.svc, op.actor, { job_key: job, idempotency_key: newKey(), offline_since: lastBeat })
+    const b = await backOnline(h.svc, op.actor, { job_key: job, idempotency_key: newKey(), offline_since: lastBeat })
     expect(b).toMatchObject({ recorded: false, job: { paused_offline: true } })
     expect(await eventsOf(h.svc.db, job, 'BACK_ONLINE')).toHaveLength(1)
     // Resume clears the offline mark.
-    const resumed = await ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
+    const resumed = await resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() })
     expect(resumed.job).toMatchObject({ active: true, paused_offline: false })
     // A running job's heartbeat after a long gap (not yet swept) records BACK_ONLINE.
     h.clock.advance(45 * SECOND)
@@ -274,7 +278,7 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     const before = await tableCounts(h)
     expect(await refused(start([job]))).toEqual({ status: 409, code: 'WORK_ORDER_ARCHIVED' })
     await h.svc.db.updateTable('work_orders').set({ archived_at: null, status: 'closed', closed_at: h.clock.now() }).where('id', '=', s.workOrderKey).execute()
-    expect(await refused(ex.resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }))).toEqual({ status: 409, code: 'WORK_ORDER_CLOSED' })
+    expect(await refused(resumeJob(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }))).toEqual({ status: 409, code: 'WORK_ORDER_CLOSED' })
     expect(await tableCounts(h)).toEqual(before)
     expect(await jobRow(h.svc.db, job)).toMatchObject({ active: false, status: 'queued' })
   })
@@ -283,12 +287,12 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     const s = await setup({ phases: [{}], jobs: [[3, 3]], defaults: { parallel_job_allowed: true } })
     const [a, b] = s.jobs[0]!
     const t1 = await signIn(h, 'op.ws', 'password-123')
-    await ex.startJobs(h.svc, actorOf(op.key, t1), { job_keys: [a!], idempotency_key: newKey() })
+    await startJobs(h.svc, actorOf(op.key, t1), { job_keys: [a!], idempotency_key: newKey() })
     expect((await h.request('POST', '/api/logout', { token: t1 })).status).toBe(200)
     expect(await jobRow(h.svc.db, a!)).toMatchObject({ active: false, status: 'paused' })
     expect((await eventsOf(h.svc.db, a!, 'JOB_PAUSED'))[0]!.data).toMatchObject({ reason: 'sign_out' })
     const t2 = await signIn(h, 'op.ws', 'password-123')
-    await ex.startJobs(h.svc, actorOf(op.key, t2), { job_keys: [b!], idempotency_key: newKey() })
+    await startJobs(h.svc, actorOf(op.key, t2), { job_keys: [b!], idempotency_key: newKey() })
     const res = await h.request('DELETE', `/api/session/${t2.split('.')[0]}`, { token: t2 })
     expect(res.status).toBe(200)
     expect(await jobRow(h.svc.db, b!)).toMatchObject({ active: false, status: 'paused' })

@@ -17,7 +17,12 @@ import {
   RebalanceResult,
 } from '../../../src/domains/jobs/schemas'
 import { mutation, query, useCases } from '../../api/use-case'
-import * as jobs from './service'
+import { assignJobs, listOperators } from './assign'
+import { updateJob } from './corrections'
+import { getJob } from './detail'
+import { listJobs } from './list'
+import { getJobAssignment, saveOperatorQueue } from './operator-queues'
+import { rebalancePhase } from './rebalance'
 
 /** Reads for production and operators (an operator sees only their own queue); changes for production. */
 const readers = { scope: ['production', 'operator'] } as const
@@ -33,7 +38,7 @@ export const jobsApi = useCases('jobs', {
     input: JobListInput,
     response: JobPage,
     rest: { method: 'get', path: '/job' },
-    run: (ctx, input) => jobs.listJobs(ctx, input),
+    run: (ctx, input) => listJobs(ctx, input),
   }),
   get: query({
     summary: 'One job with phase parameters, step_sequence, work order, product and the material available',
@@ -41,14 +46,14 @@ export const jobsApi = useCases('jobs', {
     input: JobKeyInput,
     response: JobDetail,
     rest: { method: 'get', path: '/job/{key}' },
-    run: (ctx, input) => jobs.getJob(ctx, input.key),
+    run: (ctx, input) => getJob(ctx, input.key),
   }),
   operators: query({
     summary: 'Users jobs can be assigned to (operator permission, enabled, not archived) by surname; department_key narrows',
     access: production,
     input: OperatorListInput,
     response: v.array(OperatorRow),
-    run: (ctx, input) => jobs.listOperators(ctx, input),
+    run: (ctx, input) => listOperators(ctx, input),
   }),
   assign: mutation({
     summary:
@@ -58,7 +63,7 @@ export const jobsApi = useCases('jobs', {
     input: AssignInput,
     response: v.array(JobRow),
     rest: { method: 'post', path: '/job/assign' },
-    run: (ctx, input) => jobs.assignJobs(ctx, ctx.actor, input),
+    run: (ctx, input) => assignJobs(ctx, ctx.actor, input),
   }),
   rebalance: mutation({
     summary:
@@ -69,7 +74,7 @@ export const jobsApi = useCases('jobs', {
     input: RebalanceInput,
     response: RebalanceResult,
     rest: { method: 'post', path: '/job/rebalance' },
-    run: (ctx, input) => jobs.rebalancePhase(ctx, ctx.actor, input),
+    run: (ctx, input) => rebalancePhase(ctx, ctx.actor, input),
   }),
   update: mutation({
     summary:
@@ -79,7 +84,7 @@ export const jobsApi = useCases('jobs', {
     input: JobUpdateInput,
     response: JobDetail,
     rest: { method: 'post', path: '/job/update' },
-    run: (ctx, input) => jobs.updateJob(ctx, ctx.actor, input),
+    run: (ctx, input) => updateJob(ctx, ctx.actor, input),
   }),
   assignment: query({
     summary:
@@ -89,7 +94,7 @@ export const jobsApi = useCases('jobs', {
     input: JobAssignmentQuery,
     response: JobAssignment,
     rest: { method: 'get', path: '/job-assignment' },
-    run: (ctx, input) => jobs.getJobAssignment(ctx, ctx.actor, input),
+    run: (ctx, input) => getJobAssignment(ctx, ctx.actor, input),
   }),
   saveQueue: mutation({
     summary:
@@ -99,6 +104,6 @@ export const jobsApi = useCases('jobs', {
     input: OperatorQueueSaveInput,
     response: OperatorQueue,
     rest: { method: 'put', path: '/queue/operator/{key}', params: { key: 'user_key' } },
-    run: (ctx, { user_key, ...queue }) => jobs.saveOperatorQueue(ctx, ctx.actor, user_key, queue),
+    run: (ctx, { user_key, ...queue }) => saveOperatorQueue(ctx, ctx.actor, user_key, queue),
   }),
 })

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { type Harness, userWithScope, useHarness } from '../../test/harness'
-import { rebalancePhase } from './service'
+import { rebalancePhase } from './rebalance'
 import {
   addJob,
   eventsOf,

@@ -3,7 +3,9 @@ import type { Actor } from '../../context'
 import { AppError } from '../../errors'
 import { adminKey } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
-import * as ex from '../execution/service'
+import { completeBatch } from '../execution/batches'
+import { newBatch, startJobs } from '../execution/start-pause'
+import { completeStep } from '../execution/steps'
 import { makeOperator, makeSetup, newKey, type Operator, runBatch } from '../execution/test-fixtures'
 import { createMovement, listMovements, revertMovement, stockOfProduct } from '../movements/service'
 import { updateWarehouseSettings } from '../movements/settings'
@@ -37,8 +39,8 @@ const productId = async (c: string) => (await h.svc.db.selectFrom('products').se
 const load = (product: string, position: string, quantity: number, serial?: string) =>
   createMovement(h.svc, admin, { type: 'load', product_key: product, to_position_key: position, quantity, serial })
 const stock = (product: string, position: string) => stockOfProduct(h.svc.db, product, { positionKey: position, subtree: false })
-const start = async (job: string) => (await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!
-const run = (batch: string) => runBatch(h.svc, op.actor, batch, ex.completeStep)
+const start = async (job: string) => (await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!
+const run = (batch: string) => runBatch(h.svc, op.actor, batch, completeStep)
 // Tests leave jobs running side by side: their phases allow parallel work.
 const setup = (opts: Omit<Parameters<typeof makeSetup>[1], 'defaults'>) => makeSetup(h.svc.db, { ...opts, phases: opts.phases.map((p) => ({ steps: [{ type: 'instruction' as const }], ...p })), defaults: { parallel_job_allowed: true } })
 const settings = (patch: Parameters<typeof updateWarehouseSettings>[2]) => updateWarehouseSettings(h.svc, admin, patch)
@@ -93,7 +95,7 @@ describe('production ties: batch completion moves the stock', () => {
     for (const m of moves.rows) expect(m).toMatchObject({ status: 'confirmed', work_order_key: s.workOrderKey, user_key: op.key })
 
     // The second batch: per job is consumed once per job only.
-    await ex.newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }).catch(() => null)
+    await newBatch(h.svc, op.actor, { job_key: job, idempotency_key: newKey() }).catch(() => null)
     const batch2 = (await h.svc.db.selectFrom('jobs').select('active_batch_id').where('id', '=', job).executeTakeFirstOrThrow()).active_batch_id!
     await run(batch2)
     expect(await stock(A, pos.LINE!)).toBe(84)
@@ -122,7 +124,7 @@ describe('production ties: batch completion moves the stock', () => {
     const started = await start(s.jobs[0]![0]!)
     const batch = started.batch!._key
     const before = await h.svc.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
+    const e = await refused(completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
     expect(e.status).toBe(409)
     expect(e.appCode).toBe('PRODUCTION_STOCK_SHORTFALL')
     expect(e.extra).toMatchObject({ product_code: d, position_code: 'PS-LINE', needed: 5, available: 3 })
@@ -138,7 +140,7 @@ describe('production ties: batch completion moves the stock', () => {
     // With negative stock allowed the same completion goes through and the stock goes below zero.
     await settings({ negative_stock_allowed: true })
     try {
-      await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+      await completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
       expect(await stock(D, pos.LINE!)).toBe(-2)
       expect(await stock(s.productKey, pos.PROD!)).toBe(1)
     } finally {
@@ -156,7 +158,7 @@ describe('production ties: batch completion moves the stock', () => {
     const started = await start(s.jobs[0]![0]!)
     await settings({ default_consumption_position_key: null })
     try {
-      const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() }))
+      const e = await refused(completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() }))
       expect([e.status, e.appCode]).toEqual([409, 'WAREHOUSE_POSITION_NOT_SET'])
     } finally {
       await settings({ default_consumption_position_key: pos.LINE })
@@ -175,7 +177,7 @@ describe('production ties: batch completion moves the stock', () => {
     const started = await start(s.jobs[0]![0]!)
     await settings({ inventory_management: false })
     try {
-      await ex.completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() })
+      await completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() })
       expect(await stock(F, pos.LINE!)).toBe(1)
       expect((await listMovements(h.svc, { batch_key: started.batch!._key })).total).toBe(0)
     } finally {
@@ -196,11 +198,11 @@ describe('production ties: batch completion moves the stock', () => {
     const G = await productId(g)
     await load(G, pos.LINE!, 5)
     const first = await start(s.jobs[0]![0]!)
-    await ex.completeBatch(h.svc, op.actor, { batch_key: first.batch!._key, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: first.batch!._key, idempotency_key: newKey() })
     expect(await stock(G, pos.LINE!)).toBe(3)
     expect(await stock(s.productKey, pos.PROD!)).toBe(0)
     const second = await start(s.jobs[1]![0]!)
-    await ex.completeBatch(h.svc, op.actor, { batch_key: second.batch!._key, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: second.batch!._key, idempotency_key: newKey() })
     expect(await stock(s.productKey, pos.PROD!)).toBe(2)
   })
 
@@ -228,7 +230,7 @@ describe('production ties: batch completion moves the stock', () => {
       await linkSerials(trx, op.actor, { parent_id: parent1, child_id: c1, batch_id: batch, temporary: true }, now)
       await linkSerials(trx, op.actor, { parent_id: parent2, child_id: c2, batch_id: batch, temporary: true }, now)
     })
-    await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
     const moves = (await listMovements(h.svc, { batch_key: batch })).rows
     const consumed = moves.filter((m) => m.type === 'consumption')
     expect(consumed.map((m) => [m.serial, m.from_position_code, m.confirmed_quantity])).toEqual([[cs1, 'PS-STORE', 1]])
@@ -257,7 +259,7 @@ describe('production ties: batch completion moves the stock', () => {
     await updatePosition(h.svc, admin, pos.LINE!, { available: false })
     await settings({ negative_stock_allowed: true })
     try {
-      const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
+      const e = await refused(completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
       expect([e.status, e.appCode]).toEqual([409, 'PRODUCTION_STOCK_SHORTFALL'])
       expect(e.extra).toMatchObject({ product_code: q, position_code: 'PS-LINE', needed: 2, available: 0, position_available: false })
       expect(e.message).toContain('not available')
@@ -268,7 +270,7 @@ describe('production ties: batch completion moves the stock', () => {
       await settings({ negative_stock_allowed: false })
       await updatePosition(h.svc, admin, pos.LINE!, { available: true })
     }
-    await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
     expect(await stock(Q, pos.LINE!)).toBe(3)
     expect(await stock(Q, quarantine)).toBe(7)
   })
@@ -293,14 +295,14 @@ describe('production ties: batch completion moves the stock', () => {
       const child = await createSerial(trx, op.actor, { code: cs, product_id: R }, now)
       await linkSerials(trx, op.actor, { parent_id: parent, child_id: child, batch_id: batch, temporary: true }, now)
     })
-    const e = await refused(ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
+    const e = await refused(completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() }))
     expect([e.status, e.appCode]).toEqual([409, 'PRODUCTION_STOCK_SHORTFALL'])
     expect(e.extra).toMatchObject({ product_code: r, serial: cs, position_available: false, available: 0 })
     expect(e.message).toContain(cs)
     expect(await stock(R, quarantine)).toBe(1)
     expect(await stock(R, pos.LINE!)).toBe(4)
     await createMovement(h.svc, admin, { type: 'transfer', product_key: R, from_position_key: quarantine, to_position_key: pos.STORE, quantity: 1, serial: cs })
-    await ex.completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: batch, idempotency_key: newKey() })
     const consumed = (await listMovements(h.svc, { batch_key: batch, type: 'consumption' })).rows
     expect(consumed.map((m) => [m.serial, m.from_position_code])).toEqual([[cs, 'PS-STORE']])
     expect(await stock(R, pos.LINE!)).toBe(4)
@@ -316,7 +318,7 @@ describe('production ties: batch completion moves the stock', () => {
     const M = await productId(m)
     await load(M, pos.LINE!, 2)
     const started = await start(s.jobs[0]![0]!)
-    await ex.completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() })
+    await completeBatch(h.svc, op.actor, { batch_key: started.batch!._key, idempotency_key: newKey() })
     expect((await getWorkOrderMaterial(h.svc, s.workOrderKey)).lines[0]).toMatchObject({ consumed: 2, available_at_line: 0 })
     const move = (await listMovements(h.svc, { batch_key: started.batch!._key, type: 'consumption' })).rows[0]!
     await revertMovement(h.svc, admin, move._key, 'contato male')

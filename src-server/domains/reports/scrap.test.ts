@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
-import * as ex from '../execution/service'
+import { startJobs } from '../execution/start-pause'
 import { eventsOf, makeOperator, makeSetup, newKey } from '../execution/test-fixtures'
 import * as reports from './service'
 
@@ -17,7 +17,7 @@ describe('reports: scrapped pieces at batch completion', () => {
       phases: [{ steps: [{ type: 'instruction' }], params: { production_batch_qt: 3, std_processing_time: 60, step_check: false } }],
     })
     const job = s.jobs[0]![0]!
-    const started = await ex.startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })
+    const started = await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })
     const batch = started.jobs[0]!.job.active_batch_key!
     h.clock.advance(3 * 60_000)
 

@@ -8,7 +8,7 @@ import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors'
 import { appendEvent } from '../events/service'
-import { pauseJobsOfSession } from '../execution/service'
+import { pauseJobsOfSession } from '../execution/start-pause'
 
 const LOGIN_FAILED = 'Incorrect username or password'
 

@@ -1,6 +1,6 @@
 import type { Actor, Services } from '../../context'
 import { AppError } from '../../errors'
-import { pauseJob, startJobs } from '../../domains/execution/service'
+import { pauseJob, startJobs } from '../../domains/execution/start-pause'
 
 /**
  * Work in progress on the demo floor, started through the execution service like an operator

@@ -1,0 +1,134 @@
+/**
+ * What the execution use cases share: the refusals several of them give, the job event shape,
+ * who may read or act on a job, the row writes inside a locked transaction (job, material
+ * counters), the first-batch rule and the locks a step or batch action takes. Kept apart so each
+ * use case file imports only this for these, never another use case.
+ */
+import type { Updateable } from 'kysely'
+import { hasScope } from '../../../src/auth/scopes'
+import { isUuid } from '../../../src/uuid'
+import type { Actor, Services } from '../../context'
+import type { Db } from '../../db/connect'
+import type { JobsTable } from '../../db/schema'
+import { conflict, forbidden, notFound } from '../../errors'
+import {
+  batchPlace,
+  type JobRow,
+  lockBatch,
+  lockBatchSteps,
+  lockJob,
+  lockMaterial,
+  type MaterialRow,
+  materialOf,
+  phaseInfo,
+} from './queries'
+
+/**
+ * The execution engine (issue 6, DOMAIN.md "Running a job" and "Material flow between phases").
+ * Every write runs in one transaction: it takes the row locks it needs in the shared order
+ * (work_order_phases rows by position, then job rows, then batch and step rows), checks its
+ * rules, writes, and appends its events (user, sign-in session, server time) before committing.
+ * Operator writes carry an idempotency key, claimed in the same transaction: a retry answers
+ * the first outcome; a refused action writes nothing at all (the key included).
+ *
+ * State machine of a job (jobs.status / jobs.active):
+ *   queued --start--> started+active --pause--> paused --resume--> started+active
+ *   started+active --(last batch completes: quantity done)--> closed
+ *   started+active --(heartbeat silent > max_offline | session locked and unsupervised work not allowed | sign-out)--> paused
+ * A paused job keeps its open batch (its pieces stay active); resume continues it. Without an
+ * open batch, start/resume/newBatch open one of nextBatchQt pieces (never above the material).
+ */
+
+export type Svc = Pick<Services, 'db' | 'clock'>
+
+export const jobNotFound = () => notFound('NOT_FOUND', 'job not found')
+export const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
+export const notYours = () => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator')
+const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
+export const jobClosed = () => conflict('JOB_CLOSED', 'job closed: redirecting')
+
+const JOB = 'job'
+
+export function jobEvent(job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>, event_type: string, data: Record<string, unknown>) {
+  return { event_type, subject_type: JOB, subject_key: job.id, data: { work_order_key: job.work_order_id, phase_key: job.phase_id, ...data } }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access
+
+const mayReadAll = (actor: Actor) => hasScope(actor.scope, 'production')
+
+/** Operators read their own jobs and unassigned ones; production reads everything. */
+export function assertMayRead(actor: Actor, job: Pick<JobRow, 'operator_id'>) {
+  if (mayReadAll(actor)) return
+  if (job.operator_id !== null && job.operator_id !== actor.userId) throw notYours()
+}
+
+/** Only the job's operator, while the job runs. */
+export function assertRunningOperator(actor: Actor, job: JobRow) {
+  if (job.operator_id !== actor.userId) throw notYours()
+  if (job.status === 'closed') throw jobClosed()
+  if (!job.active) throw notRunning()
+}
+
+export async function readableBatchJob(svc: Svc, actor: Actor, batchKey: string) {
+  const place = isUuid(batchKey) ? await batchPlace(svc.db, batchKey) : undefined
+  if (!place) throw batchNotFound()
+  const job = await svc.db.selectFrom('jobs').select(['id', 'operator_id', 'phase_id', 'work_order_id']).where('id', '=', place.job_id).executeTakeFirstOrThrow()
+  assertMayRead(actor, job)
+  return job
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks (inside a transaction, rows already locked)
+
+export function updateJob(db: Db, id: string, patch: Updateable<JobsTable>, now: Date): Promise<JobRow> {
+  return db
+    .updateTable('jobs')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function addMaterial(db: Db, row: MaterialRow, delta: Partial<Record<'released_in_qt' | 'taken_qt' | 'completed_qt' | 'released_out_qt', number>>) {
+  return db
+    .updateTable('work_order_phases')
+    .set((eb) => Object.fromEntries(Object.entries(delta).map(([k, d]) => [k, eb(eb.ref(k as 'taken_qt'), '+', d)])))
+    .where('work_order_id', '=', row.work_order_id)
+    .where('phase_id', '=', row.phase_id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** True when no batch of the job before this one was completed (per-job bom quantities fall on it). */
+export async function isFirstBatch(db: Db, jobId: string, batchId: string): Promise<boolean> {
+  const { n } = await db
+    .selectFrom('batches as b')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('b.job_id', '=', jobId)
+    .where('b.status', '=', 'completed')
+    .where('b.id', '<>', batchId)
+    .where('b.number', '<', (eb) => eb.selectFrom('batches as me').select('me.number').where('me.id', '=', batchId))
+    .executeTakeFirstOrThrow()
+  return Number(n) === 0
+}
+
+/**
+ * Locks what a step action needs: the work order and material rows when the batch may complete
+ * (completions; saving answers needs none), then the job, the batch and its steps.
+ */
+export async function lockForStep(db: Db, actor: Actor, batchKey: string, opts: { material: boolean }) {
+  const place = isUuid(batchKey) ? await batchPlace(db, batchKey) : undefined
+  if (!place) throw batchNotFound()
+  const material = opts.material
+    ? await lockMaterial(db, place.work_order_id, place.phase_id)
+    : ([(await materialOf(db, place.work_order_id, place.phase_id))!, undefined] as [MaterialRow, undefined])
+  const job = (await lockJob(db, place.job_id))!
+  assertRunningOperator(actor, job)
+  const batch = (await lockBatch(db, batchKey))!
+  if (batch.status !== 'open') throw conflict('BATCH_NOT_OPEN', 'the batch is already completed', { batch_key: batch.id })
+  const steps = await lockBatchSteps(db, batchKey)
+  const phase = await phaseInfo(db, job.phase_id)
+  return { material, job, batch, steps, phase }
+}

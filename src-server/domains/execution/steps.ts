@@ -1,0 +1,91 @@
+/**
+ * The steps of the open batch: saving a form step's answers and completing a step (the last one
+ * completes the batch, batches.ts finishBatch).
+ */
+import { earlierStepsPending } from '../../../src/domains/execution/rules'
+import type { CompleteStepInput, ExecutionOutcome, FormDataEntry, SaveStepInput } from '../../../src/domains/execution/schemas'
+import type { Actor } from '../../context'
+import type { Db } from '../../db/connect'
+import { conflict, notFound } from '../../errors'
+import { appendEvent } from '../events/service'
+import { assertBatchSerialsDeclared } from '../serials/batch-serials'
+import { batchSerialPlace, serialStepKey } from './batch-serials'
+import { finishBatch } from './batches'
+import { idempotent } from './idempotency'
+import { outcome } from './job-state'
+import { type JobRow, lockBatchSteps } from './queries'
+import { jobEvent, lockForStep, type Svc } from './shared'
+import { checkedFormData, mandatoryMissing, missingMandatory, stepFields } from './step-fields'
+
+type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
+
+function findStep(steps: StepRow[], stepKey: string): StepRow {
+  const step = steps.find((s) => s.step_key === stepKey)
+  if (!step) throw notFound('UNKNOWN_STEP', `no step ${stepKey} in this batch`)
+  return step
+}
+
+async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string, step: StepRow, formData: FormDataEntry[], now: Date) {
+  const before = new Map((step.form_data as FormDataEntry[]).map((e) => [e.field_key, JSON.stringify(e.value)]))
+  const after = new Map(formData.map((e) => [e.field_key, JSON.stringify(e.value)]))
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k))
+  if (changed.length === 0) return
+  await db
+    .updateTable('batch_steps')
+    .set({ form_data: JSON.stringify(formData), updated_at: now })
+    .where('batch_id', '=', batchId)
+    .where('step_key', '=', step.step_key)
+    .execute()
+  step.form_data = formData
+  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed }), now)
+}
+
+/** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */
+export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
+    const step = findStep(steps, input.step_key)
+    const fields = await stepFields(trx, phase, step.step_key)
+    const formData = checkedFormData(fields, input.form_data)
+    if (step.done) {
+      const missing = missingMandatory(fields, formData)
+      if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
+    }
+    await writeFormData(trx, actor, job, batch.id, step, formData, now)
+    return outcome(trx, job, material[0], 'continue')
+  })
+}
+
+/**
+ * Completes a step: not done yet (else 409 STEP_ALREADY_DONE, e.g. from another device), earlier
+ * steps done where the order is forced, mandatory fields filled. The last step completes the batch.
+ */
+export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput): Promise<ExecutionOutcome> {
+  return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
+    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
+    const step = findStep(steps, input.step_key)
+    if (step.done) throw conflict('STEP_ALREADY_DONE', 'this step is already completed', { step_key: step.step_key })
+    if (phase.parameters.step_check_force_order) {
+      const pending = earlierStepsPending(
+        steps.map((s) => ({ _key: s.step_key, position: s.position, done: s.done })),
+        step.step_key,
+      )
+      if (pending.length) throw conflict('STEP_OUT_OF_ORDER', `complete the earlier steps first: ${pending.join(', ')}`, { pending })
+    }
+    const fields = await stepFields(trx, phase, step.step_key)
+    if (input.form_data) await writeFormData(trx, actor, job, batch.id, step, checkedFormData(fields, input.form_data), now)
+    const missing = missingMandatory(fields, step.form_data as FormDataEntry[])
+    if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
+    if (step.step_key === serialStepKey(steps)) await assertBatchSerialsDeclared(trx, await batchSerialPlace(trx, job, batch))
+    await trx
+      .updateTable('batch_steps')
+      .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
+      .where('batch_id', '=', batch.id)
+      .where('step_key', '=', step.step_key)
+      .execute()
+    step.done = true
+    await appendEvent(trx, actor, jobEvent(job, 'STEP_COMPLETED', { batch_key: batch.id, step_key: step.step_key, step_type: step.type }), now)
+    if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [])
+    return outcome(trx, job, material[0], 'continue')
+  })
+}
