@@ -42,7 +42,9 @@ function finish(): never {
 
 if ((await run('install', ['bun', 'install', '--frozen-lockfile'])) !== 0) finish()
 await run('type check', ['bun', '--bun', 'tsc', '--noEmit', '-p', '.'])
-await run('unit and server tests', ['bun', 'test'], (out) => ({
+// Server tests run real transactions on a real database: on a loaded 2-core machine a whole seed
+// or a hundred sign-ins takes several seconds, so 30 s per test (bun's default is 5); a hang still fails.
+await run('unit and server tests', ['bun', 'test', '--timeout', '30000'], (out) => ({
   passed: num(out, /^\s*(\d+) pass$/m),
   failed: num(out, /^\s*(\d+) fail$/m),
 }))
