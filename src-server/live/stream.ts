@@ -1,7 +1,8 @@
 import { LIVE_RESYNC, LIVE_TOPICS, type LiveEvent, type LiveTopic, topicsForScope } from '../../src/domains/live/schemas'
 import { isIdle } from '../auth/sessions'
 import type { Auth, Services } from '../context'
-import { AppError, forbidden, unauthorized } from '../errors'
+import { isDatabaseUnavailable } from '../db/unavailable'
+import { AppError, databaseUnavailable, forbidden, unauthorized } from '../errors'
 import { liveHub } from './hub'
 import { liveEventOf } from './topics'
 
@@ -182,6 +183,9 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
           if (visible(e)) yield e
         }
       }
+    } catch (e) {
+      // The database went away mid-stream (a re-check, a replay): the client reconnects with its last event id.
+      throw isDatabaseUnavailable(e) ? databaseUnavailable() : e
     } finally {
       close()
     }
