@@ -270,7 +270,10 @@ export async function startFlowWorker(
     if (!connectionString) throw new Error('flows: no PostgreSQL connection string behind this database')
     boss = new PgBoss({ connectionString, max: 4, schedule: false, persistWarnings: false, superviseIntervalSeconds: SUPERVISE_SECONDS })
   }
-  boss.on('error', (e) => console.error('[flows] queue error:', e instanceof Error ? e.message : e))
+  // pg-boss goes on by itself through a database outage (its workers poll again, a job whose run
+  // failed is retried, one left active is taken back after its heartbeat stops): only say why.
+  // Its errors may be plain objects copied from the pg error (with the queue and worker added).
+  boss.on('error', (e) => console.error('[flows] queue error:', (e as { message?: unknown } | null)?.message ?? e))
   await boss.start()
   await boss.createQueue(DELIVERY_QUEUE)
   const queue: Queue = { boss, sendOptions: sendOptions(svc.config.flowRetryDelaySeconds) }
