@@ -183,8 +183,11 @@ export class LiveHub {
         return
       }
       try {
+        // Held from the LISTEN on: a notification arriving before the read must not move lastId past what the read needs.
+        const from = this.lastId
+        this.held = []
         await this.listen()
-        await this.catchUp()
+        await this.catchUp(from)
         if (!this.client) throw new Error('connection lost again during the catch-up')
         this.reconnecting = false
         console.log('[live] LISTEN connection back')
@@ -200,19 +203,18 @@ export class LiveHub {
   }
 
   /**
-   * What was appended while the LISTEN connection was down, in id order, then what was notified
-   * during the read (minus what the read already brought).
+   * What was appended after `from` while the LISTEN connection was down, in id order, then what
+   * was notified meanwhile (minus what the read already brought).
    */
-  private async catchUp() {
-    this.held = []
+  private async catchUp(from: number) {
     const rows = await this.db
       .selectFrom('events')
       .select(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
-      .where('id', '>', this.lastId)
+      .where('id', '>', from)
       .orderBy('id')
       .limit(CATCH_UP_MAX)
       .execute()
-    const held = this.held
+    const held = this.held ?? []
     this.held = null
     const read = new Set<number>()
     for (const row of rows) {

@@ -178,7 +178,9 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
         }
         inbox.items = []
         for (const e of batch) {
-          if (replayed?.has(e.id)) continue
+          // Replayed already, or at or before the client's last event: the hub's catch-up after a
+          // lost LISTEN connection may bring events this client had from an earlier stream.
+          if (replayed?.has(e.id) || (opts.lastEventId != null && e.id <= opts.lastEventId)) continue
           // The scope may have changed since the event was queued.
           if (visible(e)) yield e
         }
