@@ -250,7 +250,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.OUTAGE_TEST_LOG) await Bun.write(process.env.OUTAGE_TEST_LOG, app?.output() ?? '')
   await c?.close()
-  await pgServer?.stop('fast')
+  // Already stopped if the test failed while it was down (the watcher removes it at exit anyway).
+  await pgServer?.stop('fast').catch(() => {})
   hooks.stop()
 }, 60_000)
 
