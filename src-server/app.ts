@@ -8,7 +8,9 @@ import { mountBatchFiles } from './domains/execution/http'
 import { mountProductFiles } from './domains/products/http'
 import { STEP_MEDIA_FILE_PATH, serveStepMediaFile } from './domains/process/step-media'
 import type { Services } from './context'
-import { AppError } from './errors'
+import { databaseAnswers } from './db/health'
+import { isDatabaseUnavailable } from './db/unavailable'
+import { AppError, DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from './errors'
 import type { AppEnv } from './http-env'
 import { mountApiReference } from './rest/api-reference'
 import { mountRoutes } from './rest/mount'
@@ -17,10 +19,13 @@ import { JSON_BODY_LIMIT } from './rest/route'
 import { restRoutes } from './rest/routes'
 import { mountClient } from './static-client'
 import { assertSafeKey } from './storage/file-store'
-import { trpcHandler } from './trpc/handler'
+import { trpcHandler, trpcRefusal } from './trpc/handler'
 
 
 const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { message, code, ...extra } })
+
+/** How long GET /api/health waits for the database's `select 1`. */
+const HEALTH_TIMEOUT_MS = 1_000
 
 /** The whole HTTP surface, testable with `app.request()` and no port. */
 export function createApp(svc: Services) {
@@ -28,9 +33,15 @@ export function createApp(svc: Services) {
   const app = new Hono<AppEnv>()
 
   app.onError((err, c) => {
+    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+      // An outage, not a bug: one line, and the caller is told to come back (no stack trace per request).
+      console.error(`[http] ${c.req.method} ${c.req.path}: database unavailable (${(err as Error).message})`)
+      err = databaseUnavailable()
+    }
     if (err instanceof AppError) {
       // A throttled sign-in says when to come back, for scripts as well as in `detail.retry_after`.
       if (err.status === 429 && typeof err.extra?.retry_after === 'number') c.header('Retry-After', String(err.extra.retry_after))
+      if (err.status === 503) c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
       return c.json(errorBody(err.message, err.appCode, err.extra), err.status)
     }
     if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(err.message, 'INVALID_INPUT'), err.status)
@@ -39,8 +50,31 @@ export function createApp(svc: Services) {
   })
 
   const api = new Hono<AppEnv>()
-  api.use(authenticate(svc))
-  api.get('/health', (c) => c.json({ detail: { status: 'ok', database: svc.dbKind } }))
+  // Before authentication (a probe reads no session): load balancers take an instance whose
+  // database does not answer out of rotation; the tablets' offline probe waits for it too.
+  api.get('/health', async (c) => {
+    if (await databaseAnswers(svc.db, HEALTH_TIMEOUT_MS)) return c.json({ detail: { status: 'ok', database: svc.dbKind } })
+    const refusal = databaseUnavailable()
+    c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+    return c.json({ detail: { status: 'unavailable', database: svc.dbKind, code: refusal.appCode, message: refusal.message } }, 503)
+  })
+  // tRPC answers a 503 itself (errorFormatter): it says when to come back like REST does.
+  api.use('/trpc/*', async (c, next) => {
+    await next()
+    if (c.res.status === 503) c.res.headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+  })
+  const identify = authenticate(svc)
+  const trpcPath = `${prefix}/trpc/`
+  api.use(async (c, next) => {
+    try {
+      await identify(c, next)
+    } catch (e) {
+      // The caller could not be identified (database unavailable): a tRPC client reads that in
+      // tRPC's own shape (each call's data.appCode), like any other refusal.
+      if (e instanceof AppError && c.req.path.startsWith(trpcPath)) c.res = await trpcRefusal(`${prefix}/trpc`, c, e)
+      else throw e
+    }
+  })
   const openapi = buildOpenApi(restRoutes, prefix)
   api.get('/openapi.json', (c) => c.json(openapi))
   mountApiReference(api, prefix)

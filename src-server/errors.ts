@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server'
 import type { ErrorCode } from '../src/errors'
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 423 | 429
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 423 | 429 | 503
 
 type TrpcCode = ConstructorParameters<typeof TRPCError>[0]['code']
 const TRPC_CODE: Record<ErrorStatus, TrpcCode> = {
@@ -15,6 +15,7 @@ const TRPC_CODE: Record<ErrorStatus, TrpcCode> = {
   // tRPC has no 423; the client reads `data.appCode` (SESSION_LOCKED) whatever the status.
   423: 'PRECONDITION_FAILED',
   429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 }
 
 /**
@@ -43,6 +44,11 @@ export const conflict = (code: ErrorCode, message: string, extra?: Record<string
   new AppError(409, code, message, extra)
 export const unprocessable = (code: ErrorCode, message: string, extra?: Record<string, unknown>) =>
   new AppError(422, code, message, extra)
+
+/** The `Retry-After` (seconds) of a 503 DATABASE_UNAVAILABLE: a PostgreSQL restart takes a few seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
+/** PostgreSQL cannot be reached (db/unavailable.ts): not the caller's fault, nor a bug; the same request works later. */
+export const databaseUnavailable = () => new AppError(503, 'DATABASE_UNAVAILABLE', 'database unavailable: retry shortly')
 
 /** PostgreSQL unique_violation, for turning a lost insert race into a clear 409. */
 export const isUniqueViolation = (e: unknown, constraint?: string) =>

@@ -222,6 +222,8 @@ export const ERROR_CODES = [
   'IMPORT_EMPTY',
   'IMPORT_CSV_INVALID',
   'UNKNOWN_OPERATOR',
+  // 503 with Retry-After: PostgreSQL cannot be reached right now (restart, crash, network); retry shortly
+  'DATABASE_UNAVAILABLE',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

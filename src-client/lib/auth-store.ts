@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications'
 import type { LoginResult, SessionInfo } from '../../src/domains/session/schemas'
-import { type ApiError, toApiError } from './api-error'
+import { type ApiError, isUnreachable, toApiError } from './api-error'
 import { resetInteraction } from './activity'
 import { rest, setRestErrorHandler } from './rest'
 import { queryClient, setTrpcErrorHandler, trpcClient } from './trpc'
@@ -96,6 +96,10 @@ export class AuthStore {
         this.set({ status: 'locked', session: this.session, username: (err.extra.username as string) ?? this.session?.username ?? null })
       } else if (err.status === 401) {
         this.set({ status: 'anonymous' })
+      } else if (isUnreachable(err) && this.session) {
+        // The server (or its database) cannot answer now: the known session stands, nobody is
+        // signed out and the screen stays; its own data says it cannot load.
+        return this.state
       } else {
         throw err
       }

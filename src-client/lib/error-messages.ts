@@ -216,6 +216,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   IMPORT_EMPTY: msg`Il file non contiene righe da importare`,
   IMPORT_CSV_INVALID: msg`Il file CSV non è leggibile`,
   UNKNOWN_OPERATOR: msg`Operatore sconosciuto`,
+  DATABASE_UNAVAILABLE: msg`Server non raggiungibile: il database non risponde, riprova tra poco`,
   INTERNAL: msg`Errore imprevisto del server: riprova`,
 }
 

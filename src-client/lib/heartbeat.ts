@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react'
 import { HEARTBEAT_INTERVAL_MS } from '../../src/domains/execution/rules'
 import type { HeartbeatResult } from '../../src/domains/execution/schemas'
 import { API_PREFIX, rest } from './rest'
-import { toApiError } from './api-error'
+import { type ApiError, isUnreachable, toApiError } from './api-error'
 import { auth } from './auth-store'
 import { errorMessage } from './error-messages'
 import { clearPendingIntents, newIdempotencyKey, withIdempotency } from './idempotency'
@@ -17,8 +17,10 @@ import { queryClient, trpc, trpcClient } from './trpc'
  *   It starts on start/resume (`track`), stops on pause, on job closed, when a batch completion
  *   leaves the job inactive (`untrack`), when the server answers `running: false`, and on a 401
  *   (the auth store signs out) or any other error (the job shows why).
- * - Offline: a heartbeat failing on the network, or the browser's `offline` event, turns the
- *   client OFFLINE; a probe of `/api/health` notices the way back. A job offline for longer than
+ * - Offline: a heartbeat that cannot reach the server (the network, or the server's database:
+ *   503 DATABASE_UNAVAILABLE), a write failing the same way (`reportUnreachable`), or the
+ *   browser's `offline` event, turns the client OFFLINE; a probe of `/api/health` (200 only when
+ *   the database answers) notices the way back. Nothing typed is lost meanwhile, nobody is signed out. A job offline for longer than
  *   its phase's `max_offline` (seconds; 0 = never) has its work session closed here too (the
  *   server force-pauses it on its side: JOB_PAUSE_FORCED, paused offline). Back online, such a
  *   job records "back online" (`execution.backOnline`, once per reconnection: a job already being
@@ -33,10 +35,15 @@ import { queryClient, trpc, trpcClient } from './trpc'
 export type StopReason = NonNullable<HeartbeatResult['reason']> | 'error' | 'offline_closed'
 export type JobStop = { reason: StopReason; message: string | null; at: number }
 
+/** Why the client is offline: no answer at all, or the server answering that its database is down. */
+export type OfflineCause = 'network' | 'database'
+
 export type RuntimeState = {
   online: boolean
   /** Last contact with the server before going offline (UTC ms). */
   offlineSince: number | null
+  /** Null while online. */
+  offlineCause: OfflineCause | null
   /** Jobs whose heartbeat runs. */
   running: ReadonlySet<string>
   /** Jobs whose work session this client closed after max_offline, with the offline start. */
@@ -59,6 +66,7 @@ const reporting = new Set<string>()
 let state: RuntimeState = {
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
   offlineSince: null,
+  offlineCause: typeof navigator === 'undefined' || navigator.onLine ? null : 'network',
   running: new Set(),
   closedOffline: new Map(),
   stopped: new Map(),
@@ -136,6 +144,11 @@ export const jobRuntime = {
 
   /** Probe the server now (the OFFLINE banner's "retry"). */
   probe: () => probe(),
+
+  /** A call could not reach the server (or its database): offline until the probe says otherwise. */
+  reportUnreachable(error: ApiError) {
+    if (isUnreachable(error)) goOffline(lastContactAt, causeOf(error))
+  },
 }
 
 export function useJobRuntime(): RuntimeState {
@@ -187,8 +200,8 @@ async function beat(jobKey: string) {
     }
   } catch (e) {
     const err = toApiError(e)
-    if (err.code === 'NETWORK') {
-      goOffline(lastContactAt)
+    if (isUnreachable(err)) {
+      goOffline(lastContactAt, causeOf(err))
       return
     }
     // A 401 signs out (auth store); any other refusal stops this job's heartbeat: show why.
@@ -200,10 +213,15 @@ async function beat(jobKey: string) {
 // ---------------------------------------------------------------------------------------------
 // Offline
 
-function goOffline(since?: number) {
-  if (!state.online) return
+const causeOf = (error: ApiError): OfflineCause => (error.code === 'DATABASE_UNAVAILABLE' ? 'database' : 'network')
+
+function goOffline(since: number | undefined, cause: OfflineCause) {
+  if (!state.online) {
+    if (state.offlineCause !== cause) emit({ offlineCause: cause })
+    return
+  }
   clearBeat()
-  emit({ online: false, offlineSince: since ?? lastContactAt })
+  emit({ online: false, offlineSince: since ?? lastContactAt, offlineCause: cause })
   probeTimer ??= setInterval(() => void probe(), PROBE_MS)
   offlineTimer ??= setInterval(checkOfflineTooLong, OFFLINE_CHECK_MS)
   checkOfflineTooLong()
@@ -232,8 +250,13 @@ async function probe() {
   try {
     const res = await fetch(`${API_PREFIX}/health`, { cache: 'no-store', headers: { 'x-mes-background': '1' } })
     if (res.ok) await goOnline()
+    else if (!state.online) {
+      // The server answers but its database does not (503 DATABASE_UNAVAILABLE), or a gateway answers for no server.
+      const body = (await res.json().catch(() => null)) as { detail?: { code?: string } } | null
+      goOffline(undefined, body?.detail?.code === 'DATABASE_UNAVAILABLE' ? 'database' : 'network')
+    }
   } catch {
-    // Still offline.
+    if (!state.online) goOffline(undefined, 'network')
   } finally {
     probing = false
   }
@@ -247,7 +270,7 @@ async function goOnline() {
   offlineTimer = null
   lastContactAt = Date.now()
   const closed = [...state.closedOffline]
-  emit({ online: true, offlineSince: null })
+  emit({ online: true, offlineSince: null, offlineCause: null })
   // Jobs still within max_offline beat again at once (the server records the gap as back online).
   if (tracked.size) schedule(0)
   // Jobs whose session closed here: record "back online" once, then read their state again.
@@ -304,7 +327,7 @@ function pauseOnPageHide() {
 }
 
 if (typeof window !== 'undefined') {
-  window.addEventListener('offline', () => goOffline())
+  window.addEventListener('offline', () => goOffline(undefined, 'network'))
   window.addEventListener('online', () => void probe())
   window.addEventListener('pagehide', pauseOnPageHide)
   auth.hasActiveJob = jobRuntime.hasActiveJob

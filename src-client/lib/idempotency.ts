@@ -1,4 +1,4 @@
-import { toApiError } from './api-error'
+import { isUnreachable, toApiError } from './api-error'
 
 /**
  * Idempotency keys for operator writes (issue 6): one uuid per user action, kept while the
@@ -26,9 +26,10 @@ const RETRY_DELAY_MS = 800
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Runs a write with the intent's idempotency key. Network failures are retried at once with
- * the same key (and the key is kept for the user's own retry if they still fail); any answer
- * from the server, success or refusal, ends the action and forgets the key.
+ * Runs a write with the intent's idempotency key. An unreachable server (the network, or 503
+ * DATABASE_UNAVAILABLE) is retried at once with the same key (and the key is kept for the user's
+ * own retry if it still fails); any other answer, success or refusal, ends the action and
+ * forgets the key.
  */
 export async function withIdempotency<T>(intent: string, run: (idempotencyKey: string) => Promise<T>): Promise<T> {
   let key = pending.get(intent)
@@ -43,7 +44,7 @@ export async function withIdempotency<T>(intent: string, run: (idempotencyKey: s
       return result
     } catch (e) {
       const err = toApiError(e)
-      if (err.code !== 'NETWORK') {
+      if (!isUnreachable(err)) {
         pending.delete(intent)
         throw err
       }

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error'
+import { ApiError, GATEWAY_STATUSES } from './api-error'
 
 export const API_PREFIX = '/api'
 
@@ -26,7 +26,9 @@ export async function rest<T = unknown>(method: string, path: string, body?: unk
   if (!res.ok) {
     const detail = json?.detail ?? {}
     const { message, code, ...extra } = detail
-    const error = new ApiError(res.status, code ?? 'INTERNAL', message ?? res.statusText, extra)
+    // No code of ours: a gateway answered for an instance that did not (unreachable), else a bug.
+    const fallback = GATEWAY_STATUSES.has(res.status) ? 'NETWORK' : 'INTERNAL'
+    const error = new ApiError(res.status, code ?? fallback, message ?? res.statusText, extra)
     handlers.onError?.(path, error)
     throw error
   }

@@ -3,7 +3,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type 
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import { observable } from '@trpc/server/observable'
 import type { AppRouter } from '../../src-server/trpc/app-router'
-import { toApiError, type ApiError } from './api-error'
+import { isUnreachable, toApiError, type ApiError } from './api-error'
 import { API_PREFIX } from './rest'
 
 type ErrorHandler = (path: string, error: ApiError) => void
@@ -54,8 +54,8 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 10_000,
-      // A refusal will not change by retrying; only network trouble is retried.
-      retry: (count, error) => count < 2 && toApiError(error).code === 'NETWORK',
+      // A refusal will not change by retrying; only an unreachable server (network, database) is retried.
+      retry: (count, error) => count < 2 && isUnreachable(toApiError(error)),
     },
   },
 })

@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Auth, RequestCtx, Services } from '../context'
+import { isDatabaseUnavailable } from '../db/unavailable'
+import { databaseUnavailable } from '../errors'
 import type { AppEnv } from '../http-env'
 import { isApiToken, validateApiToken } from './api-tokens'
 import { requestSourceReader } from './client-address'
@@ -25,12 +27,17 @@ export function authenticate(svc: Services): MiddlewareHandler<AppEnv> {
     const cookie = bearer ? undefined : readAuthCookie(c)
     const token = bearer ?? cookie
     let auth: Auth | null = null
-    if (token && isApiToken(token)) {
-      const valid = await validateApiToken(svc.db, token, now)
-      if (valid) auth = { via: 'token', user: valid.user, tokenId: valid.tokenId, scope: valid.scope }
-    } else if (token) {
-      const valid = await validateSessionToken(svc.db, token, now)
-      if (valid) auth = { via: 'session', ...valid, cookie: Boolean(cookie) }
+    try {
+      if (token && isApiToken(token)) {
+        const valid = await validateApiToken(svc.db, token, now)
+        if (valid) auth = { via: 'token', user: valid.user, tokenId: valid.tokenId, scope: valid.scope }
+      } else if (token) {
+        const valid = await validateSessionToken(svc.db, token, now)
+        if (valid) auth = { via: 'session', ...valid, cookie: Boolean(cookie) }
+      }
+    } catch (e) {
+      // A session that cannot be read is not a missing one: 503 (retry), never 401 (which signs the user out).
+      throw isDatabaseUnavailable(e) ? databaseUnavailable() : e
     }
     const source = sourceOf(c)
     // CSRF: a cookie-authenticated unsafe request must come from the app's own origin (https

@@ -37,9 +37,20 @@ export const pgliteOf = (db: Db): PGlite | undefined => pglites.get(db)
 export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   // No JIT: list queries with per-row subqueries are estimated expensive enough to trigger it, and
   // compiling takes seconds where running takes milliseconds (an OLTP app never gains from it).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' })
-  // A dropped idle connection must not crash the process; the pool replaces it.
-  pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
+  //
+  // A database outage (db/unavailable.ts) answers 503 and heals by itself: a connection that broke
+  // is never handed out again (pg-pool drops an idle one on its 'error' event, and one released
+  // after a failed query, which is not queryable any more), new ones are made as the server is
+  // back. connectionTimeoutMillis bounds the wait for a server that does not answer (a network
+  // cut, a hung host) instead of the OS's minutes; keepAlive finds a dead peer under an idle one.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off', connectionTimeoutMillis: 10_000, keepAlive: true })
+  // A connection that breaks must never end the process. pg-pool listens only while it is idle;
+  // one checked out between two statements (a transaction, the sweep's or a flow's advisory lock
+  // held during a webhook post) has its 'error' here: it is then unusable, its next query fails
+  // (503) and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', (err) => console.error('[db] connection lost:', err.message)))
+  // The idle case, already logged above: the pool drops that connection itself.
+  pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)
   registerLiveSource(db, { kind: 'postgres', url })

@@ -6,6 +6,7 @@ import { ORIGIN, useHarness } from '../test/harness'
 import { endLiveStreams, liveHub } from './hub'
 import { type SseReader, readSse } from './sse-reader'
 import { LIVE_LIMITS } from './stream'
+import { liveEventOf } from './topics'
 
 /**
  * Live events end to end in one process: NOTIFY from the event append's transaction, the
@@ -149,6 +150,17 @@ describe('live events', () => {
     const viaQuery = await stream(operator.token, `?last_event_id=${last.id}`)
     await viaQuery.waitFor(about('gap-3'))
     expect(viaQuery.frames.slice(0, 3).map((f) => f.json.subject_key)).toEqual(['gap-1', 'gap-2', 'gap-3'])
+  })
+
+  test('the hub catching up after a lost LISTEN connection never repeats what a reconnected client already had', async () => {
+    for (const k of ['had-1', 'had-2']) await jobEvent(admin, k)
+    const rows = await h.svc.db.selectFrom('events').select(['id', 'subject_key']).where('subject_key', 'in', ['had-1', 'had-2']).orderBy('id').execute()
+    const again = await stream(operator.token, '', { 'last-event-id': String(rows[1]!.id) })
+    // What the hub's catch-up fans out after reconnecting: events the client got on its earlier stream, then a new one.
+    for (const r of rows) liveHub(h.svc.db).fanOut(liveEventOf({ id: r.id, event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: r.subject_key }))
+    await jobEvent(admin, 'new-after')
+    await again.waitFor(about('new-after'))
+    expect(again.frames.map((f) => f.json.subject_key)).toEqual(['new-after'])
   })
 
   test('a gap too long to replay answers one RESYNC (the client refetches)', async () => {

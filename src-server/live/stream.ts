@@ -1,7 +1,8 @@
 import { LIVE_RESYNC, LIVE_TOPICS, type LiveEvent, type LiveTopic, topicsForScope } from '../../src/domains/live/schemas'
 import { isIdle } from '../auth/sessions'
 import type { Auth, Services } from '../context'
-import { AppError, forbidden, unauthorized } from '../errors'
+import { isDatabaseUnavailable } from '../db/unavailable'
+import { AppError, databaseUnavailable, forbidden, unauthorized } from '../errors'
 import { liveHub } from './hub'
 import { liveEventOf } from './topics'
 
@@ -177,11 +178,16 @@ export async function openLiveEvents(svc: Services, auth: Auth, opts: LiveStream
         }
         inbox.items = []
         for (const e of batch) {
-          if (replayed?.has(e.id)) continue
+          // Replayed already, or at or before the client's last event: the hub's catch-up after a
+          // lost LISTEN connection may bring events this client had from an earlier stream.
+          if (replayed?.has(e.id) || (opts.lastEventId != null && e.id <= opts.lastEventId)) continue
           // The scope may have changed since the event was queued.
           if (visible(e)) yield e
         }
       }
+    } catch (e) {
+      // The database went away mid-stream (a re-check, a replay): the client reconnects with its last event id.
+      throw isDatabaseUnavailable(e) ? databaseUnavailable() : e
     } finally {
       close()
     }

@@ -71,6 +71,8 @@ export type Instances = {
 
 export type InstancesOptions = {
   count?: number
+  /** The PostgreSQL server (an admin URL) to make the database on; default multiProcessDatabaseUrl(). */
+  server?: string
   env?: Record<string, string>
   sharedDataDir?: boolean
 }
@@ -86,8 +88,8 @@ async function freePort(): Promise<number> {
 }
 
 /** A new database made from the migrated template (so no instance migrates; all start equal). */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = await multiProcessDatabaseUrl()
+async function freshDatabase(server?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = server ?? (await multiProcessDatabaseUrl())
   const template = templateName()
   await ensureTemplate(adminUrl, template)
   const name = `mes_i_${randomBytes(6).toString('hex')}`
@@ -207,7 +209,7 @@ async function spawnInstance(name: string, env: Record<string, string>, dataDir:
 
 /** Starts `count` (default 2) instances one after the other on one fresh database. */
 export async function startInstances(opts: InstancesOptions = {}): Promise<Instances> {
-  const database = await freshDatabase()
+  const database = await freshDatabase(opts.server)
   const direct = openPostgres(database.url, 4)
   const root = mkdtempSync(path.join(tmpdir(), 'mes-instances-'))
   const instances: AppInstance[] = []

@@ -13,3 +13,15 @@ export function trpcHandler(endpoint: string) {
   return (c: Context<AppEnv>) =>
     fetchRequestHandler({ endpoint, req: c.req.raw, router: appRouter, createContext: () => c.get('ctx') })
 }
+
+/** tRPC's answer refusing every call of the request with `error` before any runs (no context could be made). */
+export function trpcRefusal(endpoint: string, c: Context<AppEnv>, error: Error) {
+  return fetchRequestHandler({
+    endpoint,
+    req: c.req.raw,
+    router: appRouter,
+    createContext: () => {
+      throw error
+    },
+  })
+}

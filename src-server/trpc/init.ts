@@ -3,7 +3,8 @@ import * as v from 'valibot'
 import type { Scope } from '../../src/auth/scopes'
 import { type Access, authorize } from '../auth/authorize'
 import type { Actor, Auth, RequestCtx } from '../context'
-import { AppError } from '../errors'
+import { isDatabaseUnavailable } from '../db/unavailable'
+import { AppError, databaseUnavailable } from '../errors'
 import { assertStorableRawInput } from '../input-guard'
 import type { InputIssue } from '../../src/input-issues'
 import { inputIssues, invalidInput } from '../input-issues'
@@ -24,17 +25,21 @@ const t = initTRPC
       // an output schema's failure stays an internal error.
       const schemaIssues =
         error.code === 'BAD_REQUEST' && error.cause instanceof StandardSchemaV1Error ? invalidInput(inputIssues(error.cause.issues as v.BaseIssue<unknown>[])) : null
-      const cause = error instanceof AppError ? error : schemaIssues
+      // The database out of reach (a query threw, tRPC wrapped it): 503 DATABASE_UNAVAILABLE as REST answers it.
+      const outage = error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error.cause) ? databaseUnavailable() : null
+      const cause = error instanceof AppError ? error : (schemaIssues ?? outage)
       const validation = error.code === 'BAD_REQUEST' && !cause
+      const internal = error.code === 'INTERNAL_SERVER_ERROR' && !outage
       return {
         ...shape,
         data: {
           ...shape.data,
-          appCode: cause?.appCode ?? (validation ? 'INVALID_INPUT' : error.code === 'INTERNAL_SERVER_ERROR' ? 'INTERNAL' : null),
+          ...(outage ? { code: 'SERVICE_UNAVAILABLE' as const, httpStatus: outage.status } : {}),
+          appCode: cause?.appCode ?? (validation ? 'INVALID_INPUT' : internal ? 'INTERNAL' : null),
           extra: cause?.extra ?? null,
         },
         // Unexpected failures never show their internals.
-        message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (schemaIssues?.message ?? shape.message),
+        message: internal ? 'internal error' : (cause?.message ?? shape.message),
       }
     },
   })

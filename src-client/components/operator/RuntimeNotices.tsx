@@ -5,8 +5,8 @@ import { jobRuntime, type RuntimeState } from '../../lib/heartbeat'
 import { formatDuration } from './format'
 
 /**
- * Connectivity and heartbeat notices of the work session: OFFLINE (and for how long, against
- * max_offline), the work session closed for being offline too long, and why the heartbeat
+ * Connectivity and heartbeat notices of the work session: OFFLINE, or the server unreachable
+ * because its database does not answer (and for how long, against max_offline), the work session closed for being offline too long, and why the heartbeat
  * stopped (paused on the server, session locked, an error).
  */
 export function RuntimeNotices({ jobKey, runtime, maxOfflineS }: { jobKey: string; runtime: RuntimeState; maxOfflineS: number }) {
@@ -21,10 +21,23 @@ export function RuntimeNotices({ jobKey, runtime, maxOfflineS }: { jobKey: strin
 
   if (!runtime.online) {
     const since = runtime.offlineSince ?? now
+    const database = runtime.offlineCause === 'database'
     return (
-      <Alert color="red" variant="filled" mb="xs" data-testid="offline-banner" title={<Trans>OFFLINE: connessione al server persa</Trans>}>
+      <Alert
+        color="red"
+        variant="filled"
+        mb="xs"
+        data-testid="offline-banner"
+        data-cause={runtime.offlineCause ?? 'network'}
+        title={database ? <Trans>Server non raggiungibile: il database non risponde</Trans> : <Trans>OFFLINE: connessione al server persa</Trans>}
+      >
         <Group justify="space-between" wrap="nowrap">
           <Text size="md">
+            {database && (
+              <>
+                <Trans>Quello che hai inserito resta qui: lo potrai confermare appena il server risponde.</Trans>{' '}
+              </>
+            )}
             {closedSince !== undefined ? (
               <Trans>Sessione di lavoro chiusa: offline da più di {maxOfflineS} s. Il job è in pausa; torna online per continuare.</Trans>
             ) : maxOfflineS > 0 ? (

@@ -4,6 +4,7 @@ import { FLOW_EVENT_TYPES } from '../../../src/domains/flows/schemas'
 import type { Services } from '../../context'
 import { type Db, pgliteOf } from '../../db/connect'
 import { poolOf } from '../../db/prepared'
+import { isDatabaseUnavailable } from '../../db/unavailable'
 import { newDeliveryId, sign } from './signature'
 
 /**
@@ -249,6 +250,39 @@ async function drain(svc: Pick<Services, 'db' | 'clock'>, deliveryId: string, fl
   if (still?.status === 'pending') await reschedule(deliveryId, own.flow_id, later(null, 0))
 }
 
+/** How long a delivery's run waits for the database to come back before it fails like any other run. */
+const OUTAGE_WAIT_MS = 120_000
+
+/**
+ * Runs a delivery job, trying again while the database cannot be reached (db/unavailable.ts). A
+ * run failing then could not even be recorded as failed: pg-boss would leave the job active, and
+ * the flow's other jobs behind it (one at a time per flow), until its supervisor finds the job's
+ * heartbeat stale, which can take a minute after the database is back. Waiting keeps the job
+ * claimed (its heartbeat resumes with the database) and the flow goes on at once. The delivery is
+ * sent again if its try was not recorded: same webhook-id, receivers drop duplicates.
+ */
+async function throughOutage(signal: AbortSignal, run: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + OUTAGE_WAIT_MS
+  let delay = 250
+  for (;;) {
+    try {
+      return await run()
+    } catch (e) {
+      if (!isDatabaseUnavailable(e) || signal.aborted || Date.now() + delay > deadline) throw e
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, delay)
+        function done() {
+          clearTimeout(timer)
+          signal.removeEventListener('abort', done)
+          resolve()
+        }
+        signal.addEventListener('abort', done)
+      })
+      delay = Math.min(5_000, delay * 2)
+    }
+  }
+}
+
 export type FlowWorker = { stop: () => Promise<void> }
 
 /**
@@ -270,7 +304,10 @@ export async function startFlowWorker(
     if (!connectionString) throw new Error('flows: no PostgreSQL connection string behind this database')
     boss = new PgBoss({ connectionString, max: 4, schedule: false, persistWarnings: false, superviseIntervalSeconds: SUPERVISE_SECONDS })
   }
-  boss.on('error', (e) => console.error('[flows] queue error:', e instanceof Error ? e.message : e))
+  // pg-boss goes on by itself through a database outage (its workers poll again, a job whose run
+  // failed is retried, one left active is taken back after its heartbeat stops): only say why.
+  // Its errors may be plain objects copied from the pg error (with the queue and worker added).
+  boss.on('error', (e) => console.error('[flows] queue error:', (e as { message?: unknown } | null)?.message ?? e))
   await boss.start()
   await boss.createQueue(DELIVERY_QUEUE)
   const queue: Queue = { boss, sendOptions: sendOptions(svc.config.flowRetryDelaySeconds) }
@@ -279,7 +316,7 @@ export async function startFlowWorker(
     DELIVERY_QUEUE,
     { groupConcurrency: 1, localConcurrency: 2, batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
     async (jobs) => {
-      for (const job of jobs) await runDeliveryJob(svc, job.data.delivery_id, svc.config.flowRetryDelaySeconds)
+      for (const job of jobs) await throughOutage(job.signal, () => runDeliveryJob(svc, job.data.delivery_id, svc.config.flowRetryDelaySeconds))
     },
   )
   // Deliveries recorded while no queue ran (a script, a test without the worker) get their job now.

@@ -13,7 +13,7 @@ import { ReadOnlyBanner } from '../../../../../components/operator/ReadOnlyBanne
 import { RuntimeNotices } from '../../../../../components/operator/RuntimeNotices'
 import { WorkSessionContext, type WorkSession } from '../../../../../components/operator/work-session-context'
 import { WorkSessionHeader } from '../../../../../components/operator/WorkSessionHeader'
-import { toApiError } from '../../../../../lib/api-error'
+import { isUnreachable, toApiError } from '../../../../../lib/api-error'
 import { auth } from '../../../../../lib/auth-store'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { invalidateJob, jobRuntime, useJobRuntime } from '../../../../../lib/heartbeat'
@@ -69,7 +69,9 @@ function WorkSessionLayout() {
       </Center>
     )
   }
-  if (query.isError) {
+  // The work session stays on screen while the server cannot be reached (what is typed stays,
+  // the banner says why); only a real refusal, or no data at all, replaces it.
+  if (query.isError && (query.data === undefined || !isUnreachable(toApiError(query.error)))) {
     return (
       <Stack maw={640}>
         <Alert color="red" title={<Trans>Impossibile aprire il job</Trans>}>
@@ -140,8 +142,11 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
         return outcome
       } catch (e) {
         notifyError(e)
+        const err = toApiError(e)
+        // Unreachable (network, database): the banner shows at once, the probe notices the way back.
+        if (isUnreachable(err)) jobRuntime.reportUnreachable(err)
         // A refusal often means the job changed elsewhere (closed, paused, step done on another device).
-        void invalidateJob(jobKey)
+        else void invalidateJob(jobKey)
         return null
       } finally {
         setBusy(false)

@@ -1,0 +1,99 @@
+import { type APIRequestContext, expect, type Page, type Route, test } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { adminApi, createReadyUser, signIn, uniqueName } from './helpers'
+
+/**
+ * The server's database goes away while an operator fills a form (issue 23): every API call
+ * answers what the server answers then (503 DATABASE_UNAVAILABLE with Retry-After, in REST's or
+ * tRPC's shape; src-server/db/outage.test.ts checks the server side on a real PostgreSQL). The
+ * tablet says "server unreachable: the database is not answering", keeps what was typed, does
+ * not sign out, and goes on by itself once the server answers again.
+ */
+
+test.use({ viewport: { width: 1024, height: 768 } })
+
+const OUTAGE = { code: 'DATABASE_UNAVAILABLE', message: 'database unavailable: retry shortly' }
+const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-execution/${name}.png` })
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+/** What the app answers while PostgreSQL cannot be reached, per call of a tRPC batch or as REST. */
+async function answerDatabaseDown(route: Route) {
+  const url = new URL(route.request().url())
+  const headers = { 'retry-after': '5' }
+  if (url.pathname === '/api/health') {
+    return route.fulfill({ status: 503, headers, json: { detail: { status: 'unavailable', database: 'postgres', ...OUTAGE } } })
+  }
+  if (url.pathname.startsWith('/api/trpc/')) {
+    const error = { error: { message: OUTAGE.message, code: -32603, data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503, appCode: OUTAGE.code, extra: null } } }
+    const calls = url.pathname.slice('/api/trpc/'.length).split(',').length
+    return route.fulfill({ status: 503, headers, json: url.searchParams.get('batch') ? Array.from({ length: calls }, () => error) : error })
+  }
+  return route.fulfill({ status: 503, headers, json: { detail: OUTAGE } })
+}
+
+test('database down while a form is filled: a clear banner, the typed value kept, still signed in; back by itself', async ({ page, baseURL }) => {
+  test.setTimeout(120_000)
+  const api = await adminApi(baseURL!)
+  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('DbDown') })
+  const field = await ok<{ _key: string }>(await api.post('/api/field', { data: { name: `Lotto viti ${uniqueName('')}`, type: 'text', mandatory: true } }))
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('DBD').toUpperCase(), description: 'Valvola' } }))
+  await ok(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: [
+          {
+            operation_key: operation._key,
+            name: 'Montaggio',
+            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: 300, production_batch_qt: 1, auto_new_batch: true },
+            steps: [{ type: 'form', title: 'Registra il lotto', text: '', fields: [field._key] }],
+            production_notes: '',
+          },
+        ],
+      },
+    }),
+  )
+  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }))
+  const job = wo.phases[0]!.jobs[0]!._key
+
+  await signIn(page, operator.username, operator.password)
+  await page.getByTestId('to-confirm').click()
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+  await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'running')
+  await page.getByTestId(`field-${field._key}`).fill('LV-2231')
+
+  // PostgreSQL goes away: the confirmation is refused with 503 (after the client's own retries).
+  await page.route('**/api/**', answerDatabaseDown)
+  await page.getByTestId('confirm-step').click()
+  await expect(page.getByText('Server unreachable: the database is not answering, try again shortly')).toBeVisible({ timeout: 15_000 })
+  const banner = page.getByTestId('offline-banner')
+  await expect(banner).toBeVisible()
+  await expect(banner).toHaveAttribute('data-cause', 'database')
+  await expect(banner).toContainText('Server unreachable: the database is not answering')
+  await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'offline')
+  // The work session's own poll (every 20 s, retried twice) fails too: the screen and the typed value stay, nobody signs out.
+  let refusedPolls = 0
+  page.on('response', (r) => {
+    if (r.url().includes('execution.workSession') && r.status() === 503) refusedPolls++
+  })
+  await expect.poll(() => refusedPolls, { timeout: 40_000 }).toBeGreaterThanOrEqual(3)
+  await expect(page.getByTestId('step-panel')).toBeVisible()
+  await expect(page.getByTestId(`field-${field._key}`)).toHaveValue('LV-2231')
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+  await shot(page, 'database-down-banner')
+
+  // Back: the probe of /api/health sees it, the banner goes, the same value is confirmed.
+  await page.unroute('**/api/**', answerDatabaseDown)
+  await expect(banner).toHaveCount(0, { timeout: 15_000 })
+  await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'running')
+  await expect(page.getByTestId(`field-${field._key}`)).toHaveValue('LV-2231')
+  await page.getByTestId('confirm-step').click()
+  await expect.poll(async () => (await ok<{ job: { completed_qt: number } }>(await api.get(`/api/job/${job}/work-session`))).job.completed_qt).toBe(1)
+  await page.getByTestId('pause-job').click()
+  await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'paused')
+})
