@@ -164,6 +164,8 @@ describe('data flows: deliveries (pg-boss), retries, order, log, redeliver', () 
       const [id] = await record(h, 'WORK_ORDER_CLOSED', 1, 'W2')
       await ok.waitFor(() => ok.accepted.some((a) => JSON.parse(a.body).data.event_id === id), 30_000)
       expect(ok.accepted).toHaveLength(1)
+      // The receiver has it before the sender records it: wait for the record, then read the counts.
+      await waitUntil('the delivery recorded', async () => (await h.request('GET', `/api/flow/${key}`, { token })).body.detail.pending === 0)
       expect((await h.request('GET', `/api/flow/${key}`, { token })).body.detail).toMatchObject({ delivered: 1, pending: 0, failed: 0 })
       expect((await h.request('DELETE', `/api/flow/${key}`, { token })).status).toBe(200)
       expect(await h.svc.db.selectFrom('flow_deliveries').select('id').where('flow_id', '=', key).execute()).toHaveLength(0)
