@@ -69,6 +69,21 @@ export interface EventsTable {
   data: ColumnType<Record<string, unknown>, string | undefined, never>
 }
 
+/** One link of the event chain per event, numbered in commit order (migrations/2026-11-28-02-event-chain.ts). */
+export interface EventChainTable {
+  seq: number
+  event_id: number
+  prev_hash: string
+  hash: string
+  chained_at: ColumnType<Date, never, never>
+}
+
+export interface EventChainHeadTable {
+  one: ColumnType<boolean, never, never>
+  seq: number
+  hash: string
+}
+
 export interface FlowsTable {
   id: Generated<string>
   name: string
@@ -605,6 +620,8 @@ export interface Database {
   api_tokens: ApiTokensTable
   login_throttle: LoginThrottleTable
   events: EventsTable
+  event_chain: EventChainTable
+  event_chain_head: EventChainHeadTable
   settings: SettingsTable
   flows: FlowsTable
   flow_deliveries: FlowDeliveriesTable

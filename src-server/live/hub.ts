@@ -48,15 +48,38 @@ export function endLiveStreams(db: Db): void {
 /** Reconnecting the LISTEN connection: the first try after this, then doubling up to RECONNECT_MAX_MS, for as long as it takes. */
 const RECONNECT_MIN_MS = 250
 const RECONNECT_MAX_MS = 4_000
-/** Events read back at once after the LISTEN connection came back. */
-const CATCH_UP_MAX = 10_000
+/** Links read at once; a longer run is read in several rounds. */
+const READ_MAX = 1_000
+/** A read of the chain that failed (the database went away) is tried again after this. */
+const READ_RETRY_MS = 1_000
+
+/** The events after link `after`, in commit order, as live announcements numbered by their link. */
+export async function chainedSince(db: Db, after: number, limit: number): Promise<{ event: LiveEvent; created_at: Date }[]> {
+  const rows = await db
+    .selectFrom('event_chain as c')
+    .innerJoin('events as e', 'e.id', 'c.event_id')
+    .select(['c.seq', 'e.event_type', 'e.subject_type', 'e.subject_key', 'e.data', 'e.created_at'])
+    .where('c.seq', '>', after)
+    .orderBy('c.seq')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ event: liveEventOf({ ...row, id: Number(row.seq) }), created_at: row.created_at }))
+}
+
+/** The number of the newest link (0 before the first event). */
+export async function newestSeq(db: Db): Promise<number> {
+  const row = await db.selectFrom('event_chain_head').select('seq').executeTakeFirst()
+  return Number(row?.seq ?? 0)
+}
 
 /**
  * One LISTEN per instance, fanned out in-process to every subscriber (tRPC subscriptions and
- * the REST stream alike). The LISTEN starts with the first subscriber and stays for the life of
- * the database. If the PostgreSQL connection drops (a restart, a crash, a network cut), the hub
- * reconnects with backoff until it can, LISTENs again and reads back from the events table what
- * was appended meanwhile, so its subscribers miss nothing and see nothing twice.
+ * the REST stream alike). A NOTIFY only wakes the hub: it then reads the event chain from the
+ * last link it delivered, in commit order, so an event that committed after a newer one was
+ * delivered is never skipped, and none is delivered twice. The LISTEN starts with the first
+ * subscriber and stays for the life of the database. If the PostgreSQL connection drops (a
+ * restart, a crash, a network cut), the hub reconnects with backoff until it can, LISTENs again
+ * and reads the chain from where it was.
  */
 export class LiveHub {
   private listeners = new Set<Listener>()
@@ -66,10 +89,10 @@ export class LiveHub {
   private unlisten: (() => Promise<void>) | null = null
   private closed = false
   private reconnecting = false
-  /** Highest event id seen (delivered, or the newest when the LISTEN started): where a catch-up starts. */
-  private lastId = 0
-  /** Notifications that arrive while a catch-up reads the events table: delivered after it, in order. */
-  private held: LiveEvent[] | null = null
+  /** The last link delivered (or the newest when the LISTEN started): the next read starts after it. */
+  private lastSeq = 0
+  private reading = false
+  private readAgain = false
 
   constructor(
     private db: Db,
@@ -118,7 +141,8 @@ export class LiveHub {
   private async open() {
     try {
       await this.listen()
-      await this.markNewest()
+      // Read after the LISTEN: a link made between the two is read by the first wake.
+      this.lastSeq = Math.max(this.lastSeq, await newestSeq(this.db))
     } catch (e) {
       await this.drop()
       throw e
@@ -129,27 +153,18 @@ export class LiveHub {
   private async drop() {
     const client = this.client
     this.client = null
-    this.held = null
     await client?.end().catch(() => {})
-  }
-
-  /** The newest event when the LISTEN starts: a later reconnect catches up from there (no event delivered yet or not). */
-  private async markNewest() {
-    if (this.source.kind === 'pglite') return
-    const row = await this.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
-    const newest = Number(row?.id ?? 0)
-    if (newest > this.lastId) this.lastId = newest
   }
 
   private async listen(): Promise<void> {
     if (this.source.kind === 'pglite') {
-      this.unlisten = await this.source.pglite.listen(LIVE_CHANNEL, (payload) => this.deliver(payload))
+      this.unlisten = await this.source.pglite.listen(LIVE_CHANNEL, () => this.wake())
       return
     }
     // keepAlive: a peer gone without a word (a network cut) is noticed, not listened to forever.
     const client = new pg.Client({ connectionString: this.source.url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 })
     client.on('notification', (msg) => {
-      if (msg.channel === LIVE_CHANNEL && msg.payload) this.deliver(msg.payload)
+      if (msg.channel === LIVE_CHANNEL) this.wake()
     })
     client.on('error', (err) => {
       if (this.client === client) console.error('[live] LISTEN connection lost:', err.message)
@@ -183,12 +198,10 @@ export class LiveHub {
         return
       }
       try {
-        // Held from the LISTEN on: a notification arriving before the read must not move lastId past what the read needs.
-        const from = this.lastId
-        this.held = []
         await this.listen()
-        await this.catchUp(from)
-        if (!this.client) throw new Error('connection lost again during the catch-up')
+        if (!this.client) throw new Error('connection lost again')
+        // What committed while the connection was down: no NOTIFY of it will come.
+        this.wake()
         this.reconnecting = false
         console.log('[live] LISTEN connection back')
       } catch (e) {
@@ -202,42 +215,40 @@ export class LiveHub {
     setTimeout(retry, delay)
   }
 
-  /**
-   * What was appended after `from` while the LISTEN connection was down, in id order, then what
-   * was notified meanwhile (minus what the read already brought).
-   */
-  private async catchUp(from: number) {
-    const rows = await this.db
-      .selectFrom('events')
-      .select(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
-      .where('id', '>', from)
-      .orderBy('id')
-      .limit(CATCH_UP_MAX)
-      .execute()
-    const held = this.held ?? []
-    this.held = null
-    const read = new Set<number>()
-    for (const row of rows) {
-      read.add(row.id)
-      this.fanOut(liveEventOf(row))
-    }
-    for (const event of held) if (!read.has(event.id)) this.fanOut(event)
-  }
-
-  private deliver(payload: string) {
-    let event: LiveEvent
-    try {
-      event = JSON.parse(payload) as LiveEvent
-    } catch {
+  /** Reads the chain from the last delivered link; wakes during a read make it read once more. */
+  private wake() {
+    if (this.reading) {
+      this.readAgain = true
       return
     }
-    if (this.held) this.held.push(event)
-    else this.fanOut(event)
+    this.reading = true
+    void this.readChain()
+  }
+
+  private async readChain() {
+    try {
+      do {
+        this.readAgain = false
+        let read: number
+        do {
+          const rows = await chainedSince(this.db, this.lastSeq, READ_MAX)
+          if (this.closed) return
+          for (const { event } of rows) this.fanOut(event)
+          read = rows.length
+        } while (read === READ_MAX)
+      } while (this.readAgain)
+      this.reading = false
+    } catch (e) {
+      this.reading = false
+      if (this.closed) return
+      console.error(`[live] reading the event chain failed (${(e as Error).message}); next try in ${READ_RETRY_MS} ms`)
+      setTimeout(() => this.wake(), READ_RETRY_MS)
+    }
   }
 
   /** Every subscriber in this process; one failing never stops the others. */
   fanOut(event: LiveEvent) {
-    if (event.id > this.lastId) this.lastId = event.id
+    if (event.id > this.lastSeq) this.lastSeq = event.id
     for (const fn of this.listeners) {
       try {
         fn(event)

@@ -42,6 +42,14 @@ describe('live events', () => {
   const jobEvent = (token: string, subject_key: string) =>
     h.request('POST', '/api/event', { token, body: { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key } })
   const about = (key: string) => (f: { json: any }) => f.json?.subject_key === key
+  /** The event's link in the chain: its number is the stream's id. */
+  const chainOf = (subjectKey: string) =>
+    h.svc.db
+      .selectFrom('event_chain as c')
+      .innerJoin('events as e', 'e.id', 'c.event_id')
+      .select(['c.seq', 'e.id'])
+      .where('e.subject_key', '=', subjectKey)
+      .executeTakeFirstOrThrow()
 
   test('a committed change reaches a subscriber with its id, type, topic and keys', async () => {
     const s = await stream(operator.token)
@@ -49,10 +57,10 @@ describe('live events', () => {
     expect((await jobEvent(admin, 'job-1')).status).toBe(201)
     const f = await s.waitFor(about('job-1'))
     expect(f.at - t0).toBeLessThan(2_000)
-    const row = await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'job-1').executeTakeFirstOrThrow()
-    expect(f.id).toBe(String(row.id))
+    const row = await chainOf('job-1')
+    expect(f.id).toBe(String(row.seq))
     expect(f.event).toBe('PAUSED_OFFLINE')
-    expect(f.json).toMatchObject({ id: row.id, type: 'PAUSED_OFFLINE', topic: 'jobs', subject_type: 'job', subject_key: 'job-1', keys: { job: 'job-1' } })
+    expect(f.json).toMatchObject({ id: row.seq, type: 'PAUSED_OFFLINE', topic: 'jobs', subject_type: 'job', subject_key: 'job-1', keys: { job: 'job-1' } })
     // Keys only: the event's data never travels.
     expect(JSON.stringify(f.json)).not.toContain('reported_by_client')
   })
@@ -152,12 +160,40 @@ describe('live events', () => {
     expect(viaQuery.frames.slice(0, 3).map((f) => f.json.subject_key)).toEqual(['gap-1', 'gap-2', 'gap-3'])
   })
 
+  // Two transactions at once need PostgreSQL (PGlite has one connection); CI and `bun run test` always have it.
+  test.if(Boolean(process.env.TEST_DATABASE_URL))('an event that commits after a newer one is delivered, and replayed to a script that had the newer one', async () => {
+    const s = await stream(operator.token)
+    let appended!: () => void
+    const olderAppended = new Promise<void>((resolve) => (appended = resolve))
+    let commit!: () => void
+    const commitNow = new Promise<void>((resolve) => (commit = resolve))
+    // The older transaction takes its event id first and commits last.
+    const older = h.svc.db.transaction().execute(async (trx) => {
+      await appendEvent(trx, null, { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: 'took-id-first' })
+      appended()
+      await commitNow
+    })
+    await olderAppended
+    await appendEvent(h.svc.db, null, { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: 'committed-first' })
+    const first = await s.waitFor(about('committed-first'))
+    commit()
+    await older
+    const second = await s.waitFor(about('took-id-first'))
+    const [a, b] = [await chainOf('took-id-first'), await chainOf('committed-first')]
+    expect(a.id).toBeLessThan(b.id)
+    expect(Number(second.id)).toBe(Number(first.id) + 1)
+    // A script that stopped right after the first one gets the late one on reconnecting.
+    const again = await stream(operator.token, '', { 'last-event-id': first.id! })
+    const replayed = await again.waitFor(about('took-id-first'))
+    expect(replayed.id).toBe(second.id)
+  })
+
   test('the hub catching up after a lost LISTEN connection never repeats what a reconnected client already had', async () => {
     for (const k of ['had-1', 'had-2']) await jobEvent(admin, k)
-    const rows = await h.svc.db.selectFrom('events').select(['id', 'subject_key']).where('subject_key', 'in', ['had-1', 'had-2']).orderBy('id').execute()
-    const again = await stream(operator.token, '', { 'last-event-id': String(rows[1]!.id) })
-    // What the hub's catch-up fans out after reconnecting: events the client got on its earlier stream, then a new one.
-    for (const r of rows) liveHub(h.svc.db).fanOut(liveEventOf({ id: r.id, event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: r.subject_key }))
+    const rows = [{ ...(await chainOf('had-1')), subject_key: 'had-1' }, { ...(await chainOf('had-2')), subject_key: 'had-2' }]
+    const again = await stream(operator.token, '', { 'last-event-id': String(rows[1]!.seq) })
+    // What a hub that was behind fans out: events the client got on its earlier stream, then a new one.
+    for (const r of rows) liveHub(h.svc.db).fanOut(liveEventOf({ id: r.seq, event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key: r.subject_key }))
     await jobEvent(admin, 'new-after')
     await again.waitFor(about('new-after'))
     expect(again.frames.map((f) => f.json.subject_key)).toEqual(['new-after'])
@@ -206,7 +242,7 @@ describe('live events', () => {
     expect(hub.size).toBe(before)
   })
 
-  test('tRPC live.events: the same events over SSE, tracked by event id; refused topics are FORBIDDEN', async () => {
+  test('tRPC live.events: the same events over SSE, tracked by chain number; refused topics are FORBIDDEN', async () => {
     const input = encodeURIComponent(JSON.stringify({ topics: ['jobs'] }))
     const res = await h.app.request(`${ORIGIN}/api/trpc/live.events?input=${input}`, { headers: { authorization: `Bearer ${operator.token}` } })
     expect(res.status).toBe(200)
@@ -215,8 +251,7 @@ describe('live events', () => {
     await s.waitFor((f) => f.event === 'connected')
     await jobEvent(admin, 'via-trpc')
     const f = await s.waitFor(about('via-trpc'))
-    const row = await h.svc.db.selectFrom('events').select('id').where('subject_key', '=', 'via-trpc').executeTakeFirstOrThrow()
-    expect(f.id).toBe(String(row.id))
+    expect(f.id).toBe(String((await chainOf('via-trpc')).seq))
     expect(f.json).toMatchObject({ type: 'PAUSED_OFFLINE', topic: 'jobs' })
 
     // Reconnecting as httpSubscriptionLink does: lastEventId in the input.

@@ -3,8 +3,7 @@ import { isIdle } from '../auth/sessions'
 import type { Auth, Services } from '../context'
 import { isDatabaseUnavailable } from '../db/unavailable'
 import { AppError, databaseUnavailable, forbidden, unauthorized } from '../errors'
-import { liveHub } from './hub'
-import { liveEventOf } from './topics'
+import { chainedSince, liveHub, newestSeq } from './hub'
 
 /** Sent when the gap since a reconnecting client's last event is too long to replay: refetch everything. */
 export type LiveResync = { id: number; type: typeof LIVE_RESYNC }
@@ -200,22 +199,13 @@ export async function* liveEvents(svc: Services, auth: Auth, opts: LiveStreamOpt
   yield* await openLiveEvents(svc, auth, opts)
 }
 
-async function lastEventId(svc: Services): Promise<number> {
-  const row = await svc.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
-  return Number(row?.id ?? 0)
-}
+const lastEventId = (svc: Services) => newestSeq(svc.db)
 
-/** The events after `after` in id order, or 'too-old' when there are too many or they go back too far. */
+/** The events chained after link `after`, in commit order, or 'too-old' when there are too many or they go back too far. */
 async function replay(svc: Services, after: number): Promise<LiveEvent[] | 'too-old'> {
-  const rows = await svc.db
-    .selectFrom('events')
-    .select(['id', 'event_type', 'subject_type', 'subject_key', 'data', 'created_at'])
-    .where('id', '>', after)
-    .orderBy('id')
-    .limit(LIVE_LIMITS.replayMax + 1)
-    .execute()
+  const rows = await chainedSince(svc.db, after, LIVE_LIMITS.replayMax + 1)
   if (rows.length > LIVE_LIMITS.replayMax) return 'too-old'
   const oldest = rows[0]
   if (oldest && svc.clock.now().getTime() - oldest.created_at.getTime() > LIVE_LIMITS.replayMaxAgeMs) return 'too-old'
-  return rows.map(liveEventOf)
+  return rows.map((row) => row.event)
 }

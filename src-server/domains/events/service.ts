@@ -3,8 +3,6 @@ import { CLIENT_EVENT_TYPES, isClientEventType } from '../../../src/domains/even
 import type { Actor } from '../../context'
 import type { Database } from '../../db/schema'
 import { badRequest } from '../../errors'
-import { notifyLive } from '../../live/notify'
-import { liveEventOf } from '../../live/topics'
 import { queueFlowDeliveries } from '../flows/queue'
 
 export type NewEvent = {
@@ -17,6 +15,8 @@ export type NewEvent = {
 /**
  * Appends one event row (append-only; the database refuses edits). Call it inside the same
  * transaction as the change it records. Server time comes from the database. Returns the event id.
+ * At COMMIT the database chains it (its number in commit order and its hash) and wakes the live
+ * hubs of every instance (migrations/2026-11-28-02-event-chain.ts; nothing on ROLLBACK).
  */
 export async function appendEvent(db: Kysely<Database>, actor: Actor | null, event: NewEvent, at?: Date): Promise<number> {
   const { id, created_at } = await db
@@ -42,8 +42,6 @@ export async function appendEvent(db: Kysely<Database>, actor: Actor | null, eve
     subject_key: event.subject_key ?? null,
     data: event.data ?? {},
   })
-  // Live screens on every instance hear of it at COMMIT (nothing on ROLLBACK): src-server/live.
-  await notifyLive(db, [liveEventOf({ id, ...event })])
   return id
 }
 
@@ -66,7 +64,6 @@ export async function appendEvents(db: Kysely<Database>, actor: Actor | null, ev
     .returning(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
     .execute()
   for (const row of rows) await queueFlowDeliveries(db, { ...row, created_at: at, user_id: actor?.userId ?? null })
-  await notifyLive(db, rows.map(liveEventOf))
 }
 
 /**

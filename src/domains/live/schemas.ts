@@ -32,7 +32,7 @@ export function topicsForScope(scope: string): LiveTopic[] {
   return LIVE_TOPICS.filter((t) => LIVE_TOPIC_SCOPES[t].some((s) => words.has(s)))
 }
 
-/** One announcement: the event's id (also the SSE id), type, topic and the keys screens match on. */
+/** One announcement: its number in the event chain (commit order; also the SSE id and the cursor a reconnect sends), the event type, topic and the keys screens match on. */
 export type LiveEvent = {
   id: number
   type: string
