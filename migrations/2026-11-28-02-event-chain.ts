@@ -61,6 +61,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     create trigger event_chain_no_truncate before truncate on event_chain
     for each statement execute function event_chain_append_only()`.execute(db)
 
+  // The audit trail's filters by user and by an entity's code, newest first.
+  await sql`create index events_user on events (user_id, id)`.execute(db)
+  await sql`create index events_code on events ((coalesce(data->>'code', data->>'serial', data->>'username')), id)`.execute(db)
+
   // The events already recorded, in id order (the best order known for them).
   await sql`
     do $$
@@ -81,6 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop index events_user, events_code`.execute(db)
   await sql`drop trigger events_chain on events`.execute(db)
   await sql`drop table event_chain`.execute(db)
   await sql`drop table event_chain_head`.execute(db)

@@ -14,6 +14,7 @@ import { Route as AppRouteImport } from './routes/app'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppAdminRouteRouteImport } from './routes/app/admin/route'
+import { Route as AppAuditRouteRouteImport } from './routes/app/audit/route'
 import { Route as AppLibraryRouteRouteImport } from './routes/app/library/route'
 import { Route as AppOperatorRouteRouteImport } from './routes/app/operator/route'
 import { Route as AppProductionRouteRouteImport } from './routes/app/production/route'
@@ -23,6 +24,7 @@ import { Route as AppTraceabilityRouteRouteImport } from './routes/app/traceabil
 import { Route as AppWarehouseRouteRouteImport } from './routes/app/warehouse/route'
 import { Route as AppAdminIndexRouteImport } from './routes/app/admin/index'
 import { Route as AppAdminGeneralRouteRouteImport } from './routes/app/admin/general/route'
+import { Route as AppAuditIndexRouteImport } from './routes/app/audit/index'
 import { Route as AppLibraryIndexRouteImport } from './routes/app/library/index'
 import { Route as AppOperatorIndexRouteImport } from './routes/app/operator/index'
 import { Route as AppOperatorSelectJobRouteRouteImport } from './routes/app/operator/select-job/route'
@@ -149,6 +151,11 @@ const AppAdminRouteRoute = AppAdminRouteRouteImport.update({
   path: '/admin',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAuditRouteRoute = AppAuditRouteRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppLibraryRouteRoute = AppLibraryRouteRouteImport.update({
   id: '/library',
   path: '/library',
@@ -193,6 +200,11 @@ const AppAdminGeneralRouteRoute = AppAdminGeneralRouteRouteImport.update({
   id: '/general',
   path: '/general',
   getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAuditIndexRoute = AppAuditIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAuditRouteRoute,
 } as any)
 const AppLibraryIndexRoute = AppLibraryIndexRouteImport.update({
   id: '/',
@@ -764,6 +776,7 @@ export interface FileRoutesByFullPath {
   '/app': typeof AppRouteWithChildren
   '/login': typeof LoginRoute
   '/app/admin': typeof AppAdminRouteRouteWithChildren
+  '/app/audit': typeof AppAuditRouteRouteWithChildren
   '/app/library': typeof AppLibraryRouteRouteWithChildren
   '/app/operator': typeof AppOperatorRouteRouteWithChildren
   '/app/production': typeof AppProductionRouteRouteWithChildren
@@ -781,6 +794,7 @@ export interface FileRoutesByFullPath {
   '/app/report/quality': typeof AppReportQualityRoute
   '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin/': typeof AppAdminIndexRoute
+  '/app/audit/': typeof AppAuditIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
   '/app/production/': typeof AppProductionIndexRoute
@@ -886,6 +900,7 @@ export interface FileRoutesByTo {
   '/app/report/quality': typeof AppReportQualityRoute
   '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin': typeof AppAdminIndexRoute
+  '/app/audit': typeof AppAuditIndexRoute
   '/app/library': typeof AppLibraryIndexRoute
   '/app/operator': typeof AppOperatorIndexRoute
   '/app/production': typeof AppProductionIndexRoute
@@ -983,6 +998,7 @@ export interface FileRoutesById {
   '/app': typeof AppRouteWithChildren
   '/login': typeof LoginRoute
   '/app/admin': typeof AppAdminRouteRouteWithChildren
+  '/app/audit': typeof AppAuditRouteRouteWithChildren
   '/app/library': typeof AppLibraryRouteRouteWithChildren
   '/app/operator': typeof AppOperatorRouteRouteWithChildren
   '/app/production': typeof AppProductionRouteRouteWithChildren
@@ -1000,6 +1016,7 @@ export interface FileRoutesById {
   '/app/report/quality': typeof AppReportQualityRoute
   '/app/warehouse/inventory': typeof AppWarehouseInventoryRoute
   '/app/admin/': typeof AppAdminIndexRoute
+  '/app/audit/': typeof AppAuditIndexRoute
   '/app/library/': typeof AppLibraryIndexRoute
   '/app/operator/': typeof AppOperatorIndexRoute
   '/app/production/': typeof AppProductionIndexRoute
@@ -1101,6 +1118,7 @@ export interface FileRouteTypes {
     | '/app'
     | '/login'
     | '/app/admin'
+    | '/app/audit'
     | '/app/library'
     | '/app/operator'
     | '/app/production'
@@ -1118,6 +1136,7 @@ export interface FileRouteTypes {
     | '/app/report/quality'
     | '/app/warehouse/inventory'
     | '/app/admin/'
+    | '/app/audit/'
     | '/app/library/'
     | '/app/operator/'
     | '/app/production/'
@@ -1223,6 +1242,7 @@ export interface FileRouteTypes {
     | '/app/report/quality'
     | '/app/warehouse/inventory'
     | '/app/admin'
+    | '/app/audit'
     | '/app/library'
     | '/app/operator'
     | '/app/production'
@@ -1319,6 +1339,7 @@ export interface FileRouteTypes {
     | '/app'
     | '/login'
     | '/app/admin'
+    | '/app/audit'
     | '/app/library'
     | '/app/operator'
     | '/app/production'
@@ -1336,6 +1357,7 @@ export interface FileRouteTypes {
     | '/app/report/quality'
     | '/app/warehouse/inventory'
     | '/app/admin/'
+    | '/app/audit/'
     | '/app/library/'
     | '/app/operator/'
     | '/app/production/'
@@ -1474,6 +1496,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminRouteRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/audit': {
+      id: '/app/audit'
+      path: '/audit'
+      fullPath: '/app/audit'
+      preLoaderRoute: typeof AppAuditRouteRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/library': {
       id: '/app/library'
       path: '/library'
@@ -1536,6 +1565,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/app/admin/general'
       preLoaderRoute: typeof AppAdminGeneralRouteRouteImport
       parentRoute: typeof AppAdminRouteRoute
+    }
+    '/app/audit/': {
+      id: '/app/audit/'
+      path: '/'
+      fullPath: '/app/audit/'
+      preLoaderRoute: typeof AppAuditIndexRouteImport
+      parentRoute: typeof AppAuditRouteRoute
     }
     '/app/library/': {
       id: '/app/library/'
@@ -2392,6 +2428,18 @@ const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
   AppAdminRouteRouteChildren,
 )
 
+interface AppAuditRouteRouteChildren {
+  AppAuditIndexRoute: typeof AppAuditIndexRoute
+}
+
+const AppAuditRouteRouteChildren: AppAuditRouteRouteChildren = {
+  AppAuditIndexRoute: AppAuditIndexRoute,
+}
+
+const AppAuditRouteRouteWithChildren = AppAuditRouteRoute._addFileChildren(
+  AppAuditRouteRouteChildren,
+)
+
 interface AppLibraryProductProduct_keyRouteRouteChildren {
   AppLibraryProductProduct_keyBomRoute: typeof AppLibraryProductProduct_keyBomRoute
   AppLibraryProductProduct_keyHomeRoute: typeof AppLibraryProductProduct_keyHomeRoute
@@ -2667,6 +2715,7 @@ const AppWarehouseRouteRouteWithChildren =
 
 interface AppRouteChildren {
   AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
+  AppAuditRouteRoute: typeof AppAuditRouteRouteWithChildren
   AppLibraryRouteRoute: typeof AppLibraryRouteRouteWithChildren
   AppOperatorRouteRoute: typeof AppOperatorRouteRouteWithChildren
   AppProductionRouteRoute: typeof AppProductionRouteRouteWithChildren
@@ -2679,6 +2728,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
+  AppAuditRouteRoute: AppAuditRouteRouteWithChildren,
   AppLibraryRouteRoute: AppLibraryRouteRouteWithChildren,
   AppOperatorRouteRoute: AppOperatorRouteRouteWithChildren,
   AppProductionRouteRoute: AppProductionRouteRouteWithChildren,

@@ -8,8 +8,8 @@ export type RouterContext = { queryClient: QueryClient; trpc: Trpc; auth: AuthSt
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
-    /** The permission this route (and everything below it) needs. */
-    scope?: Scope
+    /** The permission this route (and everything below it) needs (any one of several). */
+    scope?: Scope | readonly Scope[]
     /** Screen title; the deepest matched one wins, else 'progress'. */
     title?: MessageDescriptor
   }

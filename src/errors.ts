@@ -217,6 +217,8 @@ export const ERROR_CODES = [
   // data flows (admin/flows) and imports
   'FLOW_NAME_TAKEN',
   'DELIVERY_PENDING',
+  // audit trail
+  'EXPORT_TOO_LARGE',
   'IDEMPOTENCY_KEY_REQUIRED',
   'IMPORT_ROWS_INVALID',
   'IMPORT_EMPTY',

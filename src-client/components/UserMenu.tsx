@@ -20,6 +20,7 @@ const AREA_OF_HOME: Record<HomePageName, keyof typeof AREAS> = {
   traceabilityRoot: 'traceability',
   reportRoot: 'report',
   warehouseRoot: 'warehouse',
+  auditRoot: 'audit',
 }
 
 async function savePreferences(userKey: string, preferences: Partial<Preferences>) {

@@ -1,10 +1,11 @@
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import type { Scope } from '../../src/auth/scopes'
+import { AUDIT_READERS } from '../../src/domains/audit/schemas'
 
-export type Area = { id: string; path: string; scope: Scope; title: MessageDescriptor }
+export type Area = { id: string; path: string; scope: Scope | readonly Scope[]; title: MessageDescriptor }
 
-/** Top-level areas: each has the scope equal to its name (SPEC 6) and its screen title. */
+/** Top-level areas: each has the scope equal to its name (SPEC 6; the audit trail: any of its readers) and its screen title. */
 export const AREAS = {
   operator: { id: 'operator', path: '/app/operator', scope: 'operator', title: msg`Operatore` },
   production: { id: 'production', path: '/app/production', scope: 'production', title: msg`Produzione` },
@@ -14,6 +15,7 @@ export const AREAS = {
   warehouse: { id: 'warehouse', path: '/app/warehouse', scope: 'warehouse', title: msg`Magazzino` },
   report: { id: 'report', path: '/app/report', scope: 'reporting', title: msg`Rapporti` },
   admin: { id: 'admin', path: '/app/admin', scope: 'admin', title: msg`Impostazioni` },
+  audit: { id: 'audit', path: '/app/audit', scope: AUDIT_READERS, title: msg`Registro eventi` },
 } as const satisfies Record<string, Area>
 
 /** SPEC 2: the default screen title. */

@@ -211,6 +211,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   PRINTER_REFUSED: msg`La stampante ha rifiutato il documento`,
   FLOW_NAME_TAKEN: msg`Esiste già un flusso con questo nome`,
   DELIVERY_PENDING: msg`Questo invio è ancora in attesa: viene ritentato automaticamente`,
+  EXPORT_TOO_LARGE: msg`Troppi eventi da esportare (al massimo 100.000): restringi i filtri`,
   IDEMPOTENCY_KEY_REQUIRED: msg`Manca l'intestazione Idempotency-Key`,
   IMPORT_ROWS_INVALID: msg`Alcune righe non sono valide: niente è stato importato`,
   IMPORT_EMPTY: msg`Il file non contiene righe da importare`,

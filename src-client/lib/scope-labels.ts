@@ -12,4 +12,5 @@ export const SCOPE_LABELS: Record<Scope, MessageDescriptor> = {
   traceability: msg`Tracciabilità`,
   reporting: msg`Rapporti`,
   warehouse: msg`Magazzino`,
+  audit: msg`Registro eventi`,
 }

@@ -2,6 +2,7 @@ import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
 import { countersApi } from '../domains/counters/api'
 import { departmentsApi } from '../domains/departments/api'
+import { auditApi } from '../domains/audit/api'
 import { eventsApi } from '../domains/events/api'
 import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
@@ -42,6 +43,7 @@ export const restRoutes: readonly AnyRoute[] = [
   sessionApi,
   usersApi,
   eventsApi,
+  auditApi,
   mediaApi,
   formFieldsApi,
   serialFieldsApi,

@@ -2,6 +2,7 @@ import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
 import { countersApi } from '../domains/counters/api'
 import { departmentsApi } from '../domains/departments/api'
+import { auditApi } from '../domains/audit/api'
 import { eventsApi } from '../domains/events/api'
 import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
@@ -38,6 +39,7 @@ export const appRouter = router({
   session: routerOf(sessionApi),
   users: routerOf(usersApi),
   events: routerOf(eventsApi),
+  audit: routerOf(auditApi),
   media: routerOf(mediaApi),
   formFields: routerOf(formFieldsApi),
   serialFields: routerOf(serialFieldsApi),

@@ -41,7 +41,7 @@ describe('parseScope / formatScope / isScope', () => {
 
 describe('homePagePath (SPEC "Homepage choice")', () => {
   test('priority: operator, production, library, admin, quality, traceability, reporting, warehouse', () => {
-    expect(HOME_PAGES.map((h) => h.scope)).toEqual(['operator', 'production', 'library', 'admin', 'quality', 'traceability', 'reporting', 'warehouse'])
+    expect(HOME_PAGES.map((h) => h.scope)).toEqual(['operator', 'production', 'library', 'admin', 'quality', 'traceability', 'reporting', 'warehouse', 'audit'])
     expect(homePagePath(SCOPES.join(' '))).toBe('/app/operator')
     expect(homePagePath('admin production')).toBe('/app/production')
     expect(homePagePath('admin library')).toBe('/app/library')

@@ -8,13 +8,16 @@ export const SCOPES = [
   'traceability',
   'reporting',
   'warehouse',
+  // Issue 22: an auditor who reads the audit trail and checks the event chain, nothing else.
+  'audit',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 
 export const isScope = (word: string): word is Scope => (SCOPES as readonly string[]).includes(word)
 
-/** Permission is tested by pattern match against the scope string: a whole word must match. */
-export function hasScope(scope: string, wanted: Scope): boolean {
+/** Permission is tested by pattern match against the scope string: a whole word must match (any one of several). */
+export function hasScope(scope: string, wanted: Scope | readonly Scope[]): boolean {
+  if (typeof wanted !== 'string') return wanted.some((w) => hasScope(scope, w))
   return new RegExp(`(^|\\s)${wanted}(\\s|$)`).test(scope)
 }
 
@@ -36,6 +39,7 @@ export const HOME_PAGES = [
   { name: 'traceabilityRoot', scope: 'traceability', path: '/app/traceability' },
   { name: 'reportRoot', scope: 'reporting', path: '/app/report' },
   { name: 'warehouseRoot', scope: 'warehouse', path: '/app/warehouse' },
+  { name: 'auditRoot', scope: 'audit', path: '/app/audit' },
 ] as const satisfies readonly { name: string; scope: Scope; path: string }[]
 export type HomePageName = (typeof HOME_PAGES)[number]['name']
 export const HOME_PAGE_NAMES = HOME_PAGES.map((h) => h.name) as [HomePageName, ...HomePageName[]]

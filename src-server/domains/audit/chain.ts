@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import type { ChainCheck } from '../../../src/domains/audit/schemas'
 import type { Db } from '../../db/schema'
 
 /** Links read per round: the walk holds little memory over millions of events. */
@@ -6,15 +7,7 @@ const PAGE = 5_000
 
 const ZERO_HASH = '0'.repeat(64)
 
-export type ChainBreak = {
-  /** The chain number where the walk stopped (the first link that does not hold). */
-  seq: number
-  /** The event there, when there is one. */
-  event_id: number | null
-  reason: 'changed' | 'missing' | 'relinked' | 'unchained' | 'head'
-}
-
-export type ChainCheck = { ok: true; events: number; head_hash: string } | { ok: false; events: number; first_break: ChainBreak }
+type ChainBreak = Extract<ChainCheck, { ok: false }>['first_break']
 
 const sha256Hex = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
 

@@ -42,6 +42,7 @@ const SCOPE_COLORS: Record<Scope, string> = {
   traceability: 'cyan',
   reporting: 'gray',
   warehouse: 'yellow',
+  audit: 'indigo',
 }
 
 /** Badges keep their whole label (Mantine would cut it short in a narrow table column). */
