@@ -63,7 +63,7 @@ export function sortInput<S extends string>(sorting: SortingState): { sort?: S; 
   return first ? { sort: first.id as S, desc: first.desc } : {}
 }
 
-export type LibraryPath = '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field' | '/app/admin/counter'
+export type LibraryPath = '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field' | '/app/admin/counter' | '/app/admin/general/serial-field'
 
 export function BackLink({ to, children }: { to: LibraryPath; children: ReactNode }) {
   return (
