@@ -21,9 +21,3 @@ export function useReportDrill(search: ReportSearch) {
   const periodDrill = (bucket: string): Drill => ({ title: t`Job del periodo ${bucketLabel(bucket, period)}`, input: { ...reportInput(search), bucket } })
   return { drill, setDrill, period, periodDrill }
 }
-
-/** The grouping the URL asks for, the first one when it asks for none (or an unknown one), and its name. */
-export function reportGroup<G extends string>(groups: { value: G; label: string }[], asked: string | undefined): { group: G; groupName: string } {
-  const chosen = groups.find((g) => g.value === asked) ?? groups[0]!
-  return { group: chosen.value, groupName: chosen.label }
-}

@@ -5,9 +5,9 @@ import type { OeeGroup, OeeReport, ReportJobsInput } from '../../../../src/domai
 import { type Drill, DrillDown } from '../../../components/reports/DrillDown'
 import { bucketLabel, count, hours, percent } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
-import { ReportBody, reportGroup, useReportDrill } from '../../../components/reports/ReportFrame'
+import { ReportBody, useReportDrill } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 

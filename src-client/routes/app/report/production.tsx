@@ -6,9 +6,9 @@ import type { ProductionGroup, ProductionReport } from '../../../../src/domains/
 import { type Drill, DrillDown } from '../../../components/reports/DrillDown'
 import { bucketLabel, count, hours } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
-import { ReportBody, reportGroup, useReportDrill } from '../../../components/reports/ReportFrame'
+import { ReportBody, useReportDrill } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { type FilterKey, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { type FilterKey, reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 

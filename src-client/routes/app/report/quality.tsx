@@ -6,9 +6,9 @@ import type { QualityGroup, QualityReport } from '../../../../src/domains/report
 import { formatDate } from '../../../../src/i18n/format'
 import { bucketLabel, count, hours } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
-import { ReportBody, reportGroup } from '../../../components/reports/ReportFrame'
+import { ReportBody } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { rangeOf, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { rangeOf, reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 
