@@ -89,3 +89,9 @@ export function reportInput(s: ReportSearch) {
     ...(s.line ? { line: s.line } : {}),
   }
 }
+
+/** The grouping the URL asks for, the first one when it asks for none (or an unknown one), and its name. */
+export function reportGroup<G extends string>(groups: { value: G; label: string }[], asked: string | undefined): { group: G; groupName: string } {
+  const chosen = groups.find((g) => g.value === asked) ?? groups[0]!
+  return { group: chosen.value, groupName: chosen.label }
+}

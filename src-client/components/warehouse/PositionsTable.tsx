@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro'
-import { Badge, Group, Table, Text } from '@mantine/core'
+import { Badge, Group, Text } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import type { PositionRow } from '../../../src/domains/positions/schemas'
+import { type RowColumn, RowTable } from './ListFrame'
 
 /** Flags of a position as small badges (SPEC 3: owned, fixed, available, disposable). */
 export function PositionFlags({ p }: { p: Pick<PositionRow, 'owned' | 'fixed' | 'available' | 'disposable' | 'active'> }) {
@@ -25,40 +26,34 @@ export function PositionFlags({ p }: { p: Pick<PositionRow, 'owned' | 'fixed' | 
 export function PositionsTable({ rows, testid = 'positions-table' }: { rows: PositionRow[]; testid?: string }) {
   const { t } = useLingui()
   const navigate = useNavigate()
+  const columns: RowColumn<PositionRow>[] = [
+    {
+      header: t`Codice`,
+      cell: (p) => (
+        <Text size="sm" fw={600} c={p.active ? undefined : 'dimmed'}>
+          {p.code}
+        </Text>
+      ),
+    },
+    { header: t`Descrizione`, cell: (p) => p.description },
+    {
+      header: t`Dove`,
+      cell: (p) => (
+        <Text size="sm" c="dimmed">
+          {p.path_codes.slice(0, -1).join(' / ')}
+        </Text>
+      ),
+    },
+    { header: t`Contiene`, cell: (p) => (p.children > 0 ? t`${p.children} posizioni` : ''), align: 'right' },
+    { header: null, cell: (p) => <PositionFlags p={p} /> },
+  ]
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover data-testid={testid}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t`Codice`}</Table.Th>
-            <Table.Th>{t`Descrizione`}</Table.Th>
-            <Table.Th>{t`Dove`}</Table.Th>
-            <Table.Th ta="right">{t`Contiene`}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((p) => (
-            <Table.Tr key={p._key} style={{ cursor: 'pointer' }} onClick={() => navigate({ to: '/app/warehouse/positions/$positionKey', params: { positionKey: p._key } })}>
-              <Table.Td>
-                <Text size="sm" fw={600} c={p.active ? undefined : 'dimmed'}>
-                  {p.code}
-                </Text>
-              </Table.Td>
-              <Table.Td>{p.description}</Table.Td>
-              <Table.Td>
-                <Text size="sm" c="dimmed">
-                  {p.path_codes.slice(0, -1).join(' / ')}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">{p.children > 0 ? t`${p.children} posizioni` : ''}</Table.Td>
-              <Table.Td>
-                <PositionFlags p={p} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RowTable
+      testid={testid}
+      minWidth={640}
+      columns={columns}
+      rows={rows}
+      onRow={(p) => navigate({ to: '/app/warehouse/positions/$positionKey', params: { positionKey: p._key } })}
+    />
   )
 }

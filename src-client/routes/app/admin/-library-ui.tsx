@@ -1,13 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
-import { useDebouncedValue } from '@mantine/hooks'
-import { type ReactNode, useState } from 'react'
-import { type DataColumn, DataTable, type SortingState } from '../../../components/DataTable'
+import type { ReactNode } from 'react'
+import type { SortingState } from '../../../components/DataTable'
 import { toApiError } from '../../../lib/api-error'
 import { errorMessage } from '../../../lib/error-messages'
 
-/** The admin libraries (operations, issue types, form fields): shared page pieces. */
+/** The admin libraries (operations, issue types, counters, form fields): shared page pieces. */
 
 export function LibraryHeader({ title, description, action }: { title: ReactNode; description?: ReactNode; action?: ReactNode }) {
   return (
@@ -58,58 +57,15 @@ export function StatusFilter({ value, onChange, inactiveLabel }: { value: Status
   )
 }
 
-/** The filters of a library list with an archive state (form fields, issue types): search, status, sorting. */
-export function useArchivableList(defaultSort: string) {
-  const [search, setSearch] = useState('')
-  const [debounced] = useDebouncedValue(search.trim(), 250)
-  const [status, setStatus] = useState<StatusFilterValue>('active')
-  const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort, desc: false }])
-  return { search, setSearch, searched: debounced || undefined, status, setStatus, sorting, setSorting }
-}
-
-/** A library list page: header with its "new" action, search and archive filter, the table. */
-export function ArchivableListPage<T extends { _key: string }>(props: {
-  list: ReturnType<typeof useArchivableList>
-  title: ReactNode
-  description: ReactNode
-  action: ReactNode
-  searchPlaceholder: string
-  inactiveLabel: string
-  columns: DataColumn<T>[]
-  rows: T[] | undefined
-  loading: boolean
-  onRowClick: (row: T) => void
-  empty: ReactNode
-}) {
-  const { list } = props
-  return (
-    <Stack gap="sm">
-      <LibraryHeader title={props.title} description={props.description} action={props.action} />
-      <Group gap="sm">
-        <SearchBox value={list.search} onChange={list.setSearch} placeholder={props.searchPlaceholder} />
-        <StatusFilter value={list.status} onChange={list.setStatus} inactiveLabel={props.inactiveLabel} />
-      </Group>
-      <DataTable
-        columns={props.columns}
-        data={props.rows ?? []}
-        getRowId={(r) => r._key}
-        sorting={list.sorting}
-        onSortingChange={list.setSorting}
-        loading={props.loading}
-        onRowClick={props.onRowClick}
-        empty={props.empty}
-      />
-    </Stack>
-  )
-}
-
 /** Server-side sorting: the first sort column and direction, as the list procedures take them. */
 export function sortInput<S extends string>(sorting: SortingState): { sort?: S; desc?: boolean } {
   const first = sorting[0]
   return first ? { sort: first.id as S, desc: first.desc } : {}
 }
 
-export function BackLink({ to, children }: { to: '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field' | '/app/admin/counter'; children: ReactNode }) {
+export type LibraryPath = '/app/admin/operations' | '/app/admin/issue-types' | '/app/admin/field' | '/app/admin/counter' | '/app/admin/general/serial-field'
+
+export function BackLink({ to, children }: { to: LibraryPath; children: ReactNode }) {
   return (
     <Anchor component={Link} to={to} size="sm" mb="xs" display="inline-block">
       ← {children}

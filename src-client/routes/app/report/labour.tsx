@@ -1,15 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
 import type { LabourReport } from '../../../../src/domains/reports/schemas'
-import { LoadError, Loading } from '../../../components/QueryState'
 import { type Drill, DrillDown } from '../../../components/reports/DrillDown'
 import { bucketLabel, count, hours, money } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
+import { ReportBody, useReportDrill } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { rangeOf, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 
@@ -20,15 +19,24 @@ export const Route = createFileRoute('/app/report/labour')({
 
 const H = 3_600_000
 
+type Times = Pick<LabourReport['totals'], 'worked_ms' | 'pause_ms' | 'forced_pause_ms' | 'offline_ms'>
+/** The four kinds of time as chart values, in hours. */
+const timeBars = (x: Times) => ({ worked: x.worked_ms / H, pause: x.pause_ms / H, forced: x.forced_pause_ms / H, offline: x.offline_ms / H })
+
 function LabourReportPage() {
   const { t, i18n } = useLingui()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const setSearch = (patch: Partial<ReportSearch>) => navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true })
   const report = useQuery({ ...trpc.reports.labour.queryOptions(reportInput(search)), placeholderData: keepPreviousData })
-  const [drill, setDrill] = useState<Drill | null>(null)
-  const period = rangeOf(search).period
+  const { drill, setDrill, period, periodDrill } = useReportDrill(search)
   const h = (ms: number) => hours(ms, i18n.locale)
+  const timeSeries = [
+    { name: 'worked', label: t`Lavoro`, color: 'teal.6' },
+    { name: 'pause', label: t`Pause`, color: 'yellow.6' },
+    { name: 'forced', label: t`Pause forzate`, color: 'orange.6' },
+    { name: 'offline', label: t`Offline`, color: 'red.6' },
+  ]
   type Op = LabourReport['operators'][number]
   type Wo = LabourReport['work_orders'][number]
   const opDrill = (o: Op): Drill => ({
@@ -93,78 +101,54 @@ function LabourReportPage() {
           : null
       }
     >
-      {report.isError ? (
-        <LoadError error={report.error} />
-      ) : !report.data ? (
-        <Loading />
-      ) : (
-        <Stack gap="md">
-          <Figures
-            items={[
-              { label: <Trans>Ore lavorate</Trans>, value: h(report.data.totals.worked_ms), testId: 'fig-worked' },
-              { label: <Trans>Pause</Trans>, value: h(report.data.totals.pause_ms) },
-              { label: <Trans>Pause forzate</Trans>, value: h(report.data.totals.forced_pause_ms) },
-              { label: <Trans>Offline</Trans>, value: h(report.data.totals.offline_ms) },
-              { label: <Trans>Costo</Trans>, value: money(report.data.totals.cost, i18n.locale) },
-            ]}
-          />
-          <ChartBlock title={<Trans>Ore per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-buckets"
-              stacked
-              valueFormatter={(v) => h(v * H)}
-              data={report.data.buckets.map((b) => ({
-                label: bucketLabel(b.bucket, period),
-                worked: b.worked_ms / H,
-                pause: b.pause_ms / H,
-                forced: b.forced_pause_ms / H,
-                offline: b.offline_ms / H,
-              }))}
-              dataKey="label"
-              series={[
-                { name: 'worked', label: t`Lavoro`, color: 'teal.6' },
-                { name: 'pause', label: t`Pause`, color: 'yellow.6' },
-                { name: 'forced', label: t`Pause forzate`, color: 'orange.6' },
-                { name: 'offline', label: t`Offline`, color: 'red.6' },
+      <ReportBody report={report}>
+        {(data) => (
+          <>
+            <Figures
+              items={[
+                { label: <Trans>Ore lavorate</Trans>, value: h(data.totals.worked_ms), testId: 'fig-worked' },
+                { label: <Trans>Pause</Trans>, value: h(data.totals.pause_ms) },
+                { label: <Trans>Pause forzate</Trans>, value: h(data.totals.forced_pause_ms) },
+                { label: <Trans>Offline</Trans>, value: h(data.totals.offline_ms) },
+                { label: <Trans>Costo</Trans>, value: money(data.totals.cost, i18n.locale) },
               ]}
-              onBar={(i) => {
-                const b = report.data!.buckets[i]
-                if (b) setDrill({ title: t`Job del periodo ${bucketLabel(b.bucket, period)}`, input: { ...reportInput(search), bucket: b.bucket } })
-              }}
             />
-          </ChartBlock>
-          <ChartBlock title={<Trans>Ore per operatore</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-groups"
-              stacked
-              valueFormatter={(v) => h(v * H)}
-              data={report.data.operators.map((o) => ({
-                label: o.name || o.username,
-                worked: o.worked_ms / H,
-                pause: o.pause_ms / H,
-                forced: o.forced_pause_ms / H,
-                offline: o.offline_ms / H,
-              }))}
-              dataKey="label"
-              series={[
-                { name: 'worked', label: t`Lavoro`, color: 'teal.6' },
-                { name: 'pause', label: t`Pause`, color: 'yellow.6' },
-                { name: 'forced', label: t`Pause forzate`, color: 'orange.6' },
-                { name: 'offline', label: t`Offline`, color: 'red.6' },
-              ]}
-              onBar={(i) => {
-                const o = report.data!.operators[i]
-                if (o) setDrill(opDrill(o))
-              }}
-            />
-          </ChartBlock>
-          <SimpleTable testId="table-groups" rows={report.data.operators} columns={opColumns} onRow={(o) => setDrill(opDrill(o))} empty={<Trans>Nessuna sessione di lavoro nel periodo.</Trans>} />
-          <Text fw={600}>
-            <Trans>Costo per ordine di lavoro</Trans>
-          </Text>
-          <SimpleTable testId="table-work-orders" rows={report.data.work_orders} columns={woColumns} empty={<Trans>Nessun ordine nel periodo.</Trans>} />
-        </Stack>
-      )}
+            <ChartBlock title={<Trans>Ore per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-buckets"
+                stacked
+                valueFormatter={(v) => h(v * H)}
+                data={data.buckets.map((b) => ({ label: bucketLabel(b.bucket, period), ...timeBars(b) }))}
+                dataKey="label"
+                series={timeSeries}
+                onBar={(i) => {
+                  const b = data.buckets[i]
+                  if (b) setDrill(periodDrill(b.bucket))
+                }}
+              />
+            </ChartBlock>
+            <ChartBlock title={<Trans>Ore per operatore</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-groups"
+                stacked
+                valueFormatter={(v) => h(v * H)}
+                data={data.operators.map((o) => ({ label: o.name || o.username, ...timeBars(o) }))}
+                dataKey="label"
+                series={timeSeries}
+                onBar={(i) => {
+                  const o = data.operators[i]
+                  if (o) setDrill(opDrill(o))
+                }}
+              />
+            </ChartBlock>
+            <SimpleTable testId="table-groups" rows={data.operators} columns={opColumns} onRow={(o) => setDrill(opDrill(o))} empty={<Trans>Nessuna sessione di lavoro nel periodo.</Trans>} />
+            <Text fw={600}>
+              <Trans>Costo per ordine di lavoro</Trans>
+            </Text>
+            <SimpleTable testId="table-work-orders" rows={data.work_orders} columns={woColumns} empty={<Trans>Nessun ordine nel periodo.</Trans>} />
+          </>
+        )}
+      </ReportBody>
       <DrillDown drill={drill} onClose={() => setDrill(null)} />
     </ReportShell>
   )

@@ -1,15 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
-import { OEE_GROUPS, type OeeGroup, type OeeReport, type ReportJobsInput } from '../../../../src/domains/reports/schemas'
-import { LoadError, Loading } from '../../../components/QueryState'
+import type { OeeGroup, OeeReport, ReportJobsInput } from '../../../../src/domains/reports/schemas'
 import { type Drill, DrillDown } from '../../../components/reports/DrillDown'
 import { bucketLabel, count, hours, percent } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
+import { ReportBody, useReportDrill } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { rangeOf, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 
@@ -25,16 +23,14 @@ function OeeReportPage() {
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const setSearch = (patch: Partial<ReportSearch>) => navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true })
-  const group = (OEE_GROUPS as readonly string[]).includes(search.group ?? '') ? (search.group as OeeGroup) : 'phase'
-  const report = useQuery({ ...trpc.reports.oee.queryOptions({ ...reportInput(search), group_by: group }), placeholderData: keepPreviousData })
-  const [drill, setDrill] = useState<Drill | null>(null)
-  const period = rangeOf(search).period
+  const { drill, setDrill, period, periodDrill } = useReportDrill(search)
   const groups: { value: OeeGroup; label: string }[] = [
     { value: 'phase', label: t`Fase` },
     { value: 'department', label: t`Reparto` },
     { value: 'line', label: t`Linea` },
   ]
-  const groupName = groups.find((g) => g.value === group)!.label
+  const { group, groupName } = reportGroup(groups, search.group)
+  const report = useQuery({ ...trpc.reports.oee.queryOptions({ ...reportInput(search), group_by: group }), placeholderData: keepPreviousData })
   const none = t`(nessuno)`
   const p = (x: number | null) => percent(x, i18n.locale)
   const h = (ms: number) => hours(ms, i18n.locale)
@@ -100,60 +96,58 @@ function OeeReportPage() {
           : null
       }
     >
-      {report.isError ? (
-        <LoadError error={report.error} />
-      ) : !report.data ? (
-        <Loading />
-      ) : (
-        <Stack gap="md">
-          <Figures
-            items={[
-              { label: <Trans>OEE</Trans>, value: p(report.data.totals.oee), testId: 'fig-oee' },
-              { label: <Trans>Disponibilità</Trans>, value: p(report.data.totals.availability) },
-              { label: <Trans>Prestazioni</Trans>, value: p(report.data.totals.performance) },
-              { label: <Trans>Qualità</Trans>, value: p(report.data.totals.quality) },
-            ]}
-          />
-          <ChartBlock title={<Trans>OEE per {groupName}</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-groups"
-              valueFormatter={(v) => `${v.toLocaleString(i18n.locale)} %`}
-              data={report.data.rows.slice(0, 30).map((r) => ({
-                label: r.label || none,
-                oee: pct(r.oee),
-                availability: pct(r.availability),
-                performance: pct(r.performance),
-                quality: pct(r.quality),
-              }))}
-              dataKey="label"
-              series={[
-                { name: 'oee', label: t`OEE`, color: 'blue.6' },
-                { name: 'availability', label: t`Disponibilità`, color: 'teal.6' },
-                { name: 'performance', label: t`Prestazioni`, color: 'yellow.6' },
-                { name: 'quality', label: t`Qualità`, color: 'grape.6' },
+      <ReportBody report={report}>
+        {(data) => (
+          <>
+            <Figures
+              items={[
+                { label: <Trans>OEE</Trans>, value: p(data.totals.oee), testId: 'fig-oee' },
+                { label: <Trans>Disponibilità</Trans>, value: p(data.totals.availability) },
+                { label: <Trans>Prestazioni</Trans>, value: p(data.totals.performance) },
+                { label: <Trans>Qualità</Trans>, value: p(data.totals.quality) },
               ]}
-              onBar={(i) => {
-                const r = report.data!.rows[i]
-                if (r) setDrill(rowDrill(r))
-              }}
             />
-          </ChartBlock>
-          <ChartBlock title={<Trans>OEE per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-buckets"
-              valueFormatter={(v) => `${v.toLocaleString(i18n.locale)} %`}
-              data={report.data.buckets.map((b) => ({ label: bucketLabel(b.bucket, period), oee: pct(b.oee) }))}
-              dataKey="label"
-              series={[{ name: 'oee', label: t`OEE`, color: 'blue.6' }]}
-              onBar={(i) => {
-                const b = report.data!.buckets[i]
-                if (b) setDrill({ title: t`Job del periodo ${bucketLabel(b.bucket, period)}`, input: { ...reportInput(search), bucket: b.bucket } })
-              }}
-            />
-          </ChartBlock>
-          <SimpleTable testId="table-groups" rows={report.data.rows} columns={columns} onRow={(r) => setDrill(rowDrill(r))} empty={<Trans>Nessun dato nel periodo.</Trans>} />
-        </Stack>
-      )}
+            <ChartBlock title={<Trans>OEE per {groupName}</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-groups"
+                valueFormatter={(v) => `${v.toLocaleString(i18n.locale)} %`}
+                data={data.rows.slice(0, 30).map((r) => ({
+                  label: r.label || none,
+                  oee: pct(r.oee),
+                  availability: pct(r.availability),
+                  performance: pct(r.performance),
+                  quality: pct(r.quality),
+                }))}
+                dataKey="label"
+                series={[
+                  { name: 'oee', label: t`OEE`, color: 'blue.6' },
+                  { name: 'availability', label: t`Disponibilità`, color: 'teal.6' },
+                  { name: 'performance', label: t`Prestazioni`, color: 'yellow.6' },
+                  { name: 'quality', label: t`Qualità`, color: 'grape.6' },
+                ]}
+                onBar={(i) => {
+                  const r = data.rows[i]
+                  if (r) setDrill(rowDrill(r))
+                }}
+              />
+            </ChartBlock>
+            <ChartBlock title={<Trans>OEE per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-buckets"
+                valueFormatter={(v) => `${v.toLocaleString(i18n.locale)} %`}
+                data={data.buckets.map((b) => ({ label: bucketLabel(b.bucket, period), oee: pct(b.oee) }))}
+                dataKey="label"
+                series={[{ name: 'oee', label: t`OEE`, color: 'blue.6' }]}
+                onBar={(i) => {
+                  const b = data.buckets[i]
+                  if (b) setDrill(periodDrill(b.bucket))
+                }}
+              />
+            </ChartBlock>
+            <SimpleTable testId="table-groups" rows={data.rows} columns={columns} onRow={(r) => setDrill(rowDrill(r))} empty={<Trans>Nessun dato nel periodo.</Trans>} />
+          </>
+        )}
+      </ReportBody>
       <DrillDown drill={drill} onClose={() => setDrill(null)} />
     </ReportShell>
   )

@@ -1,15 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Stack, Text } from '@mantine/core'
+import { Badge, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
-import { PRODUCTION_GROUPS, type ProductionGroup, type ProductionReport } from '../../../../src/domains/reports/schemas'
-import { LoadError, Loading } from '../../../components/QueryState'
+import type { ProductionGroup, ProductionReport } from '../../../../src/domains/reports/schemas'
 import { type Drill, DrillDown } from '../../../components/reports/DrillDown'
 import { bucketLabel, count, hours } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
+import { ReportBody, useReportDrill } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { type FilterKey, rangeOf, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { type FilterKey, reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 
@@ -41,11 +40,7 @@ function ProductionReportPage() {
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const setSearch = (patch: Partial<ReportSearch>) => navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true })
-  const group = (PRODUCTION_GROUPS as readonly string[]).includes(search.group ?? '') ? (search.group as ProductionGroup) : 'product'
-  const input = { ...reportInput(search), group_by: group }
-  const report = useQuery({ ...trpc.reports.production.queryOptions(input), placeholderData: keepPreviousData })
-  const [drill, setDrill] = useState<Drill | null>(null)
-  const period = rangeOf(search).period
+  const { drill, setDrill, period, periodDrill } = useReportDrill(search)
   const groups: { value: ProductionGroup; label: string }[] = [
     { value: 'product', label: t`Prodotto` },
     { value: 'work_order', label: t`Ordine di lavoro` },
@@ -54,7 +49,8 @@ function ProductionReportPage() {
     { value: 'line', label: t`Linea` },
     { value: 'operator', label: t`Operatore` },
   ]
-  const groupName = groups.find((g) => g.value === group)!.label
+  const { group, groupName } = reportGroup(groups, search.group)
+  const report = useQuery({ ...trpc.reports.production.queryOptions({ ...reportInput(search), group_by: group }), placeholderData: keepPreviousData })
   const none = t`(nessuno)`
 
   const rowDrill = (r: ProductionReport['rows'][number]): Drill => {
@@ -112,60 +108,58 @@ function ProductionReportPage() {
           : null
       }
     >
-      {report.isError ? (
-        <LoadError error={report.error} />
-      ) : !report.data ? (
-        <Loading />
-      ) : (
-        <Stack gap="md">
-          <Figures
-            items={[
-              { label: <Trans>Pezzi completati</Trans>, value: count(report.data.totals.completed, i18n.locale), testId: 'fig-completed' },
-              { label: <Trans>Scarti</Trans>, value: count(report.data.totals.scrapped, i18n.locale) },
-              { label: <Trans>Pianificati</Trans>, value: count(report.data.totals.planned, i18n.locale) },
-              { label: <Trans>Ordini in ritardo</Trans>, value: count(report.data.totals.work_orders_late, i18n.locale) },
-              { label: <Trans>Ordini a rischio</Trans>, value: count(report.data.totals.work_orders_at_risk, i18n.locale) },
-            ]}
-          />
-          <ChartBlock title={<Trans>Pezzi per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-buckets"
-              data={report.data.buckets.map((b) => ({ ...b, label: bucketLabel(b.bucket, period) }))}
-              dataKey="label"
-              series={[
-                { name: 'completed', label: t`Completati`, color: 'teal.6' },
-                { name: 'final_completed', label: t`Completati (ultima fase)`, color: 'blue.6' },
-                { name: 'planned', label: t`Pianificati`, color: 'gray.5' },
+      <ReportBody report={report}>
+        {(data) => (
+          <>
+            <Figures
+              items={[
+                { label: <Trans>Pezzi completati</Trans>, value: count(data.totals.completed, i18n.locale), testId: 'fig-completed' },
+                { label: <Trans>Scarti</Trans>, value: count(data.totals.scrapped, i18n.locale) },
+                { label: <Trans>Pianificati</Trans>, value: count(data.totals.planned, i18n.locale) },
+                { label: <Trans>Ordini in ritardo</Trans>, value: count(data.totals.work_orders_late, i18n.locale) },
+                { label: <Trans>Ordini a rischio</Trans>, value: count(data.totals.work_orders_at_risk, i18n.locale) },
               ]}
-              onBar={(i) => {
-                const b = report.data!.buckets[i]
-                if (b) setDrill({ title: t`Job del periodo ${bucketLabel(b.bucket, period)}`, input: { ...reportInput(search), bucket: b.bucket } })
-              }}
             />
-          </ChartBlock>
-          <ChartBlock title={<Trans>Pezzi per {groupName}</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
-            <ReportChart
-              testId="chart-groups"
-              data={report.data.rows.slice(0, 30).map((r) => ({ label: r.label || none, good: r.good, scrapped: r.scrapped }))}
-              dataKey="label"
-              stacked
-              series={[
-                { name: 'good', label: t`Buoni`, color: 'teal.6' },
-                { name: 'scrapped', label: t`Scarti`, color: 'red.6' },
-              ]}
-              onBar={(i) => {
-                const r = report.data!.rows[i]
-                if (r) setDrill(rowDrill(r))
-              }}
-            />
-          </ChartBlock>
-          <SimpleTable testId="table-groups" rows={report.data.rows} columns={columns} onRow={(r) => setDrill(rowDrill(r))} empty={<Trans>Nessun pezzo completato nel periodo.</Trans>} />
-          <Text fw={600}>
-            <Trans>Ordini in ritardo e a rischio</Trans>
-          </Text>
-          <SimpleTable testId="table-late" rows={report.data.late} columns={lateColumns} empty={<Trans>Nessun ordine in ritardo o a rischio.</Trans>} />
-        </Stack>
-      )}
+            <ChartBlock title={<Trans>Pezzi per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-buckets"
+                data={data.buckets.map((b) => ({ ...b, label: bucketLabel(b.bucket, period) }))}
+                dataKey="label"
+                series={[
+                  { name: 'completed', label: t`Completati`, color: 'teal.6' },
+                  { name: 'final_completed', label: t`Completati (ultima fase)`, color: 'blue.6' },
+                  { name: 'planned', label: t`Pianificati`, color: 'gray.5' },
+                ]}
+                onBar={(i) => {
+                  const b = data.buckets[i]
+                  if (b) setDrill(periodDrill(b.bucket))
+                }}
+              />
+            </ChartBlock>
+            <ChartBlock title={<Trans>Pezzi per {groupName}</Trans>} hint={<Trans>Tocca una barra o una riga per vedere i job.</Trans>}>
+              <ReportChart
+                testId="chart-groups"
+                data={data.rows.slice(0, 30).map((r) => ({ label: r.label || none, good: r.good, scrapped: r.scrapped }))}
+                dataKey="label"
+                stacked
+                series={[
+                  { name: 'good', label: t`Buoni`, color: 'teal.6' },
+                  { name: 'scrapped', label: t`Scarti`, color: 'red.6' },
+                ]}
+                onBar={(i) => {
+                  const r = data.rows[i]
+                  if (r) setDrill(rowDrill(r))
+                }}
+              />
+            </ChartBlock>
+            <SimpleTable testId="table-groups" rows={data.rows} columns={columns} onRow={(r) => setDrill(rowDrill(r))} empty={<Trans>Nessun pezzo completato nel periodo.</Trans>} />
+            <Text fw={600}>
+              <Trans>Ordini in ritardo e a rischio</Trans>
+            </Text>
+            <SimpleTable testId="table-late" rows={data.late} columns={lateColumns} empty={<Trans>Nessun ordine in ritardo o a rischio.</Trans>} />
+          </>
+        )}
+      </ReportBody>
       <DrillDown drill={drill} onClose={() => setDrill(null)} />
     </ReportShell>
   )

@@ -1,14 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { QUALITY_GROUPS, type QualityGroup, type QualityReport } from '../../../../src/domains/reports/schemas'
+import type { QualityGroup, QualityReport } from '../../../../src/domains/reports/schemas'
 import { formatDate } from '../../../../src/i18n/format'
-import { LoadError, Loading } from '../../../components/QueryState'
 import { bucketLabel, count, hours } from '../../../components/reports/format'
 import { ReportChart } from '../../../components/reports/ReportChart'
+import { ReportBody } from '../../../components/reports/ReportFrame'
 import { ChartBlock, ReportShell } from '../../../components/reports/ReportShell'
-import { rangeOf, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
+import { rangeOf, reportGroup, type ReportSearch, reportInput, validateReportSearch } from '../../../components/reports/report-search'
 import { type Column, Figures, SimpleTable } from '../../../components/reports/SimpleTable'
 import { trpc } from '../../../lib/trpc'
 
@@ -22,15 +22,14 @@ function QualityReportPage() {
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const setSearch = (patch: Partial<ReportSearch>) => navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true })
-  const group = (QUALITY_GROUPS as readonly string[]).includes(search.group ?? '') ? (search.group as QualityGroup) : 'type'
-  const report = useQuery({ ...trpc.reports.quality.queryOptions({ ...reportInput(search), group_by: group }), placeholderData: keepPreviousData })
   const period = rangeOf(search).period
   const groups: { value: QualityGroup; label: string }[] = [
     { value: 'type', label: t`Tipo` },
     { value: 'product', label: t`Prodotto` },
     { value: 'phase', label: t`Fase` },
   ]
-  const groupName = groups.find((g) => g.value === group)!.label
+  const { group, groupName } = reportGroup(groups, search.group)
+  const report = useQuery({ ...trpc.reports.quality.queryOptions({ ...reportInput(search), group_by: group }), placeholderData: keepPreviousData })
   const none = t`(nessuno)`
   const h = (ms: number | null) => (ms === null ? '—' : hours(ms, i18n.locale))
   type Row = QualityReport['rows'][number]
@@ -80,53 +79,51 @@ function QualityReportPage() {
           : null
       }
     >
-      {report.isError ? (
-        <LoadError error={report.error} />
-      ) : !report.data ? (
-        <Loading />
-      ) : (
-        <Stack gap="md">
-          <Figures
-            items={[
-              { label: <Trans>Aperte</Trans>, value: count(report.data.totals.opened, i18n.locale), testId: 'fig-opened' },
-              { label: <Trans>Chiuse</Trans>, value: count(report.data.totals.closed, i18n.locale) },
-              { label: <Trans>Escalation</Trans>, value: count(report.data.totals.escalated, i18n.locale) },
-              { label: <Trans>Critiche aperte</Trans>, value: count(report.data.totals.open_critical, i18n.locale) },
-              { label: <Trans>Ore alla chiusura (mediana)</Trans>, value: h(report.data.totals.close_median_ms) },
-              { label: <Trans>Ore alla chiusura (p90)</Trans>, value: h(report.data.totals.close_p90_ms) },
-            ]}
-          />
-          <ChartBlock title={<Trans>Segnalazioni per periodo</Trans>}>
-            <ReportChart
-              testId="chart-buckets"
-              data={report.data.buckets.map((b) => ({ ...b, label: bucketLabel(b.bucket, period) }))}
-              dataKey="label"
-              series={[
-                { name: 'opened', label: t`Aperte`, color: 'orange.6' },
-                { name: 'closed', label: t`Chiuse`, color: 'teal.6' },
-                { name: 'escalated', label: t`Escalation`, color: 'red.6' },
+      <ReportBody report={report}>
+        {(data) => (
+          <>
+            <Figures
+              items={[
+                { label: <Trans>Aperte</Trans>, value: count(data.totals.opened, i18n.locale), testId: 'fig-opened' },
+                { label: <Trans>Chiuse</Trans>, value: count(data.totals.closed, i18n.locale) },
+                { label: <Trans>Escalation</Trans>, value: count(data.totals.escalated, i18n.locale) },
+                { label: <Trans>Critiche aperte</Trans>, value: count(data.totals.open_critical, i18n.locale) },
+                { label: <Trans>Ore alla chiusura (mediana)</Trans>, value: h(data.totals.close_median_ms) },
+                { label: <Trans>Ore alla chiusura (p90)</Trans>, value: h(data.totals.close_p90_ms) },
               ]}
             />
-          </ChartBlock>
-          <ChartBlock title={<Trans>Segnalazioni per {groupName}</Trans>}>
-            <ReportChart
-              testId="chart-groups"
-              data={report.data.rows.slice(0, 30).map((r) => ({ label: r.label || none, opened: r.opened, closed: r.closed, open_critical: r.open_critical }))}
-              dataKey="label"
-              series={[
-                { name: 'opened', label: t`Aperte`, color: 'orange.6' },
-                { name: 'closed', label: t`Chiuse`, color: 'teal.6' },
-                { name: 'open_critical', label: t`Critiche aperte`, color: 'red.6' },
-              ]}
-            />
-          </ChartBlock>
-          <SimpleTable testId="table-groups" rows={report.data.rows} columns={columns} empty={<Trans>Nessuna segnalazione nel periodo.</Trans>} />
-          <Text fw={600}>
-            <Trans>Segnalazioni critiche aperte</Trans>
-          </Text>
-          <SimpleTable testId="table-critical" rows={report.data.open_critical} columns={criticalColumns} empty={<Trans>Nessuna segnalazione critica aperta.</Trans>} />
-        </Stack>
-      )}
+            <ChartBlock title={<Trans>Segnalazioni per periodo</Trans>}>
+              <ReportChart
+                testId="chart-buckets"
+                data={data.buckets.map((b) => ({ ...b, label: bucketLabel(b.bucket, period) }))}
+                dataKey="label"
+                series={[
+                  { name: 'opened', label: t`Aperte`, color: 'orange.6' },
+                  { name: 'closed', label: t`Chiuse`, color: 'teal.6' },
+                  { name: 'escalated', label: t`Escalation`, color: 'red.6' },
+                ]}
+              />
+            </ChartBlock>
+            <ChartBlock title={<Trans>Segnalazioni per {groupName}</Trans>}>
+              <ReportChart
+                testId="chart-groups"
+                data={data.rows.slice(0, 30).map((r) => ({ label: r.label || none, opened: r.opened, closed: r.closed, open_critical: r.open_critical }))}
+                dataKey="label"
+                series={[
+                  { name: 'opened', label: t`Aperte`, color: 'orange.6' },
+                  { name: 'closed', label: t`Chiuse`, color: 'teal.6' },
+                  { name: 'open_critical', label: t`Critiche aperte`, color: 'red.6' },
+                ]}
+              />
+            </ChartBlock>
+            <SimpleTable testId="table-groups" rows={data.rows} columns={columns} empty={<Trans>Nessuna segnalazione nel periodo.</Trans>} />
+            <Text fw={600}>
+              <Trans>Segnalazioni critiche aperte</Trans>
+            </Text>
+            <SimpleTable testId="table-critical" rows={data.open_critical} columns={criticalColumns} empty={<Trans>Nessuna segnalazione critica aperta.</Trans>} />
+          </>
+        )}
+      </ReportBody>
     </ReportShell>
   )
 }

@@ -1,10 +1,8 @@
 import { Trans } from '@lingui/react/macro'
-import { Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { Loading } from '../../../../components/QueryState'
+import { createFileRoute } from '@tanstack/react-router'
 import { trpc } from '../../../../lib/trpc'
-import { BackLink, LoadFailed } from '../-library-ui'
+import { LibraryDetailPage } from '../-library-pages'
 import { CounterForm } from './-counter-form'
 
 export const Route = createFileRoute('/app/admin/counter/$counter_key')({
@@ -13,22 +11,10 @@ export const Route = createFileRoute('/app/admin/counter/$counter_key')({
 
 function CounterDetail() {
   const { counter_key } = Route.useParams()
-  const { data, error } = useQuery(trpc.counters.get.queryOptions({ key: counter_key }))
-  const back = (
-    <BackLink to="/app/admin/counter">
-      <Trans>Contatori</Trans>
-    </BackLink>
-  )
-  if (error) return <LoadFailed error={error} back={back} />
-  if (!data) return <Loading />
+  const query = useQuery(trpc.counters.get.queryOptions({ key: counter_key }))
   return (
-    <>
-      {back}
-      <Title order={2} mb="md">
-        {data.name}
-      </Title>
-      <CounterForm key={`${data._key}:${data.updated_at}`} counter={data} />
-      <Outlet />
-    </>
+    <LibraryDetailPage query={query} list="/app/admin/counter" listLabel={<Trans>Contatori</Trans>} title={(row) => row.name}>
+      {(row) => <CounterForm counter={row} />}
+    </LibraryDetailPage>
   )
 }

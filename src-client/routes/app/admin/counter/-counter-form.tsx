@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Code, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core'
+import { Code, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { COUNTER_NAME_MAX, COUNTER_NEXT_VALUE_MAX, COUNTER_TEMPLATE_MAX, type CounterRow } from '../../../../../src/domains/counters/schemas'
@@ -20,6 +20,7 @@ import { ApiError, toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { DeleteButton } from '../-library-pages'
 import { FormFooter } from '../-library-ui'
 import { useFrequencyLabels } from './-frequency'
 
@@ -174,9 +175,9 @@ export function CounterForm({ counter }: { counter?: CounterRow }) {
             createLabel={<Trans>Crea contatore</Trans>}
             left={
               counter && (
-                <Button variant="subtle" color="red" onClick={() => navigate({ to: '/app/admin/counter/$counter_key/delete', params: { counter_key: counter._key } })}>
+                <DeleteButton onClick={() => navigate({ to: '/app/admin/counter/$counter_key/delete', params: { counter_key: counter._key } })}>
                   <Trans>Elimina contatore</Trans>
-                </Button>
+                </DeleteButton>
               )
             }
           />

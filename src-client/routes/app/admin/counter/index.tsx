@@ -1,33 +1,28 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Checkbox, Code, Group, Stack, Text } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
+import { Button, Checkbox, Code, Group, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useMemo, useState } from 'react'
 import type { COUNTER_SORTS, CounterRow } from '../../../../../src/domains/counters/schemas'
-import { type DataColumn, DataTable, type SortingState } from '../../../../components/DataTable'
+import type { DataColumn } from '../../../../components/DataTable'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
-import { LibraryHeader, SearchBox, sortInput } from '../-library-ui'
+import { LIBRARY_PAGE_SIZE, LibraryListPage, useLibraryList } from '../-library-pages'
+import { sortInput } from '../-library-ui'
 import { useFrequencyLabels } from './-frequency'
 
 export const Route = createFileRoute('/app/admin/counter/')({
   component: CountersList,
 })
 
-const PAGE_SIZE = 25
-
 function CountersList() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const frequencyLabels = useFrequencyLabels()
-  const [search, setSearch] = useState('')
-  const [debounced] = useDebouncedValue(search.trim(), 250)
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }])
-  const [page, setPage] = useState(1)
+  const list = useLibraryList('name')
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [copying, setCopying] = useState(false)
-  const input = { search: debounced || undefined, ...sortInput<(typeof COUNTER_SORTS)[number]>(sorting), page, page_size: PAGE_SIZE }
+  const input = { search: list.searched, ...sortInput<(typeof COUNTER_SORTS)[number]>(list.sorting), page: list.page, page_size: LIBRARY_PAGE_SIZE }
   const { data, isFetching } = useQuery({ ...trpc.counters.list.queryOptions(input), placeholderData: keepPreviousData })
 
   const toggle = (key: string, on: boolean) =>
@@ -85,47 +80,28 @@ function CountersList() {
   }
 
   return (
-    <Stack gap="sm">
-      <LibraryHeader
-        title={<Trans>Contatori</Trans>}
-        description={<Trans>Modelli che generano i codici dei seriali: testo, parti della data e una sequenza che si azzera con la frequenza scelta.</Trans>}
-        action={
-          <Group gap="sm">
-            <Button variant="default" disabled={selected.size === 0} loading={copying} onClick={copySelected}>
-              <Trans>Copia selezionati</Trans>
-              {selected.size > 0 && ` (${selected.size})`}
-            </Button>
-            <Button component={Link} to="/app/admin/counter/new">
-              <Trans>Nuovo contatore</Trans>
-            </Button>
-          </Group>
-        }
-      />
-      <SearchBox
-        value={search}
-        onChange={(v) => {
-          setSearch(v)
-          setPage(1)
-        }}
-        placeholder={t`Cerca per nome o modello`}
-      />
-      <DataTable
-        columns={columns}
-        data={data?.rows ?? []}
-        getRowId={(r) => r._key}
-        sorting={sorting}
-        onSortingChange={(s) => {
-          setSorting(s)
-          setPage(1)
-        }}
-        page={page}
-        pageCount={data ? Math.ceil(data.total / PAGE_SIZE) : undefined}
-        total={data?.total}
-        onPageChange={setPage}
-        loading={isFetching && !data}
-        onRowClick={(r) => navigate({ to: '/app/admin/counter/$counter_key', params: { counter_key: r._key } })}
-        empty={debounced ? <Trans>Nessun contatore trovato</Trans> : <Trans>Nessun contatore: creane uno.</Trans>}
-      />
-    </Stack>
+    <LibraryListPage
+      list={list}
+      title={<Trans>Contatori</Trans>}
+      description={<Trans>Modelli che generano i codici dei seriali: testo, parti della data e una sequenza che si azzera con la frequenza scelta.</Trans>}
+      action={
+        <Group gap="sm">
+          <Button variant="default" disabled={selected.size === 0} loading={copying} onClick={copySelected}>
+            <Trans>Copia selezionati</Trans>
+            {selected.size > 0 && ` (${selected.size})`}
+          </Button>
+          <Button component={Link} to="/app/admin/counter/new">
+            <Trans>Nuovo contatore</Trans>
+          </Button>
+        </Group>
+      }
+      searchPlaceholder={t`Cerca per nome o modello`}
+      columns={columns}
+      rows={data?.rows}
+      total={data?.total}
+      loading={isFetching && !data}
+      onRowClick={(r) => navigate({ to: '/app/admin/counter/$counter_key', params: { counter_key: r._key } })}
+      empty={list.searched ? <Trans>Nessun contatore trovato</Trans> : <Trans>Nessun contatore: creane uno.</Trans>}
+    />
   )
 }

@@ -1,7 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { Title } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
-import { BackLink } from '../-library-ui'
+import { LibraryFormPage } from '../-library-pages'
 import { CounterForm } from './-counter-form'
 
 export const Route = createFileRoute('/app/admin/counter/new')({
@@ -10,14 +9,8 @@ export const Route = createFileRoute('/app/admin/counter/new')({
 
 function NewCounter() {
   return (
-    <>
-      <BackLink to="/app/admin/counter">
-        <Trans>Contatori</Trans>
-      </BackLink>
-      <Title order={2} mb="md">
-        <Trans>Nuovo contatore</Trans>
-      </Title>
+    <LibraryFormPage list="/app/admin/counter" listLabel={<Trans>Contatori</Trans>} title={<Trans>Nuovo contatore</Trans>}>
       <CounterForm />
-    </>
+    </LibraryFormPage>
   )
 }

@@ -7,7 +7,8 @@ import type { FIELD_SORTS, FieldRow } from '../../../../../src/domains/form-fiel
 import type { DataColumn } from '../../../../components/DataTable'
 import { FIELD_TYPE_LABELS } from '../../../../lib/library-labels'
 import { trpc } from '../../../../lib/trpc'
-import { ArchivableListPage, sortInput, useArchivableList } from '../-library-ui'
+import { LibraryListPage, useLibraryList } from '../-library-pages'
+import { sortInput } from '../-library-ui'
 
 export const Route = createFileRoute('/app/admin/field/')({
   component: FieldsList,
@@ -16,7 +17,7 @@ export const Route = createFileRoute('/app/admin/field/')({
 function FieldsList() {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
-  const list = useArchivableList('name')
+  const list = useLibraryList('name')
   const input = {
     search: list.searched,
     active_only: list.status === 'active' || undefined,
@@ -79,7 +80,7 @@ function FieldsList() {
   )
 
   return (
-    <ArchivableListPage
+    <LibraryListPage
       list={list}
       title={<Trans>Campi personalizzati</Trans>}
       description={<Trans>I campi con cui si costruiscono i moduli dei passi e i dati aggiuntivi dei prodotti.</Trans>}

@@ -1,7 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { Title } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
-import { BackLink } from '../-library-ui'
+import { LibraryFormPage } from '../-library-pages'
 import { FieldForm } from './-field-form'
 
 export const Route = createFileRoute('/app/admin/field/new')({
@@ -10,14 +9,8 @@ export const Route = createFileRoute('/app/admin/field/new')({
 
 function NewField() {
   return (
-    <>
-      <BackLink to="/app/admin/field">
-        <Trans>Campi personalizzati</Trans>
-      </BackLink>
-      <Title order={2} mb="md">
-        <Trans>Nuovo campo</Trans>
-      </Title>
+    <LibraryFormPage list="/app/admin/field" listLabel={<Trans>Campi personalizzati</Trans>} title={<Trans>Nuovo campo</Trans>}>
       <FieldForm />
-    </>
+    </LibraryFormPage>
   )
 }

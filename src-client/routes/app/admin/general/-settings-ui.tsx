@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro'
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { SettingsRow } from '../../../../../src/domains/settings/schemas'
@@ -21,6 +21,37 @@ export function Section({ title, description, children }: { title: ReactNode; de
         {children}
       </Stack>
     </Paper>
+  )
+}
+
+export type SettingsColumn = { label?: ReactNode; w?: number; ta?: 'right' }
+
+/** A list in a settings tab (departments, printers, serial fields, print templates): its headings, its rows, a line while it has none. */
+export function SettingsTable({ testid, columns, empty, children }: { testid: string; columns: SettingsColumn[]; empty: ReactNode; children: ReactNode }) {
+  return (
+    <Table verticalSpacing="sm" striped data-testid={testid}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((c, i) => (
+            <Table.Th key={i} w={c.w} ta={c.ta}>
+              {c.label}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {children}
+        {empty && (
+          <Table.Tr>
+            <Table.Td colSpan={columns.length}>
+              <Text c="dimmed" ta="center" py="md">
+                {empty}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </Table.Tbody>
+    </Table>
   )
 }
 

@@ -8,7 +8,7 @@ import { DEPARTMENT_CODE_MAX, DEPARTMENT_NAME_MAX, type DepartmentRow } from '..
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
 import { Loading } from '../../../../components/QueryState'
-import { Section } from './-settings-ui'
+import { Section, SettingsTable } from './-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/departments')({
   component: DepartmentsTab,
@@ -34,77 +34,56 @@ function DepartmentsTab() {
         {!data ? (
           <Loading />
         ) : (
-          <Table verticalSpacing="sm" striped data-testid="departments-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={180}>
-                  <Trans>Codice</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th w={90} ta="right">
-                  <Trans>Utenti</Trans>
-                </Table.Th>
-                <Table.Th w={200} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((d) =>
-                editing === d._key ? (
-                  <EditRow key={d._key} department={d} onDone={() => setEditing(null)} />
-                ) : (
-                  <Table.Tr key={d._key} data-testid={`department-${d.code}`}>
-                    <Table.Td>
-                      <Badge variant="light" size="lg" radius="sm" tt="none">
-                        {d.code}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{d.name}</Table.Td>
-                    <Table.Td ta="right">{d.user_count}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button size="compact-sm" variant="default" onClick={() => setEditing(d._key)} aria-label={editLabel(d.code)}>
-                          <Trans>Modifica</Trans>
-                        </Button>
-                        <Tooltip
-                          label={plural(d.user_count, {
-                            one: 'Assegnato a # utente: non può essere eliminato',
-                            other: 'Assegnato a # utenti: non può essere eliminato',
-                          })}
-                          disabled={d.user_count === 0}
-                          withArrow
-                        >
-                          {/* A disabled button gets no pointer events: the wrapper keeps the tooltip working. */}
-                          <span>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              disabled={d.user_count > 0}
-                              onClick={() => setDeleting(d)}
-                              aria-label={deleteLabel(d.code)}
-                            >
-                              <Trans>Elimina</Trans>
-                            </Button>
-                          </span>
-                        </Tooltip>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ),
-              )}
-              {data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={4}>
-                    <Text c="dimmed" ta="center" py="md">
-                      <Trans>Nessun reparto</Trans>
-                    </Text>
+          <SettingsTable
+            testid="departments-table"
+            columns={[{ label: <Trans>Codice</Trans>, w: 180 }, { label: <Trans>Nome</Trans> }, { label: <Trans>Utenti</Trans>, w: 90, ta: 'right' }, { w: 200 }]}
+            empty={data.length === 0 && <Trans>Nessun reparto</Trans>}
+          >
+            {data.map((d) =>
+              editing === d._key ? (
+                <EditRow key={d._key} department={d} onDone={() => setEditing(null)} />
+              ) : (
+                <Table.Tr key={d._key} data-testid={`department-${d.code}`}>
+                  <Table.Td>
+                    <Badge variant="light" size="lg" radius="sm" tt="none">
+                      {d.code}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{d.name}</Table.Td>
+                  <Table.Td ta="right">{d.user_count}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" variant="default" onClick={() => setEditing(d._key)} aria-label={editLabel(d.code)}>
+                        <Trans>Modifica</Trans>
+                      </Button>
+                      <Tooltip
+                        label={plural(d.user_count, {
+                          one: 'Assegnato a # utente: non può essere eliminato',
+                          other: 'Assegnato a # utenti: non può essere eliminato',
+                        })}
+                        disabled={d.user_count === 0}
+                        withArrow
+                      >
+                        {/* A disabled button gets no pointer events: the wrapper keeps the tooltip working. */}
+                        <span>
+                          <Button
+                            size="compact-sm"
+                            variant="subtle"
+                            color="red"
+                            disabled={d.user_count > 0}
+                            onClick={() => setDeleting(d)}
+                            aria-label={deleteLabel(d.code)}
+                          >
+                            <Trans>Elimina</Trans>
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+              ),
+            )}
+          </SettingsTable>
         )}
       </Section>
       <DeleteDepartment department={deleting} onClose={() => setDeleting(null)} />

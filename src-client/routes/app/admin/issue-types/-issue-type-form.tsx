@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, Select, Stack, Switch, TextInput } from '@mantine/core'
+import { Group, Paper, Select, Stack, Switch, TextInput } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import {
@@ -18,6 +18,7 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { ISSUE_LINK_LABELS } from '../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { DeleteButton } from '../-library-pages'
 import { FormFooter } from '../-library-ui'
 
 /** `close_within` as typed (NumberTextInput). */
@@ -136,13 +137,9 @@ export function IssueTypeForm({ issueType }: { issueType?: IssueTypeRow }) {
             createLabel={<Trans>Crea tipo</Trans>}
             left={
               issueType && (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  onClick={() => navigate({ to: '/app/admin/issue-types/$issueTypeKey/delete', params: { issueTypeKey: issueType._key } })}
-                >
+                <DeleteButton onClick={() => navigate({ to: '/app/admin/issue-types/$issueTypeKey/delete', params: { issueTypeKey: issueType._key } })}>
                   <Trans>Elimina tipo</Trans>
-                </Button>
+                </DeleteButton>
               )
             }
           />

@@ -7,7 +7,8 @@ import type { ISSUE_TYPE_SORTS, IssueTypeRow } from '../../../../../src/domains/
 import type { DataColumn } from '../../../../components/DataTable'
 import { ISSUE_LINK_LABELS } from '../../../../lib/library-labels'
 import { trpc } from '../../../../lib/trpc'
-import { ArchivableListPage, sortInput, useArchivableList } from '../-library-ui'
+import { LibraryListPage, useLibraryList } from '../-library-pages'
+import { sortInput } from '../-library-ui'
 
 export const Route = createFileRoute('/app/admin/issue-types/')({
   component: IssueTypesList,
@@ -16,7 +17,7 @@ export const Route = createFileRoute('/app/admin/issue-types/')({
 function IssueTypesList() {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
-  const list = useArchivableList('code')
+  const list = useLibraryList('code')
   const input = {
     search: list.searched,
     active_only: list.status === 'active' || undefined,
@@ -68,7 +69,7 @@ function IssueTypesList() {
   )
 
   return (
-    <ArchivableListPage
+    <LibraryListPage
       list={list}
       title={<Trans>Tipi di segnalazione</Trans>}
       description={<Trans>Le categorie delle segnalazioni: entro quante ore chiuderle prima che diventino critiche e a cosa si collegano.</Trans>}

@@ -1,7 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { Title } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
-import { BackLink } from '../-library-ui'
+import { LibraryFormPage } from '../-library-pages'
 import { IssueTypeForm } from './-issue-type-form'
 
 export const Route = createFileRoute('/app/admin/issue-types/new')({
@@ -10,14 +9,8 @@ export const Route = createFileRoute('/app/admin/issue-types/new')({
 
 function NewIssueType() {
   return (
-    <>
-      <BackLink to="/app/admin/issue-types">
-        <Trans>Tipi di segnalazione</Trans>
-      </BackLink>
-      <Title order={2} mb="md">
-        <Trans>Nuovo tipo di segnalazione</Trans>
-      </Title>
+    <LibraryFormPage list="/app/admin/issue-types" listLabel={<Trans>Tipi di segnalazione</Trans>} title={<Trans>Nuovo tipo di segnalazione</Trans>}>
       <IssueTypeForm />
-    </>
+    </LibraryFormPage>
   )
 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Paper, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -11,6 +11,7 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { DeleteButton } from '../-library-pages'
 import { FormFooter } from '../-library-ui'
 
 const NAME_CODES = ['OPERATION_NAME_TAKEN', 'OPERATION_NAME_REQUIRED']
@@ -100,13 +101,9 @@ export function OperationForm({ operation }: { operation?: OperationRow }) {
             createLabel={<Trans>Crea operazione</Trans>}
             left={
               operation && (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  onClick={() => navigate({ to: '/app/admin/operations/$operation_key/delete', params: { operation_key: operation._key } })}
-                >
+                <DeleteButton onClick={() => navigate({ to: '/app/admin/operations/$operation_key/delete', params: { operation_key: operation._key } })}>
                   <Trans>Elimina operazione</Trans>
-                </Button>
+                </DeleteButton>
               )
             }
           />

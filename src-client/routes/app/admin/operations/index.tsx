@@ -1,29 +1,24 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Stack, Text } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
+import { Badge, Button, Group, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import type { OPERATION_SORTS, OperationRow } from '../../../../../src/domains/operations/schemas'
 import { formatDateTime } from '../../../../../src/i18n/format'
-import { type DataColumn, DataTable, type SortingState } from '../../../../components/DataTable'
+import type { DataColumn } from '../../../../components/DataTable'
 import { trpc } from '../../../../lib/trpc'
-import { LibraryHeader, SearchBox, sortInput } from '../-library-ui'
+import { LIBRARY_PAGE_SIZE, LibraryListPage, useLibraryList } from '../-library-pages'
+import { sortInput } from '../-library-ui'
 
 export const Route = createFileRoute('/app/admin/operations/')({
   component: OperationsList,
 })
 
-const PAGE_SIZE = 25
-
 function OperationsList() {
   const { t } = useLingui()
   const navigate = useNavigate()
-  const [search, setSearch] = useState('')
-  const [debounced] = useDebouncedValue(search.trim(), 250)
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }])
-  const [page, setPage] = useState(1)
-  const input = { search: debounced || undefined, ...sortInput<(typeof OPERATION_SORTS)[number]>(sorting), page, page_size: PAGE_SIZE }
+  const list = useLibraryList('name')
+  const input = { search: list.searched, ...sortInput<(typeof OPERATION_SORTS)[number]>(list.sorting), page: list.page, page_size: LIBRARY_PAGE_SIZE }
   const { data, isFetching } = useQuery({ ...trpc.operations.list.queryOptions(input), placeholderData: keepPreviousData })
 
   const columns = useMemo<DataColumn<OperationRow>[]>(
@@ -41,42 +36,23 @@ function OperationsList() {
   )
 
   return (
-    <Stack gap="sm">
-      <LibraryHeader
-        title={<Trans>Operazioni</Trans>}
-        description={<Trans>Tipi di lavoro riutilizzabili con i loro passi predefiniti, copiati nelle fasi dei prodotti.</Trans>}
-        action={
-          <Button component={Link} to="/app/admin/operations/new">
-            <Trans>Nuova operazione</Trans>
-          </Button>
-        }
-      />
-      <SearchBox
-        value={search}
-        onChange={(v) => {
-          setSearch(v)
-          setPage(1)
-        }}
-        placeholder={t`Cerca per nome`}
-      />
-      <DataTable
-        columns={columns}
-        data={data?.rows ?? []}
-        getRowId={(r) => r._key}
-        sorting={sorting}
-        onSortingChange={(s) => {
-          setSorting(s)
-          setPage(1)
-        }}
-        page={page}
-        pageCount={data ? Math.ceil(data.total / PAGE_SIZE) : undefined}
-        total={data?.total}
-        onPageChange={setPage}
-        loading={isFetching && !data}
-        onRowClick={(r) => navigate({ to: '/app/admin/operations/$operation_key', params: { operation_key: r._key } })}
-        empty={debounced ? <Trans>Nessuna operazione trovata</Trans> : <Trans>Nessuna operazione: creane una.</Trans>}
-      />
-    </Stack>
+    <LibraryListPage
+      list={list}
+      title={<Trans>Operazioni</Trans>}
+      description={<Trans>Tipi di lavoro riutilizzabili con i loro passi predefiniti, copiati nelle fasi dei prodotti.</Trans>}
+      action={
+        <Button component={Link} to="/app/admin/operations/new">
+          <Trans>Nuova operazione</Trans>
+        </Button>
+      }
+      searchPlaceholder={t`Cerca per nome`}
+      columns={columns}
+      rows={data?.rows}
+      total={data?.total}
+      loading={isFetching && !data}
+      onRowClick={(r) => navigate({ to: '/app/admin/operations/$operation_key', params: { operation_key: r._key } })}
+      empty={list.searched ? <Trans>Nessuna operazione trovata</Trans> : <Trans>Nessuna operazione: creane una.</Trans>}
+    />
   )
 }
 

@@ -1,7 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { Title } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
-import { BackLink } from '../-library-ui'
+import { LibraryFormPage } from '../-library-pages'
 import { OperationForm } from './-operation-form'
 
 export const Route = createFileRoute('/app/admin/operations/new')({
@@ -10,14 +9,8 @@ export const Route = createFileRoute('/app/admin/operations/new')({
 
 function NewOperation() {
   return (
-    <>
-      <BackLink to="/app/admin/operations">
-        <Trans>Operazioni</Trans>
-      </BackLink>
-      <Title order={2} mb="md">
-        <Trans>Nuova operazione</Trans>
-      </Title>
+    <LibraryFormPage list="/app/admin/operations" listLabel={<Trans>Operazioni</Trans>} title={<Trans>Nuova operazione</Trans>}>
       <OperationForm />
-    </>
+    </LibraryFormPage>
   )
 }

@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import type { MovementListKind } from '../../../../../src/domains/missions/schemas'
+import type { MovementListKind, MovementListRow } from '../../../../../src/domains/missions/schemas'
 import { formatDateTime } from '../../../../../src/i18n/format'
 import { DateField } from '../../../../components/DateField'
 import { LIST_KIND_LABELS } from '../../../../components/missions/labels'
 import { WorkOrderSelect } from '../../../../components/missions/NewMissionForm'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
+import { ListDescription, ListHeader, PagedListPage, type RowColumn, RowTable } from '../../../../components/warehouse/ListFrame'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { trpc, trpcClient } from '../../../../lib/trpc'
@@ -16,6 +17,8 @@ import { trpc, trpcClient } from '../../../../lib/trpc'
 export const Route = createFileRoute('/app/warehouse/lists/')({
   component: ListsPage,
 })
+
+const PAGE_SIZE = 50
 
 const today = () => {
   const d = new Date()
@@ -28,14 +31,12 @@ function ListsPage() {
   const navigate = useNavigate()
   const canEdit = useCanEditWarehouse()
   const [page, setPage] = useState(1)
-  const lists = useQuery({ ...trpc.missions.lists.queryOptions({ page, page_size: 50 }), placeholderData: keepPreviousData, staleTime: 0 })
+  const lists = useQuery({ ...trpc.missions.lists.queryOptions({ page, page_size: PAGE_SIZE }), placeholderData: keepPreviousData, staleTime: 0 })
   const [kind, setKind] = useState<Exclude<MovementListKind, 'mission'>>('work_order')
   const [workOrder, setWorkOrder] = useState<string | null>(null)
   const [day, setDay] = useState<string | null>(today())
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  const rows = lists.data?.rows ?? []
-  const pages = Math.max(1, Math.ceil((lists.data?.total ?? 0) / 50))
 
   async function create() {
     setProblem(null)
@@ -52,16 +53,48 @@ function ListsPage() {
     }
   }
 
-  return (
-    <Stack gap="md">
-      <div>
-        <Title order={2}>
-          <Trans>Liste di movimenti</Trans>
-        </Title>
-        <Text c="dimmed" size="sm" mt={4}>
-          <Trans>I movimenti pianificati raggruppati per la stampa: la lista di prelievo di un ordine di lavoro o di un giorno.</Trans>
+  const columns: RowColumn<MovementListRow>[] = [
+    {
+      header: t`Lista`,
+      cell: (l) => (
+        <Text fw={600} size="sm">
+          {l.code}
         </Text>
-      </div>
+      ),
+    },
+    { header: t`Tipo`, cell: (l) => i18n._(LIST_KIND_LABELS[l.kind]) },
+    { header: t`Titolo`, cell: (l) => l.title },
+    { header: t`Movimenti`, cell: (l) => l.lines_total, align: 'right' },
+    { header: t`Creata`, cell: (l) => `${formatDateTime(l.created_at)}${l.created_by_name ? ` · ${l.created_by_name}` : ''}` },
+  ]
+
+  return (
+    <PagedListPage
+      header={
+        <ListHeader
+          title={<Trans>Liste di movimenti</Trans>}
+          subtitle={
+            <ListDescription>
+              <Trans>I movimenti pianificati raggruppati per la stampa: la lista di prelievo di un ordine di lavoro o di un giorno.</Trans>
+            </ListDescription>
+          }
+        />
+      }
+      query={lists}
+      pageSize={PAGE_SIZE}
+      page={page}
+      onPage={setPage}
+      table={(rows) => (
+        <RowTable
+          testid="lists-table"
+          minWidth={720}
+          columns={columns}
+          rows={rows}
+          onRow={(l) => navigate({ to: '/app/warehouse/lists/$listKey', params: { listKey: l._key } })}
+        />
+      )}
+      empty={<Trans>Nessuna lista</Trans>}
+    >
       {canEdit && (
         <Paper withBorder radius="md" p="md">
           <Stack gap="sm">
@@ -95,48 +128,6 @@ function ListsPage() {
           </Stack>
         </Paper>
       )}
-      {lists.isError && <Text c="red">{errorMessage(toApiError(lists.error))}</Text>}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped highlightOnHover data-testid="lists-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t`Lista`}</Table.Th>
-              <Table.Th>{t`Tipo`}</Table.Th>
-              <Table.Th>{t`Titolo`}</Table.Th>
-              <Table.Th ta="right">{t`Movimenti`}</Table.Th>
-              <Table.Th>{t`Creata`}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((l) => (
-              <Table.Tr key={l._key} style={{ cursor: 'pointer' }} onClick={() => navigate({ to: '/app/warehouse/lists/$listKey', params: { listKey: l._key } })}>
-                <Table.Td>
-                  <Text fw={600} size="sm">
-                    {l.code}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{i18n._(LIST_KIND_LABELS[l.kind])}</Table.Td>
-                <Table.Td>{l.title}</Table.Td>
-                <Table.Td ta="right">{l.lines_total}</Table.Td>
-                <Table.Td>
-                  {formatDateTime(l.created_at)}
-                  {l.created_by_name ? ` · ${l.created_by_name}` : ''}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {lists.data && rows.length === 0 && (
-        <Text c="dimmed" ta="center">
-          <Trans>Nessuna lista</Trans>
-        </Text>
-      )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination value={page} total={pages} onChange={setPage} />
-        </Group>
-      )}
-    </Stack>
+    </PagedListPage>
   )
 }

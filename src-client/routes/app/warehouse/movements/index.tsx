@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core'
+import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react'
 import { MOVEMENT_STATUSES, MOVEMENT_TYPES, type MovementStatus, type MovementType } from '../../../../../src/domains/movements/schemas'
 import { Loading } from '../../../../components/QueryState'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
+import { ListHeader } from '../../../../components/warehouse/ListFrame'
 import { MOVEMENT_STATUS_LABELS, MOVEMENT_TYPE_LABELS } from '../../../../components/warehouse/labels'
 import { MovementsTable } from '../../../../components/warehouse/MovementsTable'
 import { type Picked, PositionScanInput, ProductScanInput } from '../../../../components/warehouse/ScanInput'
@@ -50,23 +51,23 @@ function MovementsPage() {
   const total = list.data ? `${list.data.total}${list.data.total_capped ? '+' : ''}` : ''
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>
-            <Trans>Movimenti</Trans>
-          </Title>
-          {list.data && (
+      <ListHeader
+        title={<Trans>Movimenti</Trans>}
+        subtitle={
+          list.data && (
             <Text c="dimmed" size="sm" mt={4} data-testid="movements-total">
               {t`${total} movimenti`}
             </Text>
-          )}
-        </div>
-        {canEdit && (
-          <Button renderRoot={(p) => <Link {...p} to="/app/warehouse/movements/new" />} data-testid="movement-new">
-            <Trans>Nuovo movimento</Trans>
-          </Button>
-        )}
-      </Group>
+          )
+        }
+        actions={
+          canEdit && (
+            <Button renderRoot={(p) => <Link {...p} to="/app/warehouse/movements/new" />} data-testid="movement-new">
+              <Trans>Nuovo movimento</Trans>
+            </Button>
+          )
+        }
+      />
       <Group align="flex-start" gap="sm" wrap="wrap">
         <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={filter(setProduct)} w={200} data-testid="movements-product" />
         <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={filter(setPosition)} w={200} data-testid="movements-position" />

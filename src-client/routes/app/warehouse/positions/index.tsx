@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Badge, Button, Stack, Text, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -9,6 +9,7 @@ import { LoadError, Loading } from '../../../../components/QueryState'
 import { PositionsTable } from '../../../../components/warehouse/PositionsTable'
 import { trpc } from '../../../../lib/trpc'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
+import { ListDescription, ListHeader } from '../../../../components/warehouse/ListFrame'
 
 export const Route = createFileRoute('/app/warehouse/positions/')({
   component: PositionsPage,
@@ -25,21 +26,21 @@ function PositionsPage() {
   const list = useQuery({ ...trpc.positions.list.queryOptions(searching ? { search: debounced } : { root: true }), placeholderData: keepPreviousData, staleTime: 0 })
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>
-            <Trans>Posizioni</Trans>
-          </Title>
-          <Text c="dimmed" size="sm" mt={4}>
+      <ListHeader
+        title={<Trans>Posizioni</Trans>}
+        subtitle={
+          <ListDescription>
             {searching ? <Trans>Posizioni trovate (le prime 100).</Trans> : <Trans>Le posizioni di primo livello: apri una posizione per vedere cosa contiene.</Trans>}
-          </Text>
-        </div>
-        {canEdit && (
-          <Button renderRoot={(p) => <Link {...p} to="/app/warehouse/positions/new" />} data-testid="position-new">
-            <Trans>Nuova posizione</Trans>
-          </Button>
-        )}
-      </Group>
+          </ListDescription>
+        }
+        actions={
+          canEdit && (
+            <Button renderRoot={(p) => <Link {...p} to="/app/warehouse/positions/new" />} data-testid="position-new">
+              <Trans>Nuova posizione</Trans>
+            </Button>
+          )
+        }
+      />
       <TextInput
         type="search"
         label={t`Cerca posizione`}

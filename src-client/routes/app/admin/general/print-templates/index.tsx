@@ -9,7 +9,7 @@ import { openPdfBase64 } from '../../../../../components/printing/pdf'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { rest } from '../../../../../lib/rest'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
-import { Section } from '../-settings-ui'
+import { Section, SettingsTable } from '../-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/print-templates/')({
   component: PrintTemplatesTab,
@@ -45,75 +45,51 @@ function PrintTemplatesTab() {
         {!data ? (
           <Loading />
         ) : (
-          <Table verticalSpacing="sm" striped data-testid="print-templates-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>PDF di base</Trans>
-                </Table.Th>
-                <Table.Th ta="right">
-                  <Trans>Campi</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Contesto</Trans>
-                </Table.Th>
-                <Table.Th />
+          <SettingsTable
+            testid="print-templates-table"
+            columns={[{ label: <Trans>Nome</Trans> }, { label: <Trans>PDF di base</Trans> }, { label: <Trans>Campi</Trans>, ta: 'right' }, { label: <Trans>Contesto</Trans> }, {}]}
+            empty={data.length === 0 && (view === 'trash' ? <Trans>Il cestino è vuoto</Trans> : <Trans>Nessun modello di stampa</Trans>)}
+          >
+            {data.map((tpl) => (
+              <Table.Tr key={tpl._key} data-testid={`print-template-row-${tpl.name}`}>
+                <Table.Td>
+                  {tpl.name} {tpl.temp && <Badge variant="light" color="gray">{<Trans>temporaneo</Trans>}</Badge>}
+                </Table.Td>
+                <Table.Td>
+                  <a href={tpl.base_pdf_url} target="_blank" rel="noreferrer">
+                    {tpl.base_pdf_name}
+                  </a>
+                </Table.Td>
+                <Table.Td ta="right">{tpl.fields.length}</Table.Td>
+                <Table.Td>{tpl.context ? `${tpl.context} ${tpl.context_key ?? ''}` : '-'}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {!tpl.trash && (
+                      <>
+                        <Button
+                          size="compact-sm"
+                          variant="default"
+                          renderRoot={(p) => <Link {...p} to="/app/admin/general/print-templates/$templateKey" params={{ templateKey: tpl._key }} />}
+                          data-testid="edit-fields"
+                        >
+                          <Trans>Campi</Trans>
+                        </Button>
+                        <Button size="compact-sm" variant="default" onClick={() => setAssigning(tpl)} data-testid="assign">
+                          <Trans>Assegnazioni</Trans>
+                        </Button>
+                      </>
+                    )}
+                    <Button size="compact-sm" variant="default" onClick={() => void preview(tpl._key)}>
+                      <Trans>Anteprima</Trans>
+                    </Button>
+                    <Button size="compact-sm" variant="subtle" color={tpl.trash ? 'blue' : 'red'} onClick={() => void setTrash(tpl, !tpl.trash)}>
+                      {tpl.trash ? <Trans>Ripristina</Trans> : <Trans>Cestina</Trans>}
+                    </Button>
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((tpl) => (
-                <Table.Tr key={tpl._key} data-testid={`print-template-row-${tpl.name}`}>
-                  <Table.Td>
-                    {tpl.name} {tpl.temp && <Badge variant="light" color="gray">{<Trans>temporaneo</Trans>}</Badge>}
-                  </Table.Td>
-                  <Table.Td>
-                    <a href={tpl.base_pdf_url} target="_blank" rel="noreferrer">
-                      {tpl.base_pdf_name}
-                    </a>
-                  </Table.Td>
-                  <Table.Td ta="right">{tpl.fields.length}</Table.Td>
-                  <Table.Td>{tpl.context ? `${tpl.context} ${tpl.context_key ?? ''}` : '-'}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      {!tpl.trash && (
-                        <>
-                          <Button
-                            size="compact-sm"
-                            variant="default"
-                            renderRoot={(p) => <Link {...p} to="/app/admin/general/print-templates/$templateKey" params={{ templateKey: tpl._key }} />}
-                            data-testid="edit-fields"
-                          >
-                            <Trans>Campi</Trans>
-                          </Button>
-                          <Button size="compact-sm" variant="default" onClick={() => setAssigning(tpl)} data-testid="assign">
-                            <Trans>Assegnazioni</Trans>
-                          </Button>
-                        </>
-                      )}
-                      <Button size="compact-sm" variant="default" onClick={() => void preview(tpl._key)}>
-                        <Trans>Anteprima</Trans>
-                      </Button>
-                      <Button size="compact-sm" variant="subtle" color={tpl.trash ? 'blue' : 'red'} onClick={() => void setTrash(tpl, !tpl.trash)}>
-                        {tpl.trash ? <Trans>Ripristina</Trans> : <Trans>Cestina</Trans>}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text c="dimmed" ta="center" py="md">
-                      {view === 'trash' ? <Trans>Il cestino è vuoto</Trans> : <Trans>Nessun modello di stampa</Trans>}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </SettingsTable>
         )}
       </Section>
       {assigning && <AssignmentsDialog template={assigning} onClose={() => setAssigning(null)} />}

@@ -7,7 +7,7 @@ import type { PrinterRow, PrintRow } from '../../../../../../src/domains/printin
 import { Loading } from '../../../../../components/QueryState'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
-import { Section } from '../-settings-ui'
+import { Section, SettingsTable } from '../-settings-ui'
 
 export const Route = createFileRoute('/app/admin/general/printers/')({
   component: PrintersTab,
@@ -56,62 +56,41 @@ function PrintersTab() {
         {!data ? (
           <Loading />
         ) : (
-          <Table striped verticalSpacing="sm" data-testid="printers-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Indirizzo</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Protocollo</Trans>
-                </Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {[...data, ...(trash.data ?? [])].map((p) => (
-                <Table.Tr key={p._key} data-testid={`printer-${p.name}`}>
-                  <Table.Td>
-                    {p.name}{' '}
-                    {p.trash && (
-                      <Badge color="gray" variant="light">
-                        <Trans>nel cestino</Trans>
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {p.host}:{p.port}
-                    {p.protocol === 'ipp' ? p.path : ''}
-                  </Table.Td>
-                  <Table.Td>{p.protocol === 'ipp' ? 'IPP' : <Trans>TCP diretto</Trans>}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      {!p.trash && (
-                        <Button size="compact-sm" variant="default" loading={testing === p._key} onClick={() => void test(p)}>
-                          <Trans>Stampa di prova</Trans>
-                        </Button>
-                      )}
-                      <Button size="compact-sm" variant="subtle" color={p.trash ? 'blue' : 'red'} onClick={() => void setTrash(p, !p.trash)}>
-                        {p.trash ? <Trans>Ripristina</Trans> : <Trans>Cestina</Trans>}
+          <SettingsTable
+            testid="printers-table"
+            columns={[{ label: <Trans>Nome</Trans> }, { label: <Trans>Indirizzo</Trans> }, { label: <Trans>Protocollo</Trans> }, {}]}
+            empty={data.length === 0 && <Trans>Nessuna stampante</Trans>}
+          >
+            {[...data, ...(trash.data ?? [])].map((p) => (
+              <Table.Tr key={p._key} data-testid={`printer-${p.name}`}>
+                <Table.Td>
+                  {p.name}{' '}
+                  {p.trash && (
+                    <Badge color="gray" variant="light">
+                      <Trans>nel cestino</Trans>
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {p.host}:{p.port}
+                  {p.protocol === 'ipp' ? p.path : ''}
+                </Table.Td>
+                <Table.Td>{p.protocol === 'ipp' ? 'IPP' : <Trans>TCP diretto</Trans>}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {!p.trash && (
+                      <Button size="compact-sm" variant="default" loading={testing === p._key} onClick={() => void test(p)}>
+                        <Trans>Stampa di prova</Trans>
                       </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={4}>
-                    <Text c="dimmed" ta="center" py="md">
-                      <Trans>Nessuna stampante</Trans>
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+                    )}
+                    <Button size="compact-sm" variant="subtle" color={p.trash ? 'blue' : 'red'} onClick={() => void setTrash(p, !p.trash)}>
+                      {p.trash ? <Trans>Ripristina</Trans> : <Trans>Cestina</Trans>}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </SettingsTable>
         )}
       </Section>
       <Section title={<Trans>Registro delle stampe</Trans>} description={<Trans>Le ultime 100 stampe: cosa, dove, chi e se la stampante l'ha accettata.</Trans>}>

@@ -1,17 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Switch, Text } from '@mantine/core'
+import { Anchor, Badge, Button, Group, Modal, Stack, Switch, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { SerialFieldRow } from '../../../../../../src/domains/serial-fields/schemas'
 import { Loading } from '../../../../../components/QueryState'
-import { errorMessage } from '../../../../../lib/error-messages'
-import { toApiError } from '../../../../../lib/api-error'
 import { FIELD_TYPE_LABELS } from '../../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import { FormActions, Section } from '../-settings-ui'
 import { refreshSerialFields } from './-serial-fields'
+import { BackLink, LoadFailed } from '../../-library-ui'
 
 export const Route = createFileRoute('/app/admin/general/serial-field/$field_key')({
   component: SerialFieldDetail,
@@ -19,25 +18,16 @@ export const Route = createFileRoute('/app/admin/general/serial-field/$field_key
 
 function BackToList() {
   return (
-    <Anchor component={Link} to="/app/admin/general/serial-field" size="sm" mb="xs" display="inline-block">
-      ← <Trans>Campi dei seriali</Trans>
-    </Anchor>
+    <BackLink to="/app/admin/general/serial-field">
+      <Trans>Campi dei seriali</Trans>
+    </BackLink>
   )
 }
 
 function SerialFieldDetail() {
   const { field_key } = Route.useParams()
   const { data, error } = useQuery(trpc.serialFields.get.queryOptions({ key: field_key }))
-  if (error) {
-    return (
-      <Stack maw={560}>
-        <BackToList />
-        <Alert color="red" role="alert">
-          {errorMessage(toApiError(error))}
-        </Alert>
-      </Stack>
-    )
-  }
+  if (error) return <LoadFailed error={error} back={<BackToList />} />
   if (!data) return <Loading />
   return <SerialFieldForm key={`${data._key}:${data.updated_at}`} field={data} />
 }

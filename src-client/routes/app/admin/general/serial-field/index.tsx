@@ -8,7 +8,7 @@ import { Loading } from '../../../../../components/QueryState'
 import { FIELD_TYPE_LABELS } from '../../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
-import { Section } from '../-settings-ui'
+import { Section, SettingsTable } from '../-settings-ui'
 import { refreshSerialFields } from './-serial-fields'
 
 export const Route = createFileRoute('/app/admin/general/serial-field/')({
@@ -56,79 +56,57 @@ function SerialFieldsTab() {
         {!data ? (
           <Loading />
         ) : (
-          <Table verticalSpacing="sm" striped data-testid="serial-fields-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={50}>#</Table.Th>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Tipo</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Caratteristiche</Trans>
-                </Table.Th>
-                <Table.Th w={100} />
+          <SettingsTable
+            testid="serial-fields-table"
+            columns={[{ label: '#', w: 50 }, { label: <Trans>Nome</Trans> }, { label: <Trans>Tipo</Trans> }, { label: <Trans>Caratteristiche</Trans> }, { w: 100 }]}
+            empty={data.length === 0 && <Trans>Nessun campo: i seriali hanno solo il codice</Trans>}
+          >
+            {data.map((f, index) => (
+              <Table.Tr key={f._key} data-testid={`serial-field-${f.name}`}>
+                <Table.Td>{f.position}</Table.Td>
+                <Table.Td>
+                  <Anchor renderRoot={(props) => <Link {...props} to="/app/admin/general/serial-field/$field_key" params={{ field_key: f._key }} />} fw={500}>
+                    {f.name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{i18n._(FIELD_TYPE_LABELS[f.type])}</Table.Td>
+                <Table.Td>
+                  <Group gap={6}>
+                    {f.mandatory && (
+                      <Badge color="red" variant="light">
+                        <Trans>Obbligatorio</Trans>
+                      </Badge>
+                    )}
+                    {!f.field_active && (
+                      <Badge color="gray" variant="outline">
+                        <Trans>Campo archiviato</Trans>
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <ActionIcon
+                      variant="default"
+                      disabled={index === 0 || moving}
+                      onClick={() => move(data, index, -1)}
+                      aria-label={t`Sposta su ${f.name}`}
+                    >
+                      ↑
+                    </ActionIcon>
+                    <ActionIcon
+                      variant="default"
+                      disabled={index === data.length - 1 || moving}
+                      onClick={() => move(data, index, 1)}
+                      aria-label={t`Sposta giù ${f.name}`}
+                    >
+                      ↓
+                    </ActionIcon>
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((f, index) => (
-                <Table.Tr key={f._key} data-testid={`serial-field-${f.name}`}>
-                  <Table.Td>{f.position}</Table.Td>
-                  <Table.Td>
-                    <Anchor renderRoot={(props) => <Link {...props} to="/app/admin/general/serial-field/$field_key" params={{ field_key: f._key }} />} fw={500}>
-                      {f.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{i18n._(FIELD_TYPE_LABELS[f.type])}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6}>
-                      {f.mandatory && (
-                        <Badge color="red" variant="light">
-                          <Trans>Obbligatorio</Trans>
-                        </Badge>
-                      )}
-                      {!f.field_active && (
-                        <Badge color="gray" variant="outline">
-                          <Trans>Campo archiviato</Trans>
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <ActionIcon
-                        variant="default"
-                        disabled={index === 0 || moving}
-                        onClick={() => move(data, index, -1)}
-                        aria-label={t`Sposta su ${f.name}`}
-                      >
-                        ↑
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="default"
-                        disabled={index === data.length - 1 || moving}
-                        onClick={() => move(data, index, 1)}
-                        aria-label={t`Sposta giù ${f.name}`}
-                      >
-                        ↓
-                      </ActionIcon>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text c="dimmed" ta="center" py="md">
-                      <Trans>Nessun campo: i seriali hanno solo il codice</Trans>
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </SettingsTable>
         )}
       </Section>
     </Stack>
