@@ -51,7 +51,8 @@ async function dragRow(page: Page, fromKey: string, toKey: string) {
   await page.mouse.down()
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 5 })
   await page.mouse.move(from.x + from.width / 2, to.y + to.height / 2 - 4, { steps: 20 })
-  await page.waitForTimeout(250)
+  // The drop place is known once the target row has moved aside for the dragged one.
+  await expect.poll(() => target.evaluate((el) => getComputedStyle(el).transform)).not.toBe('none')
   await page.mouse.up()
 }
 
