@@ -57,6 +57,8 @@ async function dragRow(page: Page, fromKey: string, toKey: string) {
 }
 
 test('work orders: create with jobs, reorder the queue by drag, change quantity with and without full distribution, close and archive', async ({ page, baseURL }) => {
+  // Some fifty steps through the UI: more than a minute on a busy 2-core machine.
+  test.setTimeout(120_000)
   const api = await adminApi(baseURL!)
   const product = await productWithProcess(api)
 
