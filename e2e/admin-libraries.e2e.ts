@@ -15,6 +15,9 @@ async function openAdminTab(page: Page, area: string, tab: string) {
   await page.getByRole('tab', { name: tab }).click()
 }
 
+// Each test walks a whole library screen by screen: more than a minute on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 })
+
 test('field library -> operation with an image instruction and a mandatory form field; duplicate name refused', async ({ page }) => {
   const fieldName = uniqueName('Matricola motore')
   const operationName = uniqueName('Rivettatura')
