@@ -37,6 +37,9 @@ async function open(page: Page, path: string, password = ADMIN_PASSWORD, italian
   await unlock(page, password, italian ? 'Sessione bloccata' : 'Session locked', italian ? 'Sblocca' : 'Unlock')
 }
 
+// Each test walks several settings tabs with reloads and unlocks: past a minute on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 })
+
 test('API token: created in the UI, shown once, works as Bearer with its permissions; revoked -> 401', async ({ page }) => {
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/api-token')
