@@ -15,6 +15,9 @@ async function openAdminTab(page: Page, area: string, tab: string) {
   await page.getByRole('tab', { name: tab }).click()
 }
 
+// Each test walks a whole library screen by screen: more than a minute on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 })
+
 test('field library -> operation with an image instruction and a mandatory form field; duplicate name refused', async ({ page }) => {
   const fieldName = uniqueName('Matricola motore')
   const operationName = uniqueName('Rivettatura')
@@ -46,7 +49,9 @@ test('field library -> operation with an image instruction and a mandatory form 
 
   // The operation: an instruction with an uploaded image, a form step with the new field.
   await page.getByRole('tab', { name: 'Operations' }).click()
-  await expect(page.getByRole('cell', { name: 'Montaggio' })).toBeVisible()
+  // Found by name: other specs add operations (some named Montaggio_...) to the shared list.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('Montaggio')
+  await expect(page.getByRole('cell', { name: 'Montaggio', exact: true })).toBeVisible()
   await shot(page, 'libs-operations-list')
   await page.getByRole('link', { name: 'New operation' }).click()
   await page.getByRole('textbox', { name: 'Operation name' }).fill(operationName)
@@ -96,6 +101,7 @@ test('field library -> operation with an image instruction and a mandatory form 
 
   // The same name again (other letter case) is refused with the server's message.
   await page.getByRole('link', { name: 'Operations' }).first().click()
+  await page.getByRole('searchbox', { name: 'Search' }).fill(operationName)
   await expect(page.getByRole('cell', { name: operationName })).toBeVisible()
   await page.getByRole('link', { name: 'New operation' }).click()
   await page.getByRole('textbox', { name: 'Operation name' }).fill(operationName.toUpperCase())
@@ -180,7 +186,8 @@ test.describe('in Italian', () => {
 
     // The operation library in Italian too.
     await page.getByRole('tab', { name: 'Operazioni' }).click()
-    await page.getByRole('cell', { name: 'Montaggio' }).click()
+    await page.getByRole('searchbox', { name: 'Cerca' }).fill('Montaggio')
+    await page.getByRole('cell', { name: 'Montaggio', exact: true }).click()
     await expect(page.getByRole('heading', { name: 'Passi predefiniti della fase' })).toBeVisible()
     await expect(page.getByTestId('step-2')).toContainText('Coppia di serraggio (Nm)')
     await shot(page, 'libs-operation-detail-it')

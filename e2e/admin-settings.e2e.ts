@@ -37,6 +37,9 @@ async function open(page: Page, path: string, password = ADMIN_PASSWORD, italian
   await unlock(page, password, italian ? 'Sessione bloccata' : 'Session locked', italian ? 'Sblocca' : 'Unlock')
 }
 
+// Each test walks several settings tabs with reloads and unlocks: past a minute on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 })
+
 test('API token: created in the UI, shown once, works as Bearer with its permissions; revoked -> 401', async ({ page }) => {
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/api-token')
@@ -102,6 +105,7 @@ test('company: name and hourly cost saved; a 2:1 logo is refused, a square one a
   await open(page, '/app/admin/general/company')
   const name = page.getByRole('textbox', { name: 'Company name' })
   await expect(name).toHaveValue('Officine Meccaniche Demo S.r.l.')
+  const demoCompany = (await (await page.request.get('/api/settings')).json()).detail as { company_name: string; operator_hourly_cost: number }
   await name.fill('Officine Rossi S.p.A.')
   await page.getByRole('textbox', { name: 'Operator hourly cost' }).fill('27.5')
   await page.getByRole('button', { name: 'Save' }).click()
@@ -138,6 +142,13 @@ test('company: name and hourly cost saved; a 2:1 logo is refused, a square one a
   await page.getByRole('button', { name: 'Remove logo' }).click()
   await expect(page.getByText('Logo removed')).toBeVisible()
   await expect(page.getByText('No logo')).toBeVisible()
+
+  // Put the demo company back, so a later run (or spec) finds the server as it started.
+  const restored = await page.evaluate(async (company) => {
+    const res = await fetch('/api/settings', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(company) })
+    return res.status
+  }, { company_name: demoCompany.company_name, operator_hourly_cost: demoCompany.operator_hourly_cost })
+  expect(restored).toBe(200)
 })
 
 test('idle timeout and a default phase parameter persist after a reload', async ({ page }) => {

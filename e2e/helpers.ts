@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { type APIRequestContext, expect, type Page, request } from '@playwright/test'
+import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test'
 
 /** Shared by the browser tests: demo accounts, sign-in, users made through the admin API. */
 export const DEMO_PASSWORD = 'demo1234'
@@ -8,6 +8,18 @@ export const SHOTS_DIR = '/tmp/e2e-shots'
 mkdirSync(SHOTS_DIR, { recursive: true })
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}/${name}.png`, fullPage: true })
+
+/** Waits until a dialog has finished opening (nothing in its modal still animating, the dialog opaque), for a screenshot. */
+export async function untilOpened(dialog: Locator) {
+  await expect
+    .poll(() =>
+      dialog.evaluate((el) => {
+        const modal = el.closest('.mantine-Modal-root') ?? el
+        return modal.getAnimations({ subtree: true }).length === 0 && getComputedStyle(el).opacity === '1'
+      }),
+    )
+    .toBe(true)
+}
 
 /** A 160x120 PNG of a scratched plate: what a tablet's camera would send. */
 export const PHOTO_PNG = Buffer.from(

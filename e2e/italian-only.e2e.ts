@@ -178,6 +178,8 @@ test('every area reads in Italian: no English text or label on the main screens'
   // Traceability: the serials overview and a serial's detail with its genealogy (demo serials).
   await visit(page, '/app/traceability')
   leaks.push(...(await englishOn(page, '/app/traceability')))
+  // Found by its code: other specs add serials to the shared overview.
+  await page.getByTestId('serials-search').pressSequentially('SN-PMP-0001')
   await page.getByTestId('serials-table').locator('tbody tr', { hasText: 'SN-PMP-0001' }).click()
   await expect(page.getByTestId('serial-code')).toHaveText('SN-PMP-0001')
   await settle(page)

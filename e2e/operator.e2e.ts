@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -225,7 +225,7 @@ test('an operator runs a two-phase work order end to end: batches, form, pause/r
   await expect(page.getByTestId('batch-progress')).toContainText('Batch 1: 2 pcs')
   await page.getByTestId('confirm-step').click()
   await expect(page.getByRole('dialog', { name: 'No material left' })).toBeVisible()
-  await page.waitForTimeout(400) // the modal's opening transition, for the screenshot
+  await untilOpened(page.getByRole('dialog', { name: 'No material left' }))
   await shot(page, 'operator-no-material')
   await page.getByRole('dialog', { name: 'No material left' }).getByRole('button', { name: 'End the session' }).click()
   await expect(page).toHaveURL(/\/app\/operator\/select-job/)

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, signIn, uniqueName, untilOpened } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -230,7 +230,7 @@ test('an issue type with close-within 1 h escalates once the server clock passes
     await chooseType(q, type.name)
     await expect(dialog).toContainText('If it is not closed within 1 h it becomes critical.')
     await dialog.getByTestId('issue-title').fill(title)
-    await q.waitForTimeout(300) // the dialog's opening transition, for the screenshot
+    await untilOpened(dialog)
     await shot(q, 'create-dialog')
     await dialog.getByTestId('issue-submit').click()
     await expect(q).toHaveURL(/\/app\/quality\/issues\/[0-9a-f-]{36}$/)

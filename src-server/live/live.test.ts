@@ -132,10 +132,18 @@ describe('live events', () => {
     const held = new Promise<void>((r) => {
       release = r
     })
+    let appended!: () => void
+    const inTransaction = new Promise<void>((r) => {
+      appended = r
+    })
     const tx = h.svc.db.transaction().execute(async (trx) => {
       await appendEvent(trx, null, { event_type: 'JOB_PAUSED', subject_type: 'job', subject_key: 'slow-commit' })
+      appended()
       await held
     })
+    // The event is appended (its NOTIFY issued) before the window opens; a notification sent
+    // before COMMIT would arrive within it. A silence has no state to wait for: this one is timed.
+    await inTransaction
     await Bun.sleep(300)
     expect(s.frames.some(about('slow-commit'))).toBe(false)
     release()

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { type Harness, userWithScope, useHarness } from '../../test/harness'
+import { untilBlockedOnLock } from '../../test/wait'
 import { rebalancePhase } from './rebalance'
 import {
   addJob,
@@ -395,7 +396,7 @@ describe('rebalancing (SPEC 5)', () => {
       void Promise.allSettled([a, b]).then(() => {
         settled = true
       })
-      await new Promise((r) => setTimeout(r, 300))
+      await untilBlockedOnLock(h.svc.db, 2, 'both rebalances waiting behind the held phase row')
       expect(settled).toBe(false)
       release()
       await holder

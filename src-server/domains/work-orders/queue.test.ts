@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
 import { userWithScope, useHarness } from '../../test/harness'
+import { untilBlockedOnLock } from '../../test/wait'
 import { makeProduct } from './test-fixtures'
 
 describe('site queue (SPEC 3 queue save payload)', () => {
@@ -123,7 +124,7 @@ describe('site queue (SPEC 3 queue save payload)', () => {
         settled = true
         return r
       })
-      await Bun.sleep(300)
+      await untilBlockedOnLock(h.svc.db, 1, 'the save waiting behind the held queue lock')
       expect(settled).toBe(false)
       // Meanwhile a work order is created (no queue lock needed: it takes the next sequence).
       const created = await newWo()
