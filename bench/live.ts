@@ -9,6 +9,7 @@ import { machineBusy, processCpuMs } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
+import { waitUntil } from './lib/wait'
 
 /**
  * Live fan-out (issue 17): BENCH_SUBSCRIPTIONS (2,000) open SSE subscriptions
@@ -114,10 +115,10 @@ async function run(ctx: BenchContext) {
   const markers = new Set<string>()
   let ready = 0
   const warm = await openClient(app.port, token, markers, () => ready++)
-  while (ready < 1) await Bun.sleep(10)
+  await waitUntil(() => ready >= 1, 30_000, 'the warm-up subscription to open')
   markers.add('"bench-warm"')
   await change('bench-warm')
-  while (!warm.got.has('"bench-warm"')) await Bun.sleep(10)
+  await waitUntil(() => warm.got.has('"bench-warm"'), 30_000, 'the warm-up change to arrive')
   warm.socket?.end()
   await Bun.sleep(500)
   Bun.gc(true)
@@ -130,7 +131,7 @@ async function run(ctx: BenchContext) {
   for (let i = 0; i < subscriptions; i += 200) {
     const batch = await Promise.all(Array.from({ length: Math.min(200, subscriptions - i) }, () => openClient(app.port, token, markers, () => ready++)))
     clients.push(...batch)
-    while (ready < clients.length) await Bun.sleep(5)
+    await waitUntil(() => ready >= clients.length, 60_000, `${clients.length} subscriptions to open`, 5)
   }
   const openMs = performance.now() - openStarted
   console.log(`[bench] ${clients.length} subscriptions open in ${(openMs / 1000).toFixed(1)} s`)

@@ -60,7 +60,8 @@ export async function wrkScriptWithReport(lua: string, file: string): Promise<st
 export async function runWrk(wrk: string, o: WrkOptions): Promise<WrkResult> {
   const host = new URL(o.url).hostname
   if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`bench traffic goes to 127.0.0.1 only, not ${host}`)
-  const proc = Bun.spawn([wrk, ...wrkArgs(o)], { stdout: 'pipe', stderr: 'pipe' })
+  // wrk stops itself after -d; the timeout only ends one that hangs.
+  const proc = Bun.spawn([wrk, ...wrkArgs(o)], { stdout: 'pipe', stderr: 'pipe', timeout: (o.seconds + 30) * 1000, killSignal: 'SIGKILL' })
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '))
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${out}\n${err}`)

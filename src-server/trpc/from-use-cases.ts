@@ -14,11 +14,23 @@ type ProceduresOf<U extends Record<string, AnyUseCase>> = {
   [K in keyof U as U[K]['kind'] extends 'rest' ? never : K]: ProcedureOf<U[K]>
 }
 
+/** The use case behind each derived procedure, for the plain-call path (plain-calls.ts). */
+const useCases = new WeakMap<object, AnyUseCase>()
+export const useCaseOf = (procedure: unknown): AnyUseCase | undefined => (procedure ? useCases.get(procedure) : undefined)
+
 function procedureOf(u: AnyUseCase) {
   const base = procedure(u.access)
   const resolver = ({ ctx, input }: { ctx: unknown; input: unknown }) => u.run(ctx as UseCaseCtx, input)
-  if (u.kind === 'query') return u.input ? base.input(u.input).query(resolver) : base.query(resolver)
-  return u.input ? base.input(u.input).mutation(resolver) : base.mutation(resolver)
+  const built =
+    u.kind === 'query'
+      ? u.input
+        ? base.input(u.input).query(resolver)
+        : base.query(resolver)
+      : u.input
+        ? base.input(u.input).mutation(resolver)
+        : base.mutation(resolver)
+  useCases.set(built, u)
+  return built
 }
 
 /** A domain's tRPC router: one procedure per use case offered to the screens (REST-only ones left out). */
