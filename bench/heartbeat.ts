@@ -11,13 +11,14 @@ import { type ChildServer, startChild } from './lib/child'
 import { backendCpu, machineBusy, processCpuMs } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, loadAverage, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
 
 /**
- * Job heartbeats at 10x plant load (issue 6): BENCH_OPERATORS (2,000) operators each with a
- * running job and a signed-in session, every one sending `POST /api/job/{id}/heartbeat` once per
- * 10 s, against the real app (servers/app-sweeps.ts: main.ts's app with its sweeps) over HTTP.
+ * Job heartbeats at 100x plant load (issues 6 and 23; a plant is about 200 operators):
+ * BENCH_OPERATORS (20,000) operators each with a running job and a signed-in session, every one
+ * sending `POST /api/job/{id}/heartbeat` once per 10 s (2,000 heartbeats/s), against the real app
+ * (servers/app-sweeps.ts: main.ts's app with its sweeps) over HTTP.
  *
  *  1. closed loop (max rate): wrk with BENCH_CONNECTIONS connections cycling through the
  *     operators (each request its own token and job), interleaved with
@@ -25,9 +26,11 @@ import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } fr
  *     BENCH_CONNECTIONS connections from this process): the floor the heartbeat is compared to;
  *  3. plant load, open loop: every operator on its own 10 s schedule (random phase), latency
  *     measured from the scheduled instant (no coordinated omission): p50/p99 at 200 heartbeats/s.
- * Then the same app on embedded PGlite (closed loop, plant load, and a raw in-process UPDATE rate).
- * The operators, sessions and running jobs are seeded straight into the database (the heartbeat
- * path does not care how a job was started). Targets: heartbeat rate >= 0.5x raw, p99 <= 50 ms.
+ * Then the same app on embedded PGlite (closed loop, plant load, and a raw in-process UPDATE rate)
+ * with BENCH_PGLITE_OPERATORS (2,000): PGlite is one connection, for trying the product, not for
+ * 100 plants. The operators, sessions and running jobs are seeded straight into the database (the
+ * heartbeat path does not care how a job was started). Targets (PostgreSQL): heartbeat rate >=
+ * 0.8x raw, p99 <= 50 ms at plant load.
  */
 
 const env = (name: string, fallback: number) => {
@@ -39,10 +42,15 @@ const env = (name: string, fallback: number) => {
 }
 
 const PERIOD_MS = 10_000
+/** Operators in one plant: "100x a plant" is 20,000. */
+const PLANT_OPERATORS = 200
+const RATIO_TARGET = 0.8
 const ADMIN_PASSWORD = 'bench-admin-password'
 const SERVER = path.join(import.meta.dir, 'servers', 'app-sweeps.ts')
 
 type Pair = { token: string; job: string }
+
+const plantsOf = (operators: number) => `${+(operators / PLANT_OPERATORS).toFixed(1)}x`
 
 // ---------------------------------------------------------------------------------------------
 // Seed: operators with a session and a running job each
@@ -259,7 +267,8 @@ async function stillRunning(db: Db): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 
 async function run(ctx: BenchContext) {
-  const operators = env('BENCH_OPERATORS', 2000)
+  const operators = env('BENCH_OPERATORS', 20_000)
+  const liteOperators = Math.min(operators, env('BENCH_PGLITE_OPERATORS', 2000))
   const seconds = env('BENCH_SECONDS', 10)
   const warmup = env('BENCH_WARMUP', 3)
   const rounds = env('BENCH_ROUNDS', 3)
@@ -320,6 +329,7 @@ async function run(ctx: BenchContext) {
     whoDbUs: number | null
   }
   const measured: Round[] = []
+  const loadClosed = loadAverage()
   const perReq = (ms: number | null, n: number) => (ms === null || !n ? null : (ms * 1000) / n)
   for (let round = 1; round <= rounds; round++) {
     await pgCpu.begin()
@@ -358,6 +368,7 @@ async function run(ctx: BenchContext) {
     )
   }
   console.log(`[bench] plant load: ${operators} operators, one heartbeat each per 10 s, ${plantSeconds} s`)
+  const loadPlant = loadAverage()
   const plantPg = await plantLoad(app.port, pairs, plantSeconds)
   console.log(`  plant load (PostgreSQL): ${plantPg.rps.toFixed(0)} req/s p50 ${plantPg.p50Ms.toFixed(2)} p99 ${plantPg.p99Ms.toFixed(2)} ms, errors ${plantPg.errors}, stopped ${plantPg.notRunning}`)
   const runningPg = await stillRunning(seedDb.db)
@@ -370,7 +381,7 @@ async function run(ctx: BenchContext) {
   const pgliteDir = path.join(scratch, 'pglite-data')
   let lite = await openPglite(path.join(pgliteDir, 'pglite'))
   await migrateToLatest(lite.db)
-  const litePairs = await seed(lite.db, operators)
+  const litePairs = await seed(lite.db, liteOperators)
   await lite.close()
   await Bun.write(pairsFile, litePairs.map((p) => `${p.token} ${p.job}`).join('\n'))
   const savedUrl = process.env.DATABASE_URL
@@ -426,7 +437,7 @@ async function run(ctx: BenchContext) {
       ['PostgreSQL', `heartbeat, plant load ${operators} ops / 10 s`, plantPg.rps.toFixed(0), plantPg.p50Ms.toFixed(2), plantPg.p99Ms.toFixed(2), String(plantPg.errors + plantPg.notRunning), '-', '-', '-', '-'],
       ['PGlite', `heartbeat, closed loop, ${connections} conn`, liteRps.toFixed(0), median(liteRounds.map((r) => r.p50Ms)).toFixed(2), median(liteRounds.map((r) => r.p99Ms)).toFixed(2), String(liteRounds.reduce((s, r) => s + errorCount(r), 0)), '-', '-', '-', liteRounds.map((r) => r.rps.toFixed(0)).join(' / ')],
       ['PGlite', 'raw UPDATE in-process, 1 conn', liteRaw.toFixed(0), percentile(liteLat, 50).toFixed(2), percentile(liteLat, 99).toFixed(2), '0', '-', '-', '-', '-'],
-      ['PGlite', `heartbeat, plant load ${operators} ops / 10 s`, plantLite.rps.toFixed(0), plantLite.p50Ms.toFixed(2), plantLite.p99Ms.toFixed(2), String(plantLite.errors + plantLite.notRunning), '-', '-', '-', '-'],
+      ['PGlite', `heartbeat, plant load ${liteOperators} ops / 10 s`, plantLite.rps.toFixed(0), plantLite.p50Ms.toFixed(2), plantLite.p99Ms.toFixed(2), String(plantLite.errors + plantLite.notRunning), '-', '-', '-', '-'],
     ],
     [false, false, true, true, true, true, true, true, true, false],
   )
@@ -443,13 +454,13 @@ async function run(ctx: BenchContext) {
   const targets = table(
     ['target', 'value', 'goal', 'verdict'],
     [
-      ['heartbeat rate / raw UPDATE rate (PostgreSQL, equal concurrency)', ratio.toFixed(3), '>= 0.5', verdict(ratio >= 0.5)],
-      ['same from CPU per request: raw cost / heartbeat cost (client + server + PostgreSQL)', (rawCost / hbCost).toFixed(3), '(>= 0.5)', `${(rawCost / hbCost >= 0.5) ? 'met' : 'MISSED'} (${rawCost.toFixed(0)} / ${hbCost.toFixed(0)} us)`],
+      ['heartbeat rate / raw UPDATE rate (PostgreSQL, equal concurrency)', ratio.toFixed(3), `>= ${RATIO_TARGET}`, verdict(ratio >= RATIO_TARGET)],
+      ['same from CPU per request: raw cost / heartbeat cost (client + server + PostgreSQL)', (rawCost / hbCost).toFixed(3), `(>= ${RATIO_TARGET})`, `${(rawCost / hbCost >= RATIO_TARGET) ? 'met' : 'MISSED'} (${rawCost.toFixed(0)} / ${hbCost.toFixed(0)} us)`],
       ['heartbeat rate / raw UPDATE rate with synchronous_commit off like the heartbeat (reference)', (hbRps / median(measured.map((m) => m.rawAsync.rps))).toFixed(3), '-', '-'],
       ['whoami rate / raw UPDATE rate (the authenticated request path alone, for reference)', (median(measured.map((m) => m.who.rps)) / rawRps).toFixed(3), '-', '-'],
-      ['heartbeat p99 at 10x plant load (PostgreSQL)', `${plantPg.p99Ms.toFixed(2)} ms`, '<= 50 ms', verdict(plantPg.p99Ms <= 50)],
-      ['heartbeat p99 at 10x plant load (PGlite)', `${plantLite.p99Ms.toFixed(2)} ms`, '<= 50 ms (not a target)', plantLite.p99Ms <= 50 ? 'met' : 'over'],
-      ['jobs still running after the run (none force-paused)', `${runningPg} / ${runningLite}`, `${operators} / ${operators}`, runningPg === operators && runningLite === operators ? 'ok' : 'WRONG'],
+      [`heartbeat p99 at ${plantsOf(operators)} plant load (PostgreSQL)`, `${plantPg.p99Ms.toFixed(2)} ms`, '<= 50 ms', verdict(plantPg.p99Ms <= 50)],
+      [`heartbeat p99 at ${plantsOf(liteOperators)} plant load (PGlite)`, `${plantLite.p99Ms.toFixed(2)} ms`, '<= 50 ms (not a target)', plantLite.p99Ms <= 50 ? 'met' : 'over'],
+      ['jobs still running after the run (none force-paused)', `${runningPg} / ${runningLite}`, `${operators} / ${liteOperators}`, runningPg === operators && runningLite === liteOperators ? 'ok' : 'WRONG'],
     ],
     [false, true, false, false],
   )
@@ -465,12 +476,13 @@ async function run(ctx: BenchContext) {
       `Closed loop: wrk -t${threads} -c${connections} cycling through ${operators} operators (own token and job per request), ${rounds} x ${seconds} s`,
       `interleaved with the raw pg single-row UPDATE of jobs.last_heartbeat_at on ${connections} connections and with GET /api/whoami of the same operators`,
       '(the authenticated request path alone; medians shown). Plant load: open loop,',
-      `each operator one heartbeat per 10 s at its own random phase for ${plantSeconds} s (${(operators / 10).toFixed(0)} req/s), latency from the scheduled instant.`,
+      `each operator one heartbeat per 10 s at its own random phase for ${plantSeconds} s (${(operators / 10).toFixed(0)} req/s; PGlite: ${liteOperators} operators), latency from the scheduled instant.`,
       'The app is servers/app-sweeps.ts (main.ts with the offline sweep running every 5 s). Sessions and running jobs are seeded in the database.',
       'Heartbeats are written in batches that commit with synchronous_commit off (src-server/domains/execution/heartbeat-writer.ts); the raw',
       'UPDATE is measured both ways (default synchronous commit: the target; synchronous_commit off: for reference).',
       '',
       `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,
+      `Load (uptime): before the closed loop ${loadClosed}; before the plant load (PostgreSQL) ${loadPlant}.`,
       '',
       results.markdown,
       '',
@@ -481,11 +493,11 @@ async function run(ctx: BenchContext) {
   )
   console.log('[bench] appended to bench/RESULTS.md')
   if (hbErrors || plantPg.errors || plantLite.errors) throw new Error('some heartbeats failed during the measurement')
-  if (runningPg !== operators || runningLite !== operators) throw new Error('some jobs stopped running during the run (the heartbeat should keep them running)')
+  if (runningPg !== operators || runningLite !== liteOperators) throw new Error('some jobs stopped running during the run (the heartbeat should keep them running)')
 }
 
 export const heartbeat: BenchModule = {
   name: 'heartbeat',
-  title: '2,000 operators sending job heartbeats through the app vs raw pg UPDATE (PostgreSQL, PGlite)',
+  title: '20,000 operators sending job heartbeats through the app vs raw pg UPDATE (PostgreSQL, PGlite)',
   run,
 }

@@ -7,7 +7,9 @@ import type { Services } from '../src-server/context'
 import { type Db, openPostgres } from '../src-server/db/connect'
 import { migrateToLatest } from '../src-server/db/migrate'
 import { listJobs } from '../src-server/domains/jobs/list'
+import { getJobAssignment } from '../src-server/domains/jobs/operator-queues'
 import { listWorkOrders } from '../src-server/domains/work-orders/list'
+import { getSiteQueue } from '../src-server/domains/work-orders/site-queue'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
@@ -130,7 +132,11 @@ export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; 
   }
 }
 
-type Case = { label: string; run: (svc: Services, ids: Awaited<ReturnType<typeof seed>>) => Promise<unknown> }
+type Ids = Awaited<ReturnType<typeof seed>>
+type Case = { label: string; run: (svc: Services, ids: Ids) => Promise<unknown> }
+
+/** The operator's own screen: GET job-assignment as that operator (their queue and the unassigned jobs). */
+const asOperator = (ids: Ids) => ({ userId: ids.operator, sessionId: null, scope: 'operator', tokenId: null })
 
 const jobCase = (label: string, input: (ids: Awaited<ReturnType<typeof seed>>) => JobListInput): Case => ({
   label,
@@ -140,6 +146,9 @@ const jobCase = (label: string, input: (ids: Awaited<ReturnType<typeof seed>>) =
 function cases(): Case[] {
   const list: Case[] = [
     { label: 'work orders: first page (site queue)', run: (svc) => listWorkOrders(svc, {}) },
+    { label: 'work orders: search by code', run: (svc) => listWorkOrders(svc, { search: 'WO000042' }) },
+    { label: 'operator queue (job-assignment, as the operator)', run: (svc, ids) => getJobAssignment(svc, asOperator(ids), { user_key: ids.operator }) },
+    { label: 'site queue (GET queue/site/0)', run: (svc) => getSiteQueue(svc) },
     jobCase('jobs: first page, no filter', () => ({})),
     ...JOB_FILTERS.map((f: JobFilter) => jobCase(`jobs: ${f}`, () => ({ filters: [f] }))),
     jobCase('jobs: late + assigned + ready', () => ({ filters: ['late', 'assigned', 'ready'] })),
@@ -158,6 +167,15 @@ function cases(): Case[] {
   return list
 }
 
+
+/** How many rows an answer held: a page's rows, the site queue's work orders, an operator's queue + the unassigned jobs. */
+function rowsIn(out: unknown): string {
+  const o = out as { rows?: unknown[]; work_orders?: unknown[]; assigned_jobs_by_operator?: { jobs: unknown[] }[]; unassigned_jobs?: unknown[] } | undefined
+  if (o?.rows) return String(o.rows.length)
+  if (o?.work_orders) return String(o.work_orders.length)
+  if (o?.assigned_jobs_by_operator) return `${o.assigned_jobs_by_operator.reduce((n, q) => n + q.jobs.length, 0)}+${o.unassigned_jobs?.length ?? 0}`
+  return '-'
+}
 
 async function run(ctx: BenchContext) {
   const runs = env('BENCH_RUNS', 30)
@@ -207,7 +225,7 @@ async function run(ctx: BenchContext) {
     for (const s of seeded) {
       let out: unknown
       for (let w = 0; w < 3; w++) out = await c.run(s.svc, s.ids)
-      returned.push(String((out as { rows?: unknown[] } | undefined)?.rows?.length ?? '-'))
+      returned.push(rowsIn(out))
     }
     for (let r = 0; r < runs; r++) {
       for (const [i, s] of seeded.entries()) {
