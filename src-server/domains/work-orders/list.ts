@@ -15,7 +15,7 @@ import {
 } from '../../../src/domains/work-orders/schemas'
 import type { Services } from '../../context'
 import { containsPattern } from '../../db/like'
-import { filteredWorkOrders, orderList, selectListItems } from './queries'
+import { filteredWorkOrders, orderList, searchWords, selectListItems } from './queries'
 import { todayOf } from './shared'
 
 export const DEFAULT_PAGE_SIZE = 50
@@ -27,7 +27,7 @@ export async function listWorkOrders(svc: Services, input: WorkOrderListInput = 
   const page = input.page ?? 1
   const sort = input.sort ?? (input.archived ? 'archived_at' : 'queue')
   const dir = input.dir ?? (sort === 'archived_at' ? 'desc' : 'asc')
-  const filtered = filteredWorkOrders(svc.db, input, today)
+  const filtered = filteredWorkOrders(svc.db, input, today, await searchWords(svc.db, input.search))
   const rowsQuery = orderList(selectListItems(filtered, today), sort, dir)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
