@@ -102,39 +102,47 @@ async function seed(db: Db, operators: number): Promise<Pair[]> {
         })),
       )
       .execute()
-    for (let w = 0; w < n; w += JOBS_PER_WO) {
-      const group = users.slice(w, w + JOBS_PER_WO)
-      const { id: wo } = await db
-        .insertInto('work_orders')
-        .values({ code: `BENCH-${offset + w}`, product_id: product, planned_qt: 100 * group.length })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await db.insertInto('work_order_phases').values({ work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * group.length, taken_qt: 10 * group.length }).execute()
-      const jobs = await db
-        .insertInto('jobs')
-        .values(
-          group.map((u) => ({
-            work_order_id: wo,
-            phase_id: phase,
-            position: 1,
-            quantity: 100,
-            active_qt: 10,
-            operator_id: u.id,
-            status: 'started' as const,
-            active: true,
-            step_sequence: JSON.stringify([{ _key: 'bench-step-1', type: 'instruction' }]),
-            last_heartbeat_at: now,
-            started_at: now,
-          })),
-        )
-        .returning(['id', 'operator_id'])
-        .execute()
-      await db
-        .insertInto('work_sessions')
-        .values(jobs.map((j) => ({ job_id: j.id, user_id: j.operator_id!, auth_session_id: creds[users.findIndex((u) => u.id === j.operator_id)]!.id, started_at: now })))
-        .execute()
-      for (const j of jobs) pairs.push({ token: creds[users.findIndex((u) => u.id === j.operator_id)]!.token, job: j.id })
-    }
+    // One work order per JOBS_PER_WO operators, each operator's running job in it: a few statements per 500 operators.
+    const groups = Math.ceil(n / JOBS_PER_WO)
+    const wos = await db
+      .insertInto('work_orders')
+      .values(Array.from({ length: groups }, (_, g) => ({ code: `BENCH-${offset + g * JOBS_PER_WO}`, product_id: product, planned_qt: 100 * JOBS_PER_WO })))
+      .returning(['id', 'code'])
+      .execute()
+    const woOf = new Map(wos.map((w) => [w.code, w.id]))
+    const woIds = Array.from({ length: groups }, (_, g) => woOf.get(`BENCH-${offset + g * JOBS_PER_WO}`)!)
+    await db
+      .insertInto('work_order_phases')
+      .values(woIds.map((wo, g) => {
+        const size = Math.min(JOBS_PER_WO, n - g * JOBS_PER_WO)
+        return { work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * size, taken_qt: 10 * size }
+      }))
+      .execute()
+    const jobs = await db
+      .insertInto('jobs')
+      .values(
+        users.map((u, i) => ({
+          work_order_id: woIds[Math.floor(i / JOBS_PER_WO)]!,
+          phase_id: phase,
+          position: 1,
+          quantity: 100,
+          active_qt: 10,
+          operator_id: u.id,
+          status: 'started' as const,
+          active: true,
+          step_sequence: JSON.stringify([{ _key: 'bench-step-1', type: 'instruction' }]),
+          last_heartbeat_at: now,
+          started_at: now,
+        })),
+      )
+      .returning(['id', 'operator_id'])
+      .execute()
+    const credOf = new Map(users.map((u, i) => [u.id, creds[i]!]))
+    await db
+      .insertInto('work_sessions')
+      .values(jobs.map((j) => ({ job_id: j.id, user_id: j.operator_id!, auth_session_id: credOf.get(j.operator_id!)!.id, started_at: now })))
+      .execute()
+    for (const j of jobs) pairs.push({ token: credOf.get(j.operator_id!)!.token, job: j.id })
   }
   return pairs
 }
