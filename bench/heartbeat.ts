@@ -11,13 +11,14 @@ import { type ChildServer, startChild } from './lib/child'
 import { backendCpu, machineBusy, processCpuMs } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, table } from './lib/report'
+import { appendResults, loadAverage, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
 
 /**
- * Job heartbeats at 10x plant load (issue 6): BENCH_OPERATORS (2,000) operators each with a
- * running job and a signed-in session, every one sending `POST /api/job/{id}/heartbeat` once per
- * 10 s, against the real app (servers/app-sweeps.ts: main.ts's app with its sweeps) over HTTP.
+ * Job heartbeats at 100x plant load (issues 6 and 23; a plant is about 200 operators):
+ * BENCH_OPERATORS (20,000) operators each with a running job and a signed-in session, every one
+ * sending `POST /api/job/{id}/heartbeat` once per 10 s (2,000 heartbeats/s), against the real app
+ * (servers/app-sweeps.ts: main.ts's app with its sweeps) over HTTP.
  *
  *  1. closed loop (max rate): wrk with BENCH_CONNECTIONS connections cycling through the
  *     operators (each request its own token and job), interleaved with
@@ -25,9 +26,11 @@ import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } fr
  *     BENCH_CONNECTIONS connections from this process): the floor the heartbeat is compared to;
  *  3. plant load, open loop: every operator on its own 10 s schedule (random phase), latency
  *     measured from the scheduled instant (no coordinated omission): p50/p99 at 200 heartbeats/s.
- * Then the same app on embedded PGlite (closed loop, plant load, and a raw in-process UPDATE rate).
- * The operators, sessions and running jobs are seeded straight into the database (the heartbeat
- * path does not care how a job was started). Targets: heartbeat rate >= 0.5x raw, p99 <= 50 ms.
+ * Then the same app on embedded PGlite (closed loop, plant load, and a raw in-process UPDATE rate)
+ * with BENCH_PGLITE_OPERATORS (2,000): PGlite is one connection, for trying the product, not for
+ * 100 plants. The operators, sessions and running jobs are seeded straight into the database (the
+ * heartbeat path does not care how a job was started). Targets (PostgreSQL): heartbeat rate >=
+ * 0.8x raw, p99 <= 50 ms at plant load.
  */
 
 const env = (name: string, fallback: number) => {
@@ -39,10 +42,15 @@ const env = (name: string, fallback: number) => {
 }
 
 const PERIOD_MS = 10_000
+/** Operators in one plant: "100x a plant" is 20,000. */
+const PLANT_OPERATORS = 200
+const RATIO_TARGET = 0.8
 const ADMIN_PASSWORD = 'bench-admin-password'
 const SERVER = path.join(import.meta.dir, 'servers', 'app-sweeps.ts')
 
 type Pair = { token: string; job: string }
+
+const plantsOf = (operators: number) => `${+(operators / PLANT_OPERATORS).toFixed(1)}x`
 
 // ---------------------------------------------------------------------------------------------
 // Seed: operators with a session and a running job each
@@ -94,39 +102,47 @@ async function seed(db: Db, operators: number): Promise<Pair[]> {
         })),
       )
       .execute()
-    for (let w = 0; w < n; w += JOBS_PER_WO) {
-      const group = users.slice(w, w + JOBS_PER_WO)
-      const { id: wo } = await db
-        .insertInto('work_orders')
-        .values({ code: `BENCH-${offset + w}`, product_id: product, planned_qt: 100 * group.length })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await db.insertInto('work_order_phases').values({ work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * group.length, taken_qt: 10 * group.length }).execute()
-      const jobs = await db
-        .insertInto('jobs')
-        .values(
-          group.map((u) => ({
-            work_order_id: wo,
-            phase_id: phase,
-            position: 1,
-            quantity: 100,
-            active_qt: 10,
-            operator_id: u.id,
-            status: 'started' as const,
-            active: true,
-            step_sequence: JSON.stringify([{ _key: 'bench-step-1', type: 'instruction' }]),
-            last_heartbeat_at: now,
-            started_at: now,
-          })),
-        )
-        .returning(['id', 'operator_id'])
-        .execute()
-      await db
-        .insertInto('work_sessions')
-        .values(jobs.map((j) => ({ job_id: j.id, user_id: j.operator_id!, auth_session_id: creds[users.findIndex((u) => u.id === j.operator_id)]!.id, started_at: now })))
-        .execute()
-      for (const j of jobs) pairs.push({ token: creds[users.findIndex((u) => u.id === j.operator_id)]!.token, job: j.id })
-    }
+    // One work order per JOBS_PER_WO operators, each operator's running job in it: a few statements per 500 operators.
+    const groups = Math.ceil(n / JOBS_PER_WO)
+    const wos = await db
+      .insertInto('work_orders')
+      .values(Array.from({ length: groups }, (_, g) => ({ code: `BENCH-${offset + g * JOBS_PER_WO}`, product_id: product, planned_qt: 100 * JOBS_PER_WO })))
+      .returning(['id', 'code'])
+      .execute()
+    const woOf = new Map(wos.map((w) => [w.code, w.id]))
+    const woIds = Array.from({ length: groups }, (_, g) => woOf.get(`BENCH-${offset + g * JOBS_PER_WO}`)!)
+    await db
+      .insertInto('work_order_phases')
+      .values(woIds.map((wo, g) => {
+        const size = Math.min(JOBS_PER_WO, n - g * JOBS_PER_WO)
+        return { work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * size, taken_qt: 10 * size }
+      }))
+      .execute()
+    const jobs = await db
+      .insertInto('jobs')
+      .values(
+        users.map((u, i) => ({
+          work_order_id: woIds[Math.floor(i / JOBS_PER_WO)]!,
+          phase_id: phase,
+          position: 1,
+          quantity: 100,
+          active_qt: 10,
+          operator_id: u.id,
+          status: 'started' as const,
+          active: true,
+          step_sequence: JSON.stringify([{ _key: 'bench-step-1', type: 'instruction' }]),
+          last_heartbeat_at: now,
+          started_at: now,
+        })),
+      )
+      .returning(['id', 'operator_id'])
+      .execute()
+    const credOf = new Map(users.map((u, i) => [u.id, creds[i]!]))
+    await db
+      .insertInto('work_sessions')
+      .values(jobs.map((j) => ({ job_id: j.id, user_id: j.operator_id!, auth_session_id: credOf.get(j.operator_id!)!.id, started_at: now })))
+      .execute()
+    for (const j of jobs) pairs.push({ token: credOf.get(j.operator_id!)!.token, job: j.id })
   }
   return pairs
 }
@@ -215,13 +231,21 @@ async function rawPgUpdates(
   }
 }
 
+/**
+ * A server that cannot keep up with the plant would make the open loop drain its backlog for
+ * minutes: a beat still unsent this long after the loop's end is not sent. It counts as late by
+ * at least what it waited so far, and as an error: the run is bounded and the figure says so.
+ */
+const PLANT_GRACE_MS = 20_000
+
 /** Every operator on its own 10 s schedule (random phase); latency from the scheduled instant. */
-async function plantLoad(port: number, pairs: Pair[], seconds: number): Promise<Rate & { notRunning: number }> {
+async function plantLoad(port: number, pairs: Pair[], seconds: number): Promise<Rate & { notRunning: number; unsent: number }> {
   const t0 = performance.now() + 100
   const end = t0 + seconds * 1000
   const lat: number[] = []
   let errors = 0
   let notRunning = 0
+  let unsent = 0
   await Promise.all(
     pairs.map(async (p) => {
       const url = `http://127.0.0.1:${port}/api/job/${p.job}/heartbeat`
@@ -229,6 +253,11 @@ async function plantLoad(port: number, pairs: Pair[], seconds: number): Promise<
       for (let at = t0 + Math.random() * PERIOD_MS; at < end; at += PERIOD_MS) {
         const wait = at - performance.now()
         if (wait > 0) await Bun.sleep(wait)
+        if (performance.now() > end + PLANT_GRACE_MS) {
+          unsent++
+          lat.push(performance.now() - at)
+          continue
+        }
         try {
           const res = await fetch(url, { method: 'POST', headers })
           const body = (await res.json()) as { detail?: { running?: boolean } }
@@ -242,7 +271,16 @@ async function plantLoad(port: number, pairs: Pair[], seconds: number): Promise<
     }),
   )
   lat.sort((a, b) => a - b)
-  return { rps: lat.length / seconds, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), errors, notRunning, requests: lat.length }
+  return { rps: (lat.length - unsent) / seconds, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), errors: errors + unsent, notRunning, unsent, requests: lat.length }
+}
+
+/**
+ * Every job's last beat is now, as in a running plant where each beats every 10 s: seeding 20,000
+ * operators takes longer than BACK_ONLINE_AFTER_MS, and a beat after such a gap takes the careful
+ * path (BACK_ONLINE recorded) that a plant only sees after an outage.
+ */
+async function freshBeats(db: Db) {
+  await sql`update jobs set last_heartbeat_at = now() where active`.execute(db)
 }
 
 async function checkOne(port: number, pair: Pair) {
@@ -259,7 +297,8 @@ async function stillRunning(db: Db): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 
 async function run(ctx: BenchContext) {
-  const operators = env('BENCH_OPERATORS', 2000)
+  const operators = env('BENCH_OPERATORS', 20_000)
+  const liteOperators = Math.min(operators, env('BENCH_PGLITE_OPERATORS', 2000))
   const seconds = env('BENCH_SECONDS', 10)
   const warmup = env('BENCH_WARMUP', 3)
   const rounds = env('BENCH_ROUNDS', 3)
@@ -299,6 +338,7 @@ async function run(ctx: BenchContext) {
   await checkOne(app.port, pairs[0]!)
   const jobs = pairs.map((p) => p.job)
 
+  await freshBeats(seedDb.db)
   console.log(`[bench] warm-up ${warmup} s (heartbeat and raw UPDATE)`)
   await wrkRun(app.port, warmup)
   await rawPgUpdates(database.url, jobs, connections, warmup)
@@ -320,8 +360,10 @@ async function run(ctx: BenchContext) {
     whoDbUs: number | null
   }
   const measured: Round[] = []
+  const loadClosed = loadAverage()
   const perReq = (ms: number | null, n: number) => (ms === null || !n ? null : (ms * 1000) / n)
   for (let round = 1; round <= rounds; round++) {
+    await freshBeats(seedDb.db)
     await pgCpu.begin()
     const a0 = processCpuMs(app.proc.pid)
     const hb = await wrkRun(app.port, seconds)
@@ -358,8 +400,10 @@ async function run(ctx: BenchContext) {
     )
   }
   console.log(`[bench] plant load: ${operators} operators, one heartbeat each per 10 s, ${plantSeconds} s`)
+  await freshBeats(seedDb.db)
+  const loadPlant = loadAverage()
   const plantPg = await plantLoad(app.port, pairs, plantSeconds)
-  console.log(`  plant load (PostgreSQL): ${plantPg.rps.toFixed(0)} req/s p50 ${plantPg.p50Ms.toFixed(2)} p99 ${plantPg.p99Ms.toFixed(2)} ms, errors ${plantPg.errors}, stopped ${plantPg.notRunning}`)
+  console.log(`  plant load (PostgreSQL): ${plantPg.rps.toFixed(0)} req/s p50 ${plantPg.p50Ms.toFixed(2)} p99 ${plantPg.p99Ms.toFixed(2)} ms, errors ${plantPg.errors} (unsent ${plantPg.unsent}), stopped ${plantPg.notRunning}`)
   const runningPg = await stillRunning(seedDb.db)
   const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(seedDb.db)).rows[0]?.v.split(' ')[0] ?? '?'
   await seedDb.close()
@@ -370,7 +414,7 @@ async function run(ctx: BenchContext) {
   const pgliteDir = path.join(scratch, 'pglite-data')
   let lite = await openPglite(path.join(pgliteDir, 'pglite'))
   await migrateToLatest(lite.db)
-  const litePairs = await seed(lite.db, operators)
+  const litePairs = await seed(lite.db, liteOperators)
   await lite.close()
   await Bun.write(pairsFile, litePairs.map((p) => `${p.token} ${p.job}`).join('\n'))
   const savedUrl = process.env.DATABASE_URL
@@ -388,7 +432,7 @@ async function run(ctx: BenchContext) {
     console.log(`  round ${round}: heartbeat on PGlite ${r.rps.toFixed(0)} req/s p50 ${r.p50Ms.toFixed(2)} p99 ${r.p99Ms.toFixed(2)} ms`)
   }
   const plantLite = await plantLoad(liteApp.port, litePairs, plantSeconds)
-  console.log(`  plant load (PGlite): ${plantLite.rps.toFixed(0)} req/s p50 ${plantLite.p50Ms.toFixed(2)} p99 ${plantLite.p99Ms.toFixed(2)} ms, errors ${plantLite.errors}, stopped ${plantLite.notRunning}`)
+  console.log(`  plant load (PGlite): ${plantLite.rps.toFixed(0)} req/s p50 ${plantLite.p50Ms.toFixed(2)} p99 ${plantLite.p99Ms.toFixed(2)} ms, errors ${plantLite.errors} (unsent ${plantLite.unsent}), stopped ${plantLite.notRunning}`)
   await liteApp.stop()
   // Raw on PGlite: the same UPDATE in-process (one connection: concurrency does not apply).
   lite = await openPglite(path.join(pgliteDir, 'pglite'))
@@ -426,7 +470,7 @@ async function run(ctx: BenchContext) {
       ['PostgreSQL', `heartbeat, plant load ${operators} ops / 10 s`, plantPg.rps.toFixed(0), plantPg.p50Ms.toFixed(2), plantPg.p99Ms.toFixed(2), String(plantPg.errors + plantPg.notRunning), '-', '-', '-', '-'],
       ['PGlite', `heartbeat, closed loop, ${connections} conn`, liteRps.toFixed(0), median(liteRounds.map((r) => r.p50Ms)).toFixed(2), median(liteRounds.map((r) => r.p99Ms)).toFixed(2), String(liteRounds.reduce((s, r) => s + errorCount(r), 0)), '-', '-', '-', liteRounds.map((r) => r.rps.toFixed(0)).join(' / ')],
       ['PGlite', 'raw UPDATE in-process, 1 conn', liteRaw.toFixed(0), percentile(liteLat, 50).toFixed(2), percentile(liteLat, 99).toFixed(2), '0', '-', '-', '-', '-'],
-      ['PGlite', `heartbeat, plant load ${operators} ops / 10 s`, plantLite.rps.toFixed(0), plantLite.p50Ms.toFixed(2), plantLite.p99Ms.toFixed(2), String(plantLite.errors + plantLite.notRunning), '-', '-', '-', '-'],
+      ['PGlite', `heartbeat, plant load ${liteOperators} ops / 10 s`, plantLite.rps.toFixed(0), plantLite.p50Ms.toFixed(2), plantLite.p99Ms.toFixed(2), String(plantLite.errors + plantLite.notRunning), '-', '-', '-', '-'],
     ],
     [false, false, true, true, true, true, true, true, true, false],
   )
@@ -443,13 +487,13 @@ async function run(ctx: BenchContext) {
   const targets = table(
     ['target', 'value', 'goal', 'verdict'],
     [
-      ['heartbeat rate / raw UPDATE rate (PostgreSQL, equal concurrency)', ratio.toFixed(3), '>= 0.5', verdict(ratio >= 0.5)],
-      ['same from CPU per request: raw cost / heartbeat cost (client + server + PostgreSQL)', (rawCost / hbCost).toFixed(3), '(>= 0.5)', `${(rawCost / hbCost >= 0.5) ? 'met' : 'MISSED'} (${rawCost.toFixed(0)} / ${hbCost.toFixed(0)} us)`],
+      ['heartbeat rate / raw UPDATE rate (PostgreSQL, equal concurrency)', ratio.toFixed(3), `>= ${RATIO_TARGET}`, verdict(ratio >= RATIO_TARGET)],
+      ['same from CPU per request: raw cost / heartbeat cost (client + server + PostgreSQL)', (rawCost / hbCost).toFixed(3), `(>= ${RATIO_TARGET})`, `${(rawCost / hbCost >= RATIO_TARGET) ? 'met' : 'MISSED'} (${rawCost.toFixed(0)} / ${hbCost.toFixed(0)} us)`],
       ['heartbeat rate / raw UPDATE rate with synchronous_commit off like the heartbeat (reference)', (hbRps / median(measured.map((m) => m.rawAsync.rps))).toFixed(3), '-', '-'],
       ['whoami rate / raw UPDATE rate (the authenticated request path alone, for reference)', (median(measured.map((m) => m.who.rps)) / rawRps).toFixed(3), '-', '-'],
-      ['heartbeat p99 at 10x plant load (PostgreSQL)', `${plantPg.p99Ms.toFixed(2)} ms`, '<= 50 ms', verdict(plantPg.p99Ms <= 50)],
-      ['heartbeat p99 at 10x plant load (PGlite)', `${plantLite.p99Ms.toFixed(2)} ms`, '<= 50 ms (not a target)', plantLite.p99Ms <= 50 ? 'met' : 'over'],
-      ['jobs still running after the run (none force-paused)', `${runningPg} / ${runningLite}`, `${operators} / ${operators}`, runningPg === operators && runningLite === operators ? 'ok' : 'WRONG'],
+      [`heartbeat p99 at ${plantsOf(operators)} plant load (PostgreSQL)`, `${plantPg.p99Ms.toFixed(2)} ms`, '<= 50 ms', verdict(plantPg.p99Ms <= 50)],
+      [`heartbeat p99 at ${plantsOf(liteOperators)} plant load (PGlite)`, `${plantLite.p99Ms.toFixed(2)} ms`, '<= 50 ms (not a target)', plantLite.p99Ms <= 50 ? 'met' : 'over'],
+      ['jobs still running after the run (none force-paused)', `${runningPg} / ${runningLite}`, `${operators} / ${liteOperators}`, runningPg === operators && runningLite === liteOperators ? 'ok' : 'WRONG'],
     ],
     [false, true, false, false],
   )
@@ -465,27 +509,32 @@ async function run(ctx: BenchContext) {
       `Closed loop: wrk -t${threads} -c${connections} cycling through ${operators} operators (own token and job per request), ${rounds} x ${seconds} s`,
       `interleaved with the raw pg single-row UPDATE of jobs.last_heartbeat_at on ${connections} connections and with GET /api/whoami of the same operators`,
       '(the authenticated request path alone; medians shown). Plant load: open loop,',
-      `each operator one heartbeat per 10 s at its own random phase for ${plantSeconds} s (${(operators / 10).toFixed(0)} req/s), latency from the scheduled instant.`,
+      `each operator one heartbeat per 10 s at its own random phase for ${plantSeconds} s (${(operators / 10).toFixed(0)} req/s; PGlite: ${liteOperators} operators), latency from the scheduled instant.`,
       'The app is servers/app-sweeps.ts (main.ts with the offline sweep running every 5 s). Sessions and running jobs are seeded in the database.',
       'Heartbeats are written in batches that commit with synchronous_commit off (src-server/domains/execution/heartbeat-writer.ts); the raw',
       'UPDATE is measured both ways (default synchronous commit: the target; synchronous_commit off: for reference).',
       '',
       `Machine: ${machineLine([`PostgreSQL ${pgVersion}`])}; busy before the run (other processes): ${busyBefore === null ? 'unknown' : `${(busyBefore * 100).toFixed(0)}% of all cores`}.`,
+      `Load (uptime): before the closed loop ${loadClosed}; before the plant load (PostgreSQL) ${loadPlant}.`,
       '',
       results.markdown,
       '',
       targets.markdown,
       noisyNote,
-      hbErrors || plantPg.errors || plantLite.errors ? '\n**Warning:** some heartbeats failed: those figures are not valid.' : '',
+      plantPg.unsent || plantLite.unsent
+        ? `\n**Overloaded:** ${plantPg.unsent} (PostgreSQL) / ${plantLite.unsent} (PGlite) plant-load heartbeats were still unsent ${PLANT_GRACE_MS / 1000} s after the load's end: the server fell behind the plant; counted as errors, their latency as the wait so far.`
+        : '',
+      hbErrors || plantPg.errors - plantPg.unsent || plantLite.errors - plantLite.unsent ? '\n**Warning:** some heartbeats failed: those figures are not valid.' : '',
     ].join('\n'),
   )
   console.log('[bench] appended to bench/RESULTS.md')
-  if (hbErrors || plantPg.errors || plantLite.errors) throw new Error('some heartbeats failed during the measurement')
-  if (runningPg !== operators || runningLite !== operators) throw new Error('some jobs stopped running during the run (the heartbeat should keep them running)')
+  if (hbErrors || plantPg.errors - plantPg.unsent || plantLite.errors - plantLite.unsent) throw new Error('some heartbeats failed during the measurement')
+  if (plantPg.unsent || plantLite.unsent) throw new Error('the server fell behind the plant load (beats left unsent)')
+  if (runningPg !== operators || runningLite !== liteOperators) throw new Error('some jobs stopped running during the run (the heartbeat should keep them running)')
 }
 
 export const heartbeat: BenchModule = {
   name: 'heartbeat',
-  title: '2,000 operators sending job heartbeats through the app vs raw pg UPDATE (PostgreSQL, PGlite)',
+  title: '20,000 operators sending job heartbeats through the app vs raw pg UPDATE (PostgreSQL, PGlite)',
   run,
 }

@@ -19,6 +19,11 @@ export function machineLine(extra: string[] = []): string {
   return [`${os.cpus().length} cores (${cpu})`, `${Math.round(os.totalmem() / 2 ** 30)} GiB`, `Bun ${Bun.version}`, ...extra].join(', ')
 }
 
+/** The load average as `uptime` shows it: how much other work shared the 2 cores around a figure. */
+export function loadAverage(): string {
+  return `load average ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min)`
+}
+
 /** Appends one dated section to bench/RESULTS.md (created with a title the first time). */
 export function appendResults(title: string, body: string): void {
   if (!existsSync(RESULTS_FILE)) {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { closeLiveHub, registerLiveSource } from '../live/hub'
@@ -63,7 +64,8 @@ export function openPostgres(url: string, poolSize = 20): OpenDatabase {
  */
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<OpenDatabase> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers, ...options })
+  // pg_trgm: the trigram indexes of work order search (migration 2026-11-28-30).
+  const pglite = await PGlite.create(dataDir, { parsers: pgliteParsers, extensions: { pg_trgm }, ...options })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   pglites.set(db, pglite)
   registerLiveSource(db, { kind: 'pglite', pglite })

@@ -282,6 +282,12 @@ type DateText = ColumnType<string, string, string>
 export type WorkOrderStatus = 'active' | 'completed' | 'closed'
 export type JobStatus = 'queued' | 'started' | 'paused' | 'closed'
 
+/** Work orders per view (active / archived), kept by statement triggers (migration 2026-11-28-30). */
+export interface WorkOrderCountsTable {
+  archived: boolean
+  n: number
+}
+
 export interface WorkOrdersTable {
   id: Generated<string>
   code: string
@@ -640,6 +646,7 @@ export interface Database {
   bom_lines: BomLinesTable
   serial_fields: SerialFieldsTable
   work_orders: WorkOrdersTable
+  work_order_counts: WorkOrderCountsTable
   work_order_phases: WorkOrderPhasesTable
   jobs: JobsTable
   operator_queues: OperatorQueuesTable

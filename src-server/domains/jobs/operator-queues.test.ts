@@ -81,6 +81,8 @@ describe('operator queues (job-assignment, queue/operator)', () => {
     await h.svc.db.updateTable('work_orders').set({ sequence: -5 }).where('id', '=', extra.id).execute()
     expect((await h.request('POST', '/api/job/assign', { token: production, body: { job_keys: [extra.jobs[0]], operator_key: operator.key } })).status).toBe(200)
     expect(queueOf(await assignment(), operator.key).jobs.map((j: any) => j._key)).toEqual([w1.jobs[1], w2.jobs[0], w1.jobs[0], extra.jobs[0]])
+    // The same order when only this operator's queue is read (its own query: the operator's screen).
+    expect(queueOf(await assignment(`?user_key=${operator.key}`), operator.key).jobs.map((j: any) => j._key)).toEqual([w1.jobs[1], w2.jobs[0], w1.jobs[0], extra.jobs[0]])
   })
 
   test('the listed jobs must be open jobs of that operator, each once', async () => {

@@ -41,6 +41,18 @@ function queueRows(db: Db, day: string, independentAllowed: boolean) {
 const stripRn = (rows: (JobRow & { rn: number })[]): JobRow[] => rows.map(({ rn: _rn, ...row }) => row)
 
 /**
+ * One operator's queue, its first `limit` jobs. In site order the jobs' own copy of the sequence
+ * walks jobs_open_by_operator_queue and stops after the page, however long the queue (thousands of
+ * open jobs cost the same as ten); an independent queue sorts the operator's open jobs first.
+ */
+function oneQueue(db: Db, day: string, userId: string, independent: boolean, limit: number) {
+  const q = selectJobRow(jobsJoined(db).where('wo.archived_at', 'is', null).where('j.status', '<>', 'closed').where('j.operator_id', '=', userId), day)
+  return siteOrder(independent ? q.orderBy(sql`j.queue_position asc nulls last`) : q, true)
+    .limit(limit)
+    .execute()
+}
+
+/**
  * `GET job-assignment` (SPEC 3 Job assignment): each operator's open jobs in queue order and
  * the unassigned ones (in site order, where the settings allow unassigned jobs). Production reads
  * every operator (or the one named by `user_key`); an operator reads only their own queue.
@@ -98,26 +110,30 @@ export async function getJobAssignment(svc: Services, actor: Actor, input: { use
       .execute()
     operators = [...eligible, ...others]
   }
-  const inner = queueRows(svc.db, day, settings.independent_queue_reordering)
-  const limited = (userKey ? inner.where('j.operator_id', '=', userKey) : inner.where('j.operator_id', 'is not', null)).as('q')
-  const assigned = (await svc.db
-    .selectFrom(limited)
-    .selectAll()
-    .where('q.rn', '<=', MAX_QUEUE_JOBS + 1)
-    .orderBy('q.operator_key')
-    .orderBy('q.rn')
-    .execute()) as unknown as (JobRow & { rn: number })[]
-  const byOperator = new Map<string, (JobRow & { rn: number })[]>()
-  for (const row of assigned) {
-    const list = byOperator.get(row.operator_key!) ?? []
-    list.push(row)
-    byOperator.set(row.operator_key!, list)
+  const byOperator = new Map<string, JobRow[]>()
+  if (userKey) {
+    const independent = operators[0]!.independent && settings.independent_queue_reordering
+    byOperator.set(userKey, await oneQueue(svc.db, day, userKey, independent, MAX_QUEUE_JOBS + 1))
+  } else {
+    const inner = queueRows(svc.db, day, settings.independent_queue_reordering).where('j.operator_id', 'is not', null).as('q')
+    const assigned = (await svc.db
+      .selectFrom(inner)
+      .selectAll()
+      .where('q.rn', '<=', MAX_QUEUE_JOBS + 1)
+      .orderBy('q.operator_key')
+      .orderBy('q.rn')
+      .execute()) as unknown as (JobRow & { rn: number })[]
+    for (const row of stripRn(assigned)) {
+      const list = byOperator.get(row.operator_key!) ?? []
+      list.push(row)
+      byOperator.set(row.operator_key!, list)
+    }
   }
   const queues: OperatorQueue[] = operators.map((operator) => {
     const rows = byOperator.get(operator._key) ?? []
     return {
       operator: { ...operator, independent: operator.independent && settings.independent_queue_reordering },
-      jobs: stripRn(rows.slice(0, MAX_QUEUE_JOBS)),
+      jobs: rows.slice(0, MAX_QUEUE_JOBS),
       more: rows.length > MAX_QUEUE_JOBS,
     }
   })

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'kysely'
 import { trpcCall } from '../../test/fixtures'
 import { userWithScope, useHarness } from '../../test/harness'
 import { makeProduct } from './test-fixtures'
@@ -117,5 +118,27 @@ describe('work order list: search, filters, paging (server side)', () => {
     expect(narrowed.phases).toEqual(['Assemblaggio valvola'])
     const archived = (await h.request('GET', '/api/work-order-search-opts?archived=true', { token: prod.token })).body.detail[0]
     expect(archived.wo_codes).toEqual([wo.lateClosed!.code])
+  })
+
+  test('the total of a whole view (no filter) follows every insert, archive, restore and delete, one row or many per statement', async () => {
+    const db = h.svc.db
+    const totals = async () => ({ active: (await list()).total, archived: (await list('archived=true')).total })
+    const counted = async () => {
+      const { rows } = await sql<{ active: number; archived: number }>`select
+          count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
+        from work_orders`.execute(db)
+      return rows[0]!
+    }
+    expect(await totals()).toEqual({ active: 4, archived: 1 })
+    await sql`insert into work_orders (code, product_id, planned_qt, archived_at)
+      select 'CNT-' || i, ${valve}::uuid, 1, case when i % 3 = 0 then now() end from generate_series(1, 7) i`.execute(db)
+    expect(await totals()).toEqual(await counted())
+    expect(await totals()).toEqual({ active: 9, archived: 3 })
+    // Archive some, restore others, and touch a column that is not the archive in the same statement.
+    await sql`update work_orders set archived_at = case when archived_at is null then now() end, notes = 'x' where code in ('CNT-1', 'CNT-2', 'CNT-3')`.execute(db)
+    await sql`update work_orders set archived_at = archived_at where code like 'CNT-%'`.execute(db)
+    expect(await totals()).toEqual(await counted())
+    await sql`delete from work_orders where code like 'CNT-%'`.execute(db)
+    expect(await totals()).toEqual({ active: 4, archived: 1 })
   })
 })

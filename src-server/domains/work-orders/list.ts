@@ -15,7 +15,7 @@ import {
 } from '../../../src/domains/work-orders/schemas'
 import type { Services } from '../../context'
 import { containsPattern } from '../../db/like'
-import { filteredWorkOrders, orderList, selectListItems } from './queries'
+import { filteredWorkOrders, orderList, searchWords, selectListItems } from './queries'
 import { todayOf } from './shared'
 
 export const DEFAULT_PAGE_SIZE = 50
@@ -27,11 +27,16 @@ export async function listWorkOrders(svc: Services, input: WorkOrderListInput = 
   const page = input.page ?? 1
   const sort = input.sort ?? (input.archived ? 'archived_at' : 'queue')
   const dir = input.dir ?? (sort === 'archived_at' ? 'desc' : 'asc')
-  const filtered = filteredWorkOrders(svc.db, input, today)
+  const words = await searchWords(svc.db, input.search)
+  const filtered = filteredWorkOrders(svc.db, input, today, words)
   const rowsQuery = orderList(selectListItems(filtered, today), sort, dir)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
-  const countQuery = filtered.select((eb) => eb.fn.countAll<number>().as('n'))
+  // The whole view (no filter) is counted by triggers: its count would grow with the plant.
+  const whole = !words.length && !input.status && !input.product_key && input.critical === undefined && input.late === undefined && !input.date_from && !input.date_to
+  const countQuery = whole
+    ? svc.db.selectFrom('work_order_counts').select('n').where('archived', '=', input.archived ?? false)
+    : filtered.select((eb) => eb.fn.countAll<number>().as('n'))
   const [rows, counted] = await Promise.all([rowsQuery.execute(), countQuery.executeTakeFirstOrThrow()])
   return { rows, total: Number(counted.n) }
 }

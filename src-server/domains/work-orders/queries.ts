@@ -1,8 +1,7 @@
-import { type ExpressionBuilder, sql } from 'kysely'
+import { sql } from 'kysely'
 import type { WorkOrderListItem, WorkOrderSort } from '../../../src/domains/work-orders/schemas'
 import { toDbDate } from '../../../src/domains/work-orders/schemas'
 import type { Db } from '../../db/connect'
-import type { Database } from '../../db/schema'
 import { containsPattern } from '../../db/like'
 import { isUuid } from '../../../src/uuid'
 import { msOrNull } from '../../db/epoch'
@@ -10,8 +9,8 @@ import { msOrNull } from '../../db/epoch'
 /** DATE columns leave the API as YYYY/MM/DD (SPEC 5). */
 const edgeDate = (column: string) => sql<string | null>`to_char(${sql.ref(column)}, 'YYYY/MM/DD')`
 
+/** The list's filters but its search, which comes resolved (searchWords). */
 export type WorkOrderFilters = {
-  search?: string
   status?: 'active' | 'completed' | 'closed'
   product_key?: string
   date_field?: 'due_by' | 'start_from'
@@ -22,16 +21,32 @@ export type WorkOrderFilters = {
   archived?: boolean
 }
 
-type Eb = ExpressionBuilder<Database & { w: Database['work_orders']; p: Database['products'] }, 'w' | 'p'>
-
 /** One of the work order's open jobs is marked critical (an issue on that job; critical-marks.ts). */
 const hasCriticalJob = sql<boolean>`exists (select 1 from jobs cj where cj.work_order_id = w.id and cj.critical and cj.status <> 'closed')`
 
 /** Late = a due date before today and still active (src/domains/work-orders/rules.ts isLate). */
 const lateExpr = (today: string) => sql<boolean>`(w.status = 'active' and w.due_by is not null and w.due_by < ${toDbDate(today)}::date)`
 
+/** One search word of the work order list: its ILIKE pattern and the products whose code or description match it. */
+export type SearchWord = { pattern: string; products: string[] }
+
+/** Resolves the list's search words (one query each, on products only). */
+export async function searchWords(db: Db, search: string | undefined): Promise<SearchWord[]> {
+  const out: SearchWord[] = []
+  for (const word of (search ?? '').split(/\s+/).filter(Boolean)) {
+    const pattern = containsPattern(word)
+    const rows = await db
+      .selectFrom('products')
+      .select('id')
+      .where((eb) => eb.or([eb('code', 'ilike', pattern), eb('description', 'ilike', pattern)]))
+      .execute()
+    out.push({ pattern, products: rows.map((r) => r.id) })
+  }
+  return out
+}
+
 /** `work_orders as w` joined to its product, with the list filters applied; rows and count share it. */
-export function filteredWorkOrders(db: Db, f: WorkOrderFilters, today: string) {
+export function filteredWorkOrders(db: Db, f: WorkOrderFilters, today: string, words: readonly SearchWord[] = []) {
   let q = db.selectFrom('work_orders as w').innerJoin('products as p', 'p.id', 'w.product_id')
   // The active list and the archive are separate views (index work_orders_queue leads with this).
   q = q.where(sql<boolean>`(w.archived_at is null)`, '=', !f.archived)
@@ -43,11 +58,13 @@ export function filteredWorkOrders(db: Db, f: WorkOrderFilters, today: string) {
   const dateColumn = f.date_field === 'start_from' ? 'w.start_from' : 'w.due_by'
   if (f.date_from) q = q.where(sql.ref(dateColumn), '>=', sql<string>`${toDbDate(f.date_from)}::date`)
   if (f.date_to) q = q.where(sql.ref(dateColumn), '<=', sql<string>`${toDbDate(f.date_to)}::date`)
-  for (const word of (f.search ?? '').split(/\s+/).filter(Boolean)) {
-    const pattern = containsPattern(word)
-    q = q.where((eb: Eb) =>
-      eb.or([eb('w.code', 'ilike', pattern), eb('p.code', 'ilike', pattern), eb('p.description', 'ilike', pattern), eb('w.line', 'ilike', pattern)]),
-    )
+  // Each word: the work order's code or line, or its product's code or description. Written on
+  // work_orders' own columns with the products as a key list known when planning (searchWords), so
+  // that the trigram indexes on code and line and work_orders_product combine into one bitmap scan
+  // instead of a walk of the whole queue.
+  for (const { pattern, products } of words) {
+    const byProduct = products.length ? sql<boolean>` or w.product_id = any(${products}::uuid[])` : sql<boolean>``
+    q = q.where(sql<boolean>`(w.code ilike ${pattern} or w.line ilike ${pattern}${byProduct})`)
   }
   return q
 }
