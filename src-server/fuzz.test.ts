@@ -9,7 +9,7 @@ import { seedDemo } from './seed/demo'
 import { sessionFor } from './test/fixtures'
 import { asText, INPUT_KINDS, type InputKind, inputFor, KIND_WEIGHTS, jsonText, type Pools, type SchemaNode } from './test/fuzz-inputs'
 import { ORIGIN, useHarness } from './test/harness'
-import { installWriteLog, lastWrite, writesSince } from './test/write-log'
+import { type WriteWatch, watchWrites } from './test/write-log'
 import { appRouter } from './trpc/app-router'
 
 /**
@@ -30,6 +30,8 @@ const SKIPPED_REST: Record<string, string> = {
   'GET /events/stream': 'stream',
 }
 
+const DAYS = ['2026/11/28', '2026-11-28', '2026/12/31', '2025-01-01', '2024/02/29', '0001/01/01', '9999-12-31']
+
 type Procedure = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: SchemaNode[] } }
 const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures).filter(
   // The one subscription (live.events) streams; its refusals arrive in the stream (live/live.test.ts).
@@ -38,10 +40,10 @@ const procedures = Object.entries((appRouter as unknown as { _def: { procedures:
 const restLabel = (r: AnyRoute) => `${r.method.toUpperCase()} ${r.path}`
 const fuzzedRoutes = restRoutes.filter((r) => !SKIPPED_REST[restLabel(r)])
 
-type RestInput = { kind: InputKind; params?: unknown; query?: unknown; body?: unknown }
+type FuzzInput = { kind: InputKind; params?: unknown; query?: unknown; body?: unknown }
 
 /** One REST call's parts: `kind` applied to one part (an absent query takes unknown keys too), the others valid. */
-function restInputs(r: AnyRoute, pools: Pools): fc.Arbitrary<RestInput> {
+function restInputs(r: AnyRoute, pools: Pools): fc.Arbitrary<FuzzInput> {
   const parts = (['params', 'query', 'body'] as const).filter((p) => r[p])
   return fc.oneof(
     ...INPUT_KINDS.map((kind) => {
@@ -59,13 +61,16 @@ function restInputs(r: AnyRoute, pools: Pools): fc.Arbitrary<RestInput> {
   )
 }
 
-function trpcInputs(schema: SchemaNode | undefined, pools: Pools): fc.Arbitrary<RestInput> {
+function trpcInputs(schema: SchemaNode | undefined, pools: Pools): fc.Arbitrary<FuzzInput> {
   return fc.oneof(...INPUT_KINDS.map((kind) => ({ weight: KIND_WEIGHTS[kind], arbitrary: inputFor(schema, kind, pools).map((body) => ({ kind, body })) })))
 }
 
-function restRequest(r: AnyRoute, input: RestInput, prefix: string, token: string): [string, RequestInit] {
+/** A path segment as a client would send it; broken Unicode as the bytes no UTF-8 decoder takes. */
+const pathText = (s: string) => (s.isWellFormed() ? encodeURIComponent(s) : encodeURIComponent(s.toWellFormed()).replaceAll('%EF%BF%BD', '%ED%A0%80'))
+
+function restRequest(r: AnyRoute, input: FuzzInput, prefix: string, token: string): [string, RequestInit] {
   const params = (input.params ?? {}) as Record<string, unknown>
-  const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] === undefined ? '' : asText(params[name])))
+  const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => pathText(params[name] === undefined ? '' : asText(params[name])))
   const qs = new URLSearchParams()
   if (input.query !== undefined && (typeof input.query !== 'object' || input.query === null)) qs.append('q', asText(input.query))
   else for (const [k, value] of Object.entries(input.query ?? {})) for (const x of Array.isArray(value) ? value : [value]) if (x !== undefined) qs.append(k, asText(x))
@@ -85,7 +90,7 @@ function restRequest(r: AnyRoute, input: RestInput, prefix: string, token: strin
   return [`${ORIGIN}${prefix}${path}${query}`, { method: r.method.toUpperCase(), headers, body }]
 }
 
-function trpcRequest(name: string, type: 'query' | 'mutation', input: RestInput, prefix: string, token: string): [string, RequestInit] {
+function trpcRequest(name: string, type: 'query' | 'mutation', input: FuzzInput, prefix: string, token: string): [string, RequestInit] {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, origin: ORIGIN }
   if (type === 'query') {
     const qs = input.body === undefined ? '' : `?input=${encodeURIComponent(jsonText(input.body))}`
@@ -118,6 +123,7 @@ describe('fuzz: every route and procedure', () => {
   let fuzzerKey: string
   let token: string
   let prefix: string
+  let watch: WriteWatch
   let poolsQuery: ReturnType<typeof sql<{ value: string; kind: string }>>
   const totals = { calls: 0, accepted: 0, refused: 0, ms: 0, targets: 0 }
   const started = performance.now()
@@ -132,7 +138,7 @@ describe('fuzz: every route and procedure', () => {
       .executeTakeFirstOrThrow()
     fuzzerKey = id
     token = await sessionFor(h, fuzzerKey)
-    await installWriteLog(h.svc.db)
+    watch = await watchWrites(h.svc.db)
     // Keys of real rows (so calls reach the services) and codes, names and usernames in use.
     const { rows: columns } = await sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns
@@ -147,6 +153,7 @@ describe('fuzz: every route and procedure', () => {
   }, 120_000)
 
   afterAll(() => {
+    watch?.close()
     const s = ((performance.now() - started) / 1000).toFixed(0)
     console.log(
       `fuzz: ${totals.targets} routes and procedures, ${totals.calls} calls (${INPUTS} inputs each) in ${s} s: ${totals.accepted} accepted, ${totals.refused} refused, ${(totals.ms / Math.max(totals.calls, 1)).toFixed(2)} ms per call`,
@@ -157,7 +164,8 @@ describe('fuzz: every route and procedure', () => {
     const { rows } = await poolsQuery.execute(h.svc.db)
     return {
       keys: rows.filter((r) => r.kind === 'key' && r.value !== fuzzerKey).map((r) => r.value),
-      words: [...new Set(rows.filter((r) => r.kind === 'word' && r.value && r.value !== 'fuzzer').map((r) => r.value))],
+      // Calendar days too (a day's regex with a backreference yields few real dates by itself).
+      words: [...new Set(rows.filter((r) => r.kind === 'word' && r.value && r.value !== 'fuzzer').map((r) => r.value)), ...DAYS],
     }
   }
 
@@ -171,46 +179,51 @@ describe('fuzz: every route and procedure', () => {
     token = await sessionFor(h, fuzzerKey)
   }
 
-  /** Runs the inputs one by one; returns what went wrong (at most a few of each kind). */
-  async function fuzz(label: string, kind: 'rest' | 'trpc', inputs: RestInput[], requestOf: (input: RestInput) => [string, RequestInit]) {
+  /**
+   * Runs the inputs one by one; returns what went wrong (the first few). The log is read only
+   * after a call that ran a writing statement; at the end it must not have moved unseen.
+   */
+  async function fuzz(label: string, kind: 'rest' | 'trpc', inputs: FuzzInput[], requestOf: (input: FuzzInput) => [string, RequestInit]) {
     const failures: string[] = []
     let failed = 0
     const fail = (what: string) => {
       if (++failed <= 5) failures.push(what)
     }
-    let mark = await lastWrite(h.svc.db)
+    let mark = await watch.last()
     for (const input of inputs) {
       for (let attempt = 0; attempt < 2; attempt++) {
         const t0 = performance.now()
-        const res = await h.app.request(...requestOf(input))
+        const { result: res, touched } = await watch.call(async () => h.app.request(...requestOf(input)))
         const text = await res.text()
         totals.ms += performance.now() - t0
         totals.calls++
         const where = () => `${label} [${input.kind}] ${shown({ params: input.params, query: input.query, body: input.body })}`
-        let body: any = null
-        try {
-          body = text ? JSON.parse(text) : null
-        } catch {}
-        if (res.status >= 500) fail(`${res.status} ${text.slice(0, 200)} <- ${where()}`)
-        const written = await lastWrite(h.svc.db)
+        if (res.status >= 500) fail(`${res.status} ${text.slice(0, 300)} <- ${where()}`)
+        const written = touched ? await watch.last() : mark
         if (res.status < 400) {
           totals.accepted++
           mark = written
           break
         }
         totals.refused++
+        let body: any = null
+        try {
+          body = JSON.parse(text)
+        } catch {}
         const code = refusalCode(kind, body)
         if (code === null) fail(`refusal outside the envelope: ${res.status} ${text.slice(0, 200)} <- ${where()}`)
-        if (written !== mark) fail(`refused ${res.status} ${code} but wrote ${(await writesSince(h.svc.db, mark)).join(', ')} <- ${where()}`)
+        if (written !== mark) fail(`refused ${res.status} ${code} but wrote ${(await watch.since(mark)).join(', ')} <- ${where()}`)
+        mark = written
         if (attempt === 0 && code && SIGNED_OUT.has(code)) {
           await restoreFuzzer()
-          mark = await lastWrite(h.svc.db)
+          mark = await watch.last()
           continue
         }
-        mark = written
         break
       }
     }
+    const end = await watch.last()
+    if (end !== mark) fail(`rows written by no call the watch saw: ${(await watch.since(mark)).join(', ')}`)
     if (failed > failures.length) failures.push(`... ${failed - failures.length} more`)
     return failures
   }

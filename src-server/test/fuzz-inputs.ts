@@ -126,10 +126,50 @@ function validText(l: Limits, pools: Pools): fc.Arbitrary<string> {
   if (l.numericText) return fc.integer({ min: Math.ceil(l.min ?? -1000), max: Math.floor(l.max ?? 1000) }).map(String)
   const fits = (s: string) => s.length >= min && s.length <= (l.maxLength ?? Infinity) && (!l.regex || l.regex.test(s))
   const words = pools.words.filter(fits)
-  const random = l.regex
-    ? fc.stringMatching(l.regex).map((s) => (s.length > (l.maxLength ?? Infinity) ? s.slice(0, l.maxLength) : s))
+  const matching = l.regex && regexMatches(l.regex)
+  const random = matching
+    ? matching.map((s) => (s.length > (l.maxLength ?? Infinity) ? s.slice(0, l.maxLength) : s))
     : fc.string({ minLength: min, maxLength: max })
   return words.length ? fc.oneof(fc.constantFrom(...words), random) : random
+}
+
+/**
+ * Text a regex matches. fast-check takes neither flags nor backreferences: a case-insensitive
+ * regex is generated in its own case, and `\2` by the pattern of group 2 (then kept only where
+ * the groups agree, as the original says).
+ */
+function regexMatches(re: RegExp): fc.Arbitrary<string> | null {
+  const groups: string[] = []
+  const source = re.source.replace(/\\(\d)/g, (_m, n: string) => {
+    if (!groups.length) groups.push(...capturingGroups(re.source))
+    return groups[Number(n) - 1] ?? '.'
+  })
+  try {
+    const arbitrary = fc.stringMatching(new RegExp(source))
+    return source === re.source ? arbitrary : arbitrary.filter((s) => re.test(s))
+  } catch {
+    return null
+  }
+}
+
+/** The capturing groups of a regex source, in order (simple sources: no nested classes holding parentheses). */
+function capturingGroups(source: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '\\') i++
+    else if (source[i] === '(' && source[i + 1] !== '?') {
+      let depth = 0
+      for (let j = i; j < source.length; j++) {
+        if (source[j] === '\\') j++
+        else if (source[j] === '(') depth++
+        else if (source[j] === ')' && --depth === 0) {
+          out.push(source.slice(i, j + 1))
+          break
+        }
+      }
+    }
+  }
+  return out
 }
 
 function validNumber(l: Limits): fc.Arbitrary<number> {
