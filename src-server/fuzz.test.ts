@@ -23,6 +23,8 @@ import { appRouter } from './trpc/app-router'
  */
 const INPUTS = Number(process.env.FUZZ_INPUTS ?? 1000)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128)
+/** Per route: a thousand calls of a heavy mutation on a busy machine take longer than the suite's 30 s default. */
+const ROUTE_TIMEOUT_MS = 300_000
 
 /** Not fuzzed here, with the reason. */
 const SKIPPED_REST: Record<string, string> = {
@@ -241,7 +243,7 @@ describe('fuzz: every route and procedure', () => {
       const inputs = fc.sample(restInputs(r, await pools()), { numRuns: INPUTS, seed: SEED })
       const failures = await fuzz(label, 'rest', inputs, (input) => restRequest(r, input, prefix, token))
       expect(failures).toEqual([])
-    })
+    }, ROUTE_TIMEOUT_MS)
   }
 
   for (const [name, p] of procedures) {
@@ -251,6 +253,6 @@ describe('fuzz: every route and procedure', () => {
       const inputs = fc.sample(trpcInputs(p._def.inputs[0], await pools()), { numRuns: INPUTS, seed: SEED })
       const failures = await fuzz(label, 'trpc', inputs, (input) => trpcRequest(name, p._def.type as 'query' | 'mutation', input, prefix, token))
       expect(failures).toEqual([])
-    })
+    }, ROUTE_TIMEOUT_MS)
   }
 })

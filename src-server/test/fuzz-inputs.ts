@@ -187,7 +187,8 @@ function boundaryValues(node: SchemaNode, l: Limits): unknown[] {
   const out: unknown[] = []
   if (node.type === 'string') {
     const lengths = [l.minLength, l.maxLength].filter((n): n is number => n !== undefined && Number.isFinite(n))
-    for (const n of lengths) for (const len of [n - 1, n, n + 1]) if (len >= 0) out.push('a'.repeat(len))
+    // Limits beyond the 1 MiB body limit are met by it first.
+    for (const n of lengths) for (const len of [n - 1, n, n + 1]) if (len >= 0 && len <= 200_000) out.push('a'.repeat(len))
     if (l.uuid) out.push('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', '{00000000-0000-4000-8000-000000000000}')
     if (l.numericText) for (const n of [l.min, l.max]) if (n !== undefined) out.push(String(n), String(n - 1), String(n + 1))
     out.push('', ' ', '  padded  ')
@@ -236,7 +237,8 @@ function fileFor(kind: InputKind, valid: fc.Arbitrary<unknown>): fc.Arbitrary<un
   }
 }
 
-const hugeText = fc.constantFrom(10_000, 100_000, 400_000).chain((n) => fc.constantFrom('x'.repeat(n), '😀'.repeat(n / 2), `${'a '.repeat(n / 2)}`))
+// Past every max_length the schemas state; the 1 MiB body limit is met by the huge lists.
+const hugeText = fc.oneof({ weight: 4, arbitrary: fc.constant('x'.repeat(12_000)) }, { weight: 1, arbitrary: fc.constant('😀'.repeat(50_000)) }, fc.constant('a '.repeat(20_000)))
 const hugeNumber = fc.constantFrom(1e308, -1e308, 1e21, 9007199254740993, 123456789012345678901234567890)
 
 /**
@@ -279,9 +281,13 @@ export function inputFor(node: SchemaNode | undefined, kind: InputKind, pools: P
     if (kind === 'wrong_type') return fc.oneof(wrongTypeFor(t), items('wrong_type'))
     if (kind === 'boundary') {
       const lengths = boundaryValues(node, l) as number[]
-      return lengths.length ? fc.oneof(items('boundary'), fc.constantFrom(...lengths).chain((n) => fc.array(inner(node.item, 'valid'), { minLength: n, maxLength: n }))) : items('boundary')
+      // Lists at a length limit repeat one valid item: thousands of distinct ones cost more to make than to refuse.
+      const repeated = (n: number) => inner(node.item, 'valid').map((x) => Array.from({ length: n }, () => x))
+      return lengths.length ? fc.oneof(items('boundary'), fc.constantFrom(...lengths).chain(repeated)) : items('boundary')
     }
-    if (kind === 'huge') return fc.oneof(items('huge'), inner(node.item, 'valid').map((x) => Array.from({ length: 20_000 }, () => x)))
+    // One past the limit, or a thousand items where none is stated (the 1 MiB body limit stops more).
+    const many = Number.isFinite(l.maxLength) ? l.maxLength! + 1 : 1001
+    if (kind === 'huge') return fc.oneof(items('huge'), inner(node.item, 'valid').map((x) => Array.from({ length: many }, () => x)))
     return items(kind)
   }
 
