@@ -28,7 +28,7 @@ const ROUTE_TIMEOUT_MS = 300_000
 
 /** Not fuzzed here, with the reason. */
 const SKIPPED_REST: Record<string, string> = {
-  // An endless event stream (an answer never completes); its refusals and replay are in live/stream.test.ts.
+  // An endless event stream (its answer never completes); its refusals and replay are tested in live/live.test.ts.
   'GET /events/stream': 'stream',
 }
 
