@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { sql } from 'kysely'
 import { poolOf, runPrepared } from '../db/prepared'
 import type { Db } from '../db/schema'
@@ -12,9 +11,11 @@ import type { Db } from '../db/schema'
  * which miss updates and an insert undone by a delete. Sign-in failures (`login_throttle`) are
  * left out: a refused sign-in is meant to record itself there.
  *
- * The process side: each call runs in its own async context, and every statement the app runs
- * (through Kysely, or the pool's prepared statements) marks the call when it is an insert, update,
- * delete or merge. A call that ran none cannot have written, and needs no database read.
+ * The process side: while a call runs, every statement the app runs (through Kysely, or the
+ * pool's prepared statements) marks it when it is an insert, update, delete or merge. A call
+ * that ran none cannot have written, and needs no database read. Calls run one at a time: a
+ * statement is the running call's whoever queued it (the heartbeat writer batches the beats of
+ * several calls); one after every call has answered is found by the log moving unseen.
  */
 export type WriteWatch = {
   /** Runs one call; `touched` says whether it ran a statement that writes (committed or not). */
@@ -42,10 +43,9 @@ export async function watchWrites(db: Db): Promise<WriteWatch> {
       execute format('create trigger %I after insert or update or delete on %I for each row execute function test_log_write()', 'test_log_' || t, t);
     end loop; end $$`.execute(db)
 
-  const current = new AsyncLocalStorage<{ touched: boolean }>()
+  let running: { touched: boolean } | null = null
   const note = (text: string) => {
-    const c = current.getStore()
-    if (c && WRITE_SQL.test(text)) c.touched = true
+    if (running && WRITE_SQL.test(text)) running.touched = true
   }
   // Kysely: every query of every Kysely instance (transactions make new executors of the same class).
   let proto = Object.getPrototypeOf(db.getExecutor())
@@ -67,9 +67,14 @@ export async function watchWrites(db: Db): Promise<WriteWatch> {
 
   return {
     async call(fn) {
+      if (running) throw new Error('watchWrites: one call at a time')
       const store = { touched: false }
-      const result = await current.run(store, fn)
-      return { result, touched: store.touched }
+      running = store
+      try {
+        return { result: await fn(), touched: store.touched }
+      } finally {
+        running = null
+      }
     },
     async last() {
       const [row] = await runPrepared<{ id: string | null }>(db, LAST_WRITE, [])
