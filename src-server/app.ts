@@ -78,10 +78,9 @@ export function createApp(svc: Services) {
   const openapi = buildOpenApi(restRoutes, prefix)
   api.get('/openapi.json', (c) => c.json(openapi))
   mountApiReference(api, prefix)
-  // tRPC inputs are JSON too: the same 1 MiB limit as the REST routes.
-  const tooLarge = () => {
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large')
-  }
+  // tRPC inputs are JSON too: the same 1 MiB limit as the REST routes, refused in tRPC's shape
+  // (the client reads every refusal from `error.data`).
+  const tooLarge = (c: Context<AppEnv>) => trpcRefusal(`${prefix}/trpc`, c, new AppError(413, 'PAYLOAD_TOO_LARGE', 'request body too large'))
   api.use('/trpc/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }))
   api.all('/trpc/*', trpcHandler(`${prefix}/trpc`))
   mountRoutes(api, restRoutes)

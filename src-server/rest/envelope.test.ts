@@ -158,10 +158,13 @@ describe('REST envelope', () => {
     expect((await raw('POST', '/api/event', nested(20))).status).toBe(201)
   })
 
-  test('tRPC bodies have the same 1 MiB limit', async () => {
+  test("tRPC bodies have the same 1 MiB limit, refused in tRPC's own error shape", async () => {
     const body = JSON.stringify({ event_type: 'PAUSED_OFFLINE', data: { blob: 'x'.repeat(JSON_BODY_LIMIT) } })
     const res = await h.request('POST', '/api/trpc/events.record', { token: admin, body, headers: { 'content-type': 'application/json' } })
     expect(res.status).toBe(413)
+    // The tRPC client reads a refusal from `error.data` (found by the route fuzz test).
+    expect(appCode(res.body)).toBe('PAYLOAD_TOO_LARGE')
+    expect(res.body.error.message).toBe('request body too large')
   })
 
   test('GET /api/health is public', async () => {

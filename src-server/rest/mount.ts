@@ -68,6 +68,13 @@ function readJson(text: string): unknown {
   }
 }
 
+/**
+ * Bun's multipart parser gives a file part whose filename is empty (or only NUL) no `name` at
+ * all; every upload service reads the name as text, so such a file arrives named ''.
+ */
+const named = (entry: FormDataEntryValue): FormDataEntryValue =>
+  entry instanceof File && typeof entry.name !== 'string' ? new File([entry], '', { type: entry.type }) : entry
+
 async function readBody(route: AnyRoute, req: Request): Promise<unknown> {
   if (route.multipart) {
     let form: FormData
@@ -78,7 +85,8 @@ async function readBody(route: AnyRoute, req: Request): Promise<unknown> {
     }
     // A name given more than once (several files under `contents`) becomes a list.
     const fields = new Map<string, FormDataEntryValue | FormDataEntryValue[]>()
-    for (const [name, value] of form.entries()) {
+    for (const [name, entry] of form.entries()) {
+      const value = named(entry)
       const seen = fields.get(name)
       fields.set(name, seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value])
     }

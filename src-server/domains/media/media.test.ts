@@ -153,6 +153,13 @@ describe('media uploads', () => {
     expect(stored.storage_key).toBe(`media/${tricky.body.detail._key}/Schemafdp.pdf`)
   })
 
+  test('a file sent without a name (an empty or NUL filename) is stored as "file" (found by the route fuzz test: it was a 500)', async () => {
+    for (const name of ['', '\u0000']) {
+      const res = await upload(pngBytes(2, 2), name)
+      expect({ name, status: res.status, filename: res.body.detail.filename }).toEqual({ name, status: 201, filename: 'file.png' })
+    }
+  })
+
   test('a multipart body without the file field is a 400', async () => {
     const res = await h.request('POST', '/api/media/create', { token: admin, body: fileForm(PDF, 'a.pdf', 'application/pdf', 'new_doc') })
     expect(res.status).toBe(400)

@@ -84,7 +84,7 @@ export const ProductListInput = v.object({
   tags: v.optional(v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.maxLength(20))),
   sort: v.optional(v.picklist(PRODUCT_SORTS)),
   dir: v.optional(v.picklist(['asc', 'desc'])),
-  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   page_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
 })
 export type ProductListInput = v.InferOutput<typeof ProductListInput>
