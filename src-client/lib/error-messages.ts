@@ -188,6 +188,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MOVEMENT_NOT_PLANNED: msg`Il movimento non è più pianificato`,
   MOVEMENT_NOT_CONFIRMED: msg`Solo un movimento confermato può essere annullato con storno`,
   MOVEMENT_ALREADY_REVERTED: msg`Il movimento è già stato stornato`,
+  SERIAL_ALREADY_IN_STOCK: msg`Seriale già a magazzino: un seriale è un solo pezzo`,
   MOVEMENT_REVERT_ERROR: msg`Errore nello storno del movimento: il materiale ha già lasciato la posizione`,
   STOCK_BUSY: msg`La giacenza è in uso da un'altra operazione: riprova`,
   MISSION_NOT_OPEN: msg`La missione è già conclusa o annullata`,
@@ -249,6 +250,13 @@ function shortfallMessage(extra: Record<string, unknown>): string {
   return i18n._(msg`Materiale insufficiente per completare il lotto: ${code} in ${position}, servono ${needed}, ci sono ${available}. Chiedi al magazzino di portarlo in linea`)
 }
 
+/** A second load of a serial: which serial and where it already is. */
+function serialInStockMessage(extra: Record<string, unknown>): string {
+  const serial = String(extra.serial)
+  const positions = Array.isArray(extra.positions) ? extra.positions.map((p: { position_code?: unknown }) => String(p?.position_code)).join(', ') : ''
+  return i18n._(msg`Il seriale ${serial} è già a magazzino in ${positions}: un seriale è un solo pezzo`)
+}
+
 /**
  * An INVALID_INPUT without issues (an older server, a proxy): never the server's English text,
  * but "Dati non validi", naming the field when the message starts with a known one ("notes: ...").
@@ -264,6 +272,7 @@ export function errorMessage(error: ApiError): string {
   const retryAfter = error.extra.retry_after
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   if (error.code === 'PRODUCTION_STOCK_SHORTFALL' && typeof error.extra.product_code === 'string') return shortfallMessage(error.extra)
+  if (error.code === 'SERIAL_ALREADY_IN_STOCK' && typeof error.extra.serial === 'string') return serialInStockMessage(error.extra)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)
