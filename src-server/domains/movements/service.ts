@@ -13,6 +13,7 @@ import { decimalCount } from '../../../src/i18n/number-text'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber, lockNumbering } from '../../db/numbering'
 import type { MovementsTable } from '../../db/schema'
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../errors'
 import { invalidField } from '../../input-issues'
@@ -271,7 +272,11 @@ export async function createMovementInTrx(trx: Db, actor: Actor | null, input: M
       origin_key: input.origin_key?.trim() || null,
       created_at: now,
     }
-    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    const { id } = await trx
+      .insertInto('movements')
+      .values({ ...values, number: await drawNumber(trx, 'movement') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await appendEvent(
       trx,
       actor,
@@ -367,7 +372,11 @@ export async function revertMovementInTrx(trx: Db, actor: Actor | null, key: str
       origin_key: m.origin_key,
       created_at: now,
     }
-    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    const { id } = await trx
+      .insertInto('movements')
+      .values({ ...values, number: await drawNumber(trx, 'movement') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     try {
       await confirmLocked(trx, actor, { id, ...values }, quantity, now, codes)
     } catch (e) {
@@ -408,6 +417,7 @@ export async function countPositionInTrx(trx: Db, actor: Actor | null, positionK
       const found = await trx.selectFrom('products').select('id').where('id', 'in', products).execute()
       if (found.length !== products.length) throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
     }
+    await lockNumbering(trx, 'movement')
     const stock = await trx.selectFrom('stock').selectAll().where('position_id', '=', pos.id).orderBy('product_id').orderBy('serial').orderBy('owned').forUpdate().execute()
     const current = new Map(stock.map((s) => [`${s.product_id}|${s.serial}|${s.owned}`, Number(s.quantity)]))
     const wanted = new Map<string, { product_id: string; serial: string; owned: boolean; quantity: number }>()
