@@ -61,7 +61,7 @@ export function procedure(access: Access) {
       const unknown = issuesOf(raw)
       if (unknown.length === 0) return next()
       const parsed = schema ? v.safeParse(schema, raw) : null
-      throw invalidInput([...unknown, ...(parsed && !parsed.success ? inputIssues(parsed.issues) : [])])
+      throw invalidInput([...unknown, ...(parsed && !parsed.success ? inputIssues(parsed.issues, schema) : [])])
     })
   const noInput = checked((raw) => unexpectedInputIssues(raw, 'input'))
   return {
