@@ -6,7 +6,7 @@ import { useHarness } from '../../test/harness'
 import { createMovement } from '../movements/service'
 import { readWarehouseSettings, updateWarehouseSettings } from '../movements/settings'
 import { createPosition } from '../positions/service'
-import { createSerial, linkSerials } from '../serials/service'
+import { createSerial, editSerial, getGenealogy, linkSerials } from '../serials/service'
 import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
 import { completeBatch } from './batches'
 import { startJobs } from './start-pause'
@@ -238,8 +238,31 @@ describe('execution: serials declared in a batch', () => {
       expect(await refusedWritingNothing(() => save(t, [{ piece: 1, data: { [crypto.randomUUID()]: 1 } }]))).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
       const filled = await save(t, [{ piece: 1, data: { [field]: 230 } }])
       expect(filled.pieces[0]).toMatchObject({ data: { [field]: 230 }, declared: true })
+      // Staff corrections keep it filled too: emptying it is refused naming the field.
+      const staff = { ...op.actor, userId: await adminKey(h), scope: 'admin' }
+      const emptied = await refused(editSerial(h.svc, staff, filled.pieces[0]!.serial_key!, { data: {}, reason: 'pulizia' }))
+      expect(emptied).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID', extra: { field_key: field } })
+      expect((await editSerial(h.svc, staff, filled.pieces[0]!.serial_key!, { data: { [field]: 231 }, reason: 'rimisurata' })).data).toEqual({ [field]: 231 })
     } finally {
       await h.svc.db.deleteFrom('serial_fields').where('field_id', '=', field).execute()
+    }
+  })
+
+  test('a component declared per batch or per job is in the genealogy of every piece, and goes into every piece', async () => {
+    for (const per of ['batch', 'job'] as const) {
+      const t = await traced({ perPiece: 1 })
+      await h.svc.db.updateTable('bom_lines').set({ quantity_per: per, quantity: 1 }).where('id', '=', t.component).execute()
+      const lot = unique('LOT')
+      const saved = await save(t, [links(t, 1, [lot]), { piece: 2 }])
+      expect(saved.complete).toBe(true)
+      const [p1, p2] = saved.pieces.map((p) => p.serial_key!)
+      for (const piece of [p1!, p2!]) {
+        const inside = await getGenealogy(h.svc, piece, 'backward')
+        expect([per, inside.rows.map((r) => r.code)]).toEqual([per, [saved.pieces.find((p) => p.serial_key === piece)!.code!, lot]])
+      }
+      const lotKey = saved.pieces[0]!.links[0]!.serial_key
+      const into = await getGenealogy(h.svc, lotKey, 'forward')
+      expect(into.rows.slice(1).map((r) => r.code).sort()).toEqual(saved.pieces.map((p) => p.code!).sort())
     }
   })
 

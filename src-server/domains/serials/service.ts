@@ -288,7 +288,7 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
         }
       }
       if (patch.data !== undefined) {
-        const next = await checkedCorrectedData(trx, old.data as Record<string, unknown>, patch.data)
+        const next = await checkedCorrectedData(trx, old.data as Record<string, unknown>, patch.data, old.piece !== null)
         const data = checkedData(next)
         if (data !== JSON.stringify(old.data)) {
           changes.data = { from: old.data, to: next }
@@ -309,10 +309,11 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
  * Corrected serial data: a key must be a serial field (active; its value checked and stored by the
  * field's type, an empty value removes it) or a key the serial already carries (kept editable as
  * it is: data written before the field list changed, or by a script). Any other key is 400
- * SERIAL_DATA_INVALID naming it. Mandatory serial fields are not enforced here: old serials may
- * lack them, and staff correct one value at a time.
+ * SERIAL_DATA_INVALID naming it. A piece declared in a batch (`declared`) keeps every mandatory
+ * serial field filled, as its batch could not complete without them: a correction that leaves one
+ * empty is 400 SERIAL_DATA_INVALID naming it.
  */
-async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: Record<string, unknown>, declared: boolean): Promise<Record<string, unknown>> {
   const fields = new Map((await listSerialFields({ db })).filter((f) => f.field_active).map((f) => [f._key, f]))
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(data)) {
@@ -324,6 +325,8 @@ async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: 
     } else if (Object.hasOwn(old, key)) out[key] = value
     else throw badRequest('SERIAL_DATA_INVALID', `not a serial field: ${key} (add it in the serial fields first)`, { field_key: key })
   }
+  const emptied = declared ? [...fields.values()].find((f) => f.mandatory && isEmptyValue(out[f._key])) : undefined
+  if (emptied) throw badRequest('SERIAL_DATA_INVALID', `${emptied.name}: mandatory, it cannot be left empty`, { field_key: emptied._key, kind: 'required' })
   return out
 }
 export const codeInUseOnUpdate = (code: string) => conflict('SERIAL_ALREADY_PRESENT', `serial code ${code} already used: cannot update`)
