@@ -133,7 +133,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
       setFieldError(null)
       moves.current.clear()
       notInStock.current.clear()
-      notifySuccess(t`Collegamenti seriali salvati`)
+      notifySuccess(`${t`Collegamenti seriali salvati`}: ${savedLinks(out.pieces.filter((p) => pieces.includes(p.piece)))}`)
       return true
     } catch (e) {
       const err = toApiError(e)
@@ -155,6 +155,12 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
     } finally {
       setBusy(false)
     }
+  }
+
+  /** What a save wrote, piece by piece: "SN-001 ← B-1, B-2; SN-002 ← B-3" (the first few pieces). */
+  function savedLinks(saved: BatchSerials['pieces']): string {
+    const shown = saved.slice(0, 4).map((p) => (p.links.length ? `${p.code ?? p.piece} ← ${p.links.map((l) => l.code).join(', ')}` : `${p.code ?? p.piece}`))
+    return saved.length > shown.length ? `${shown.join('; ')} …` : shown.join('; ')
   }
 
   /** Puts the server's message under the field it is about (the scanned code, or the piece's serial). */

@@ -240,9 +240,14 @@ export async function finalizeBatchSerials(trx: Db, actor: Actor | null, batchId
     .set({ state: 'final' })
     .where('batch_id', '=', batchId)
     .where('state', '=', 'temporary')
-    .returning(['id', 'child_serial_id'])
+    .returning(['id', 'child_serial_id', 'parent_serial_id'])
     .execute()
   const linkOf = new Map(links.map((l) => [l.child_serial_id, l.id]))
+  // The history says which: the serial's own batch, or its link into a parent (by code).
+  const parentIds = [...new Set(links.map((l) => l.parent_serial_id))]
+  const parentCodes = new Map(parentIds.length ? (await trx.selectFrom('serials').select(['id', 'code']).where('id', 'in', parentIds).execute()).map((r) => [r.id, r.code]) : [])
+  const parentOf = new Map(links.map((l) => [l.child_serial_id, parentCodes.get(l.parent_serial_id) ?? null]))
+  const batch = await trx.selectFrom('batches').select('number').where('id', '=', batchId).executeTakeFirst()
   const serials = await trx
     .updateTable('serials')
     .set({ state: 'final', updated_at: now })
@@ -254,7 +259,18 @@ export async function finalizeBatchSerials(trx: Db, actor: Actor | null, batchId
   await appendEvents(
     trx,
     actor,
-    subjects.map((id) => ({ event_type: 'SERIAL_FINALIZED', subject_type: 'serial', subject_key: id, data: { batch_key: batchId, link_key: linkOf.get(id) ?? null } })),
+    subjects.map((id) => ({
+      event_type: 'SERIAL_FINALIZED',
+      subject_type: 'serial',
+      subject_key: id,
+      data: {
+        batch_key: batchId,
+        batch_number: batch?.number ?? null,
+        link_key: linkOf.get(id) ?? null,
+        into_code: parentOf.get(id) ?? null,
+        own_batch: serials.some((s) => s.id === id) && !linkOf.has(id),
+      },
+    })),
     now,
   )
   return subjects.length

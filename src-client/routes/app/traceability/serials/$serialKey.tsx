@@ -11,6 +11,7 @@ import { LoadError, Loading } from '../../../../components/QueryState'
 import { lastSerialsSearch } from '../../../../components/serials/overview-search'
 import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
 import { EditSerialCodeDialog, EditSerialDataDialog, UnlinkSerialDialog, useCanCorrectSerials } from '../../../../components/serials/SerialCorrections'
+import { serialValueText } from '../../../../components/serials/serial-data'
 import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
 import { trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
@@ -173,7 +174,7 @@ function SerialDetailPage() {
             {data.map(([k, v]) => (
               <Table.Tr key={k}>
                 <Table.Th w="40%">{k}</Table.Th>
-                <Table.Td>{typeof v === 'string' ? v : JSON.stringify(v)}</Table.Td>
+                <Table.Td>{serialValueText(v, i18n.locale)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -253,7 +254,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** What an event says in a line: the link made or removed, the reason and the values changed (serial fields by name). */
 function eventDetails(data: Record<string, unknown>, i18n: I18n, fieldNames: ReadonlyMap<string, string>): string {
   const parts: string[] = []
-  const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
+  const str = (v: unknown) => serialValueText(v, i18n.locale)
+  if (typeof data.into_code === 'string') {
+    const into = data.into_code
+    parts.push(i18n._(msg`il collegamento in ${into}`))
+  } else if (data.own_batch === true && typeof data.batch_number === 'number') {
+    const batch = data.batch_number
+    parts.push(i18n._(msg`il seriale, al completamento del lotto ${batch}`))
+  }
   if (typeof data.parent_code === 'string' && typeof data.child_code === 'string') {
     const [child, parent] = [data.child_code, data.parent_code]
     parts.push(i18n._(msg`${child} in ${parent}`))
