@@ -74,6 +74,7 @@ import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppTraceabilitySerialsSerialKeyRouteImport } from './routes/app/traceability/serials/$serialKey'
+import { Route as AppTraceabilityWorkorderWo_keyRouteImport } from './routes/app/traceability/workorder/$wo_key'
 import { Route as AppWarehouseListsIndexRouteImport } from './routes/app/warehouse/lists/index'
 import { Route as AppWarehouseListsListKeyRouteImport } from './routes/app/warehouse/lists/$listKey'
 import { Route as AppWarehouseMissionsIndexRouteImport } from './routes/app/warehouse/missions/index'
@@ -466,6 +467,12 @@ const AppTraceabilitySerialsSerialKeyRoute =
     path: '/serials/$serialKey',
     getParentRoute: () => AppTraceabilityRouteRoute,
   } as any)
+const AppTraceabilityWorkorderWo_keyRoute =
+  AppTraceabilityWorkorderWo_keyRouteImport.update({
+    id: '/workorder/$wo_key',
+    path: '/workorder/$wo_key',
+    getParentRoute: () => AppTraceabilityRouteRoute,
+  } as any)
 const AppWarehouseListsIndexRoute = AppWarehouseListsIndexRouteImport.update({
   id: '/lists/',
   path: '/lists/',
@@ -815,6 +822,7 @@ export interface FileRoutesByFullPath {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -917,6 +925,7 @@ export interface FileRoutesByTo {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -1034,6 +1043,7 @@ export interface FileRoutesById {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -1152,6 +1162,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1254,6 +1265,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1370,6 +1382,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1892,6 +1905,13 @@ declare module '@tanstack/react-router' {
       path: '/serials/$serialKey'
       fullPath: '/app/traceability/serials/$serialKey'
       preLoaderRoute: typeof AppTraceabilitySerialsSerialKeyRouteImport
+      parentRoute: typeof AppTraceabilityRouteRoute
+    }
+    '/app/traceability/workorder/$wo_key': {
+      id: '/app/traceability/workorder/$wo_key'
+      path: '/workorder/$wo_key'
+      fullPath: '/app/traceability/workorder/$wo_key'
+      preLoaderRoute: typeof AppTraceabilityWorkorderWo_keyRouteImport
       parentRoute: typeof AppTraceabilityRouteRoute
     }
     '/app/warehouse/lists/': {
@@ -2622,11 +2642,13 @@ const AppReportRouteRouteWithChildren = AppReportRouteRoute._addFileChildren(
 interface AppTraceabilityRouteRouteChildren {
   AppTraceabilityIndexRoute: typeof AppTraceabilityIndexRoute
   AppTraceabilitySerialsSerialKeyRoute: typeof AppTraceabilitySerialsSerialKeyRoute
+  AppTraceabilityWorkorderWo_keyRoute: typeof AppTraceabilityWorkorderWo_keyRoute
 }
 
 const AppTraceabilityRouteRouteChildren: AppTraceabilityRouteRouteChildren = {
   AppTraceabilityIndexRoute: AppTraceabilityIndexRoute,
   AppTraceabilitySerialsSerialKeyRoute: AppTraceabilitySerialsSerialKeyRoute,
+  AppTraceabilityWorkorderWo_keyRoute: AppTraceabilityWorkorderWo_keyRoute,
 }
 
 const AppTraceabilityRouteRouteWithChildren =

@@ -135,11 +135,17 @@ function SerialDetailPage() {
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           <Field label={t`Prodotto`}>{`${s.product_code} ${s.product_description}`}</Field>
           <Field label={t`Ordine di lavoro`}>
-            {s.work_order_key && s.work_order_code && canSeeWorkOrders ? (
+            {s.work_order_key && s.work_order_code ? (
               <Anchor
                 size="sm"
                 data-testid="serial-work-order"
-                renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />}
+                renderRoot={(p) =>
+                  canSeeWorkOrders ? (
+                    <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />
+                  ) : (
+                    <Link {...p} to="/app/traceability/workorder/$wo_key" params={{ wo_key: s.work_order_key! }} />
+                  )
+                }
               >
                 {s.work_order_code}
               </Anchor>
