@@ -26,6 +26,9 @@ type PieceDraft = { code: string; slots: Record<string, string>; data: Record<st
 type Drafts = Record<number, PieceDraft>
 
 const slotId = (componentKey: string, n: number) => `${componentKey}#${n}`
+/** Room below a field or the save button for the step's sticky actions bar, so it never covers them. */
+const STICKY_ACTIONS_CLEARANCE = 96
+
 const slotsOf = (c: BatchSerials['components'][number], piece: number) => (piece === 1 ? c.first_piece_slots : c.piece_slots)
 
 function draftOf(view: BatchSerials, p: BatchPiece): PieceDraft {
@@ -212,6 +215,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
         enterKeyHint="next"
         maxLength={200}
         data-testid={testId}
+        style={{ scrollMarginBottom: STICKY_ACTIONS_CLEARANCE }}
       />
     )
   }
@@ -296,7 +300,8 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
         })}
       </Stack>
       {editable && (
-        <Group justify="flex-end" mt="sm">
+        // Kept clear of the step's sticky "Conferma passo" bar below it (about 80 px) when scrolled or focused into view.
+        <Group justify="flex-end" mt="sm" style={{ scrollMarginBottom: STICKY_ACTIONS_CLEARANCE }}>
           {dirty && (
             <Button size="lg" variant="default" disabled={busy} onClick={() => setDrafts({})} data-testid="serials-cancel">
               <Trans>Annulla</Trans>
