@@ -110,7 +110,7 @@ const LANGS = [
     t: {
       saved: 'Collegamenti seriali salvati',
       notDeclared: 'Dichiara prima tutti i seriali del lotto',
-      wrongProduct: 'Il seriale è di un altro prodotto',
+      wrongProduct: (code: string) => new RegExp(`Pezzo 2: il seriale ${code} è del prodotto \\S+, non del componente \\S+`),
       declared: (n: number, of: number) => `${n} di ${of} pezzi dichiarati`,
       counterMissing: 'Nessun contatore definito',
       graph: 'Grafo genealogia',
@@ -124,7 +124,7 @@ const LANGS = [
     t: {
       saved: 'Serial links saved',
       notDeclared: "Declare every serial of the batch first",
-      wrongProduct: 'The serial belongs to another product',
+      wrongProduct: (code: string) => new RegExp(`Piece 2: serial ${code} belongs to product \\S+, not to component \\S+`),
       declared: (n: number, of: number) => `${n} of ${of} pieces declared`,
       counterMissing: 'No counter defined',
       graph: 'Genealogy graph',
@@ -157,6 +157,8 @@ for (const { lang, locale, t } of LANGS) {
       // Piece 1: the motor scanned, Enter saves.
       await scan(page, 'serial-scan-1-1-1', motors[0]!)
       await expect(toast(page, t.saved)).toBeVisible()
+      // The toast names the link made: the piece's serial and the motor in it.
+      await expect(toast(page, t.saved)).toContainText(`← ${motors[0]!}`)
       // The counter numbered both pieces at the first save; the scanner's Enter moved on to piece 2.
       await expect(page.getByTestId('serial-code-1')).toHaveText(`${s.prefix}-001`)
       await expect(page.getByTestId('serial-code-2')).toHaveText(`${s.prefix}-002`)
@@ -164,7 +166,9 @@ for (const { lang, locale, t } of LANGS) {
       await page.screenshot({ path: `${SHOTS}/group-piece1-${lang}.png` })
       // A serial of another product (the first group, not a motor): refused in red, nothing kept.
       await scan(page, 'serial-scan-2-1-1', `${s.prefix}-001`)
-      await expect(toast(page, t.wrongProduct)).toBeVisible()
+      await expect(toast(page, t.wrongProduct(`${s.prefix}-001`))).toBeVisible()
+      // The field turns red with the message under it, naming the product the serial belongs to.
+      await expect(page.getByTestId('batch-serials').getByText(t.wrongProduct(`${s.prefix}-001`))).toBeVisible()
       await page.getByTestId('error-toast-close').first().click()
       await expect(panel.getByTestId('serials-declared')).toHaveText(t.declared(1, 2))
       // Piece 1's motor scanned into piece 2: it is inside the first group, so moving it asks first.

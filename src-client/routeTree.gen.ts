@@ -76,6 +76,7 @@ import { Route as AppProductionWorkorderWo_keyRouteRouteImport } from './routes/
 import { Route as AppQualityIssuesIndexRouteImport } from './routes/app/quality/issues/index'
 import { Route as AppQualityIssuesIssueKeyRouteImport } from './routes/app/quality/issues/$issueKey'
 import { Route as AppTraceabilitySerialsSerialKeyRouteImport } from './routes/app/traceability/serials/$serialKey'
+import { Route as AppTraceabilityWorkorderWo_keyRouteImport } from './routes/app/traceability/workorder/$wo_key'
 import { Route as AppWarehouseListsIndexRouteImport } from './routes/app/warehouse/lists/index'
 import { Route as AppWarehouseListsListKeyRouteImport } from './routes/app/warehouse/lists/$listKey'
 import { Route as AppWarehouseMissionsIndexRouteImport } from './routes/app/warehouse/missions/index'
@@ -478,6 +479,12 @@ const AppTraceabilitySerialsSerialKeyRoute =
     path: '/serials/$serialKey',
     getParentRoute: () => AppTraceabilityRouteRoute,
   } as any)
+const AppTraceabilityWorkorderWo_keyRoute =
+  AppTraceabilityWorkorderWo_keyRouteImport.update({
+    id: '/workorder/$wo_key',
+    path: '/workorder/$wo_key',
+    getParentRoute: () => AppTraceabilityRouteRoute,
+  } as any)
 const AppWarehouseListsIndexRoute = AppWarehouseListsIndexRouteImport.update({
   id: '/lists/',
   path: '/lists/',
@@ -829,6 +836,7 @@ export interface FileRoutesByFullPath {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -932,6 +940,7 @@ export interface FileRoutesByTo {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -1051,6 +1060,7 @@ export interface FileRoutesById {
   '/app/production/overview/queues': typeof AppProductionOverviewQueuesRoute
   '/app/quality/issues/$issueKey': typeof AppQualityIssuesIssueKeyRoute
   '/app/traceability/serials/$serialKey': typeof AppTraceabilitySerialsSerialKeyRoute
+  '/app/traceability/workorder/$wo_key': typeof AppTraceabilityWorkorderWo_keyRoute
   '/app/warehouse/lists/$listKey': typeof AppWarehouseListsListKeyRoute
   '/app/warehouse/missions/$missionKey': typeof AppWarehouseMissionsMissionKeyRoute
   '/app/warehouse/movements/$movementKey': typeof AppWarehouseMovementsMovementKeyRoute
@@ -1171,6 +1181,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1274,6 +1285,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1392,6 +1404,7 @@ export interface FileRouteTypes {
     | '/app/production/overview/queues'
     | '/app/quality/issues/$issueKey'
     | '/app/traceability/serials/$serialKey'
+    | '/app/traceability/workorder/$wo_key'
     | '/app/warehouse/lists/$listKey'
     | '/app/warehouse/missions/$missionKey'
     | '/app/warehouse/movements/$movementKey'
@@ -1928,6 +1941,13 @@ declare module '@tanstack/react-router' {
       path: '/serials/$serialKey'
       fullPath: '/app/traceability/serials/$serialKey'
       preLoaderRoute: typeof AppTraceabilitySerialsSerialKeyRouteImport
+      parentRoute: typeof AppTraceabilityRouteRoute
+    }
+    '/app/traceability/workorder/$wo_key': {
+      id: '/app/traceability/workorder/$wo_key'
+      path: '/workorder/$wo_key'
+      fullPath: '/app/traceability/workorder/$wo_key'
+      preLoaderRoute: typeof AppTraceabilityWorkorderWo_keyRouteImport
       parentRoute: typeof AppTraceabilityRouteRoute
     }
     '/app/warehouse/lists/': {
@@ -2670,11 +2690,13 @@ const AppReportRouteRouteWithChildren = AppReportRouteRoute._addFileChildren(
 interface AppTraceabilityRouteRouteChildren {
   AppTraceabilityIndexRoute: typeof AppTraceabilityIndexRoute
   AppTraceabilitySerialsSerialKeyRoute: typeof AppTraceabilitySerialsSerialKeyRoute
+  AppTraceabilityWorkorderWo_keyRoute: typeof AppTraceabilityWorkorderWo_keyRoute
 }
 
 const AppTraceabilityRouteRouteChildren: AppTraceabilityRouteRouteChildren = {
   AppTraceabilityIndexRoute: AppTraceabilityIndexRoute,
   AppTraceabilitySerialsSerialKeyRoute: AppTraceabilitySerialsSerialKeyRoute,
+  AppTraceabilityWorkorderWo_keyRoute: AppTraceabilityWorkorderWo_keyRoute,
 }
 
 const AppTraceabilityRouteRouteWithChildren =

@@ -22,7 +22,8 @@ import { assertSafeKey } from './storage/file-store'
 import { trpcHandler, trpcRefusal } from './trpc/handler'
 
 
-const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { message, code, ...extra } })
+// An extra never hides the error's own message or code (a serial refusal's `code` is the serial's: `serial_code` over REST).
+const errorBody = (message: string, code: string, extra?: Record<string, unknown>) => ({ detail: { ...extra, message, code } })
 
 /** How long GET /api/health waits for the database's `select 1`. */
 const HEALTH_TIMEOUT_MS = 1_000

@@ -192,6 +192,7 @@ export const ERROR_CODES = [
   'MOVEMENT_NOT_CONFIRMED',
   'MOVEMENT_ALREADY_REVERTED',
   'MOVEMENT_REVERT_ERROR',
+  'SERIAL_ALREADY_IN_STOCK',
   'STOCK_BUSY',
   // warehouse: missions, movement lists, stock at batch completion
   'MISSION_NOT_OPEN',

@@ -188,6 +188,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MOVEMENT_NOT_PLANNED: msg`Il movimento non è più pianificato`,
   MOVEMENT_NOT_CONFIRMED: msg`Solo un movimento confermato può essere annullato con storno`,
   MOVEMENT_ALREADY_REVERTED: msg`Il movimento è già stato stornato`,
+  SERIAL_ALREADY_IN_STOCK: msg`Seriale già a magazzino: un seriale è un solo pezzo`,
   MOVEMENT_REVERT_ERROR: msg`Errore nello storno del movimento: il materiale ha già lasciato la posizione`,
   STOCK_BUSY: msg`La giacenza è in uso da un'altra operazione: riprova`,
   MISSION_NOT_OPEN: msg`La missione è già conclusa o annullata`,
@@ -250,6 +251,33 @@ function shortfallMessage(extra: Record<string, unknown>): string {
   return i18n._(msg`Materiale insufficiente per completare il lotto: ${code} in ${position}, servono ${needed}, ci sono ${available}. Chiedi al magazzino di portarlo in linea`)
 }
 
+/** Serial refusals on the operator's batch: which piece, which code, and whose product a wrong serial is. */
+function pieceSerialMessage(error: ApiError): string | null {
+  const { piece, code, serial_product_code: belongsTo, component_product_code: wanted } = error.extra
+  if (typeof piece !== 'number') return null
+  const serial = typeof code === 'string' ? code : ''
+  switch (error.code) {
+    case 'SERIAL_WRONG_PRODUCT':
+      return typeof belongsTo === 'string' && typeof wanted === 'string'
+        ? i18n._(msg`Pezzo ${piece}: il seriale ${serial} è del prodotto ${belongsTo}, non del componente ${wanted}`)
+        : null
+    case 'SERIAL_NEW_ALREADY_PRESENT':
+      return i18n._(msg`Pezzo ${piece}: il codice seriale ${serial} è già usato, impossibile crearne uno nuovo`)
+    case 'SERIAL_ALREADY_PRESENT':
+      return i18n._(msg`Pezzo ${piece}: il codice seriale ${serial} è già usato, impossibile aggiornarlo`)
+    case 'SERIALS_NOT_DECLARED':
+      return serial ? i18n._(msg`Dichiara prima tutti i seriali del lotto: manca il pezzo ${piece} (${serial})`) : i18n._(msg`Dichiara prima tutti i seriali del lotto: manca il pezzo ${piece}`)
+  }
+  return null
+}
+
+/** A second load of a serial: which serial and where it already is. */
+function serialInStockMessage(extra: Record<string, unknown>): string {
+  const serial = String(extra.serial)
+  const positions = Array.isArray(extra.positions) ? extra.positions.map((p: { position_code?: unknown }) => String(p?.position_code)).join(', ') : ''
+  return i18n._(msg`Il seriale ${serial} è già a magazzino in ${positions}: un seriale è un solo pezzo`)
+}
+
 /**
  * An INVALID_INPUT without issues (an older server, a proxy): never the server's English text,
  * but "Dati non validi", naming the field when the message starts with a known one ("notes: ...").
@@ -265,6 +293,9 @@ export function errorMessage(error: ApiError): string {
   const retryAfter = error.extra.retry_after
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   if (error.code === 'PRODUCTION_STOCK_SHORTFALL' && typeof error.extra.product_code === 'string') return shortfallMessage(error.extra)
+  if (error.code === 'SERIAL_ALREADY_IN_STOCK' && typeof error.extra.serial === 'string') return serialInStockMessage(error.extra)
+  const serialRefusal = pieceSerialMessage(error)
+  if (serialRefusal) return serialRefusal
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)

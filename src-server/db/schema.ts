@@ -495,7 +495,7 @@ export interface PositionsTable {
 }
 export interface MovementsTable {
   id: Generated<string>
-  number: ColumnType<number, never, never>
+  number: ColumnType<number, number, never>
   product_id: string
   serial: Generated<string>
   owned: Generated<boolean>
@@ -532,7 +532,7 @@ export type MissionKind = 'to_line' | 'put_away' | 'manual'
 export type MissionStatus = 'open' | 'in_progress' | 'done' | 'cancelled'
 export interface MissionsTable {
   id: Generated<string>
-  number: ColumnType<number, never, never>
+  number: ColumnType<number, number, never>
   kind: MissionKind
   status: Generated<MissionStatus>
   notes: Generated<string>
@@ -555,7 +555,7 @@ export interface MissionLinesTable {
 export type MovementListKind = 'work_order' | 'day' | 'mission'
 export interface MovementListsTable {
   id: Generated<string>
-  number: ColumnType<number, never, never>
+  number: ColumnType<number, number, never>
   kind: MovementListKind
   title: Generated<string>
   work_order_id: string | null
@@ -620,7 +620,13 @@ export interface PrintsTable {
   storage_key: string
   created_at: CreatedAt
 }
+export interface NumberingsTable {
+  name: string
+  last_value: number
+}
+
 export interface Database {
+  numberings: NumberingsTable
   users: UsersTable
   auth_sessions: AuthSessionsTable
   api_tokens: ApiTokensTable

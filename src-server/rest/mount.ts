@@ -9,6 +9,7 @@ import type { InputIssue } from '../../src/input-issues'
 import { inputIssues, invalidInput, invalidField } from '../input-issues'
 import { unexpectedInputIssues, unknownKeyIssues } from '../unknown-keys'
 import { type AnyRoute, JSON_BODY_LIMIT } from './route'
+import { keysForVisibleCodes } from './visible-codes'
 
 export const honoPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1')
 
@@ -22,7 +23,7 @@ function checkPart(schema: v.GenericSchema | undefined, value: unknown, what: st
   if (!schema) return { output: undefined, unknown: unexpectedInputIssues(value, what), issues: [] }
   assertStorableInput(value)
   const result = v.safeParse(schema, value)
-  return { output: result.output, unknown: unknownKeyIssues(schema, value), issues: result.success ? [] : inputIssues(result.issues) }
+  return { output: result.output, unknown: unknownKeyIssues(schema, value), issues: result.success ? [] : inputIssues(result.issues, schema) }
 }
 
 const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish'])
@@ -105,7 +106,7 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly AnyRoute[]) {
       // Every part is checked before any refusal: one answer lists all that is wrong, unknown keys
       // first (a typo is the likely cause of the rest). Path parameters come from the route itself.
       const parts = [
-        r.params ? checkPart(r.params, c.req.param(), 'path parameters') : null,
+        r.params ? checkPart(r.params, await keysForVisibleCodes(ctx.db, r.path, c.req.param()), 'path parameters') : null,
         checkPart(r.query, queryValues(r.query, c), 'query parameters'),
         checkPart(r.body, r.body ? await readBody(r, c.req.raw) : readJson(await c.req.text()), 'request body'),
       ] as const

@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import { requiredScopes } from '../auth/authorize'
 import type { AnyRoute } from './route'
+import { takesVisibleCode } from './visible-codes'
 
 type JsonSchema = Record<string, unknown>
 
@@ -38,7 +39,8 @@ function parameters(r: AnyRoute) {
     const props = (json.properties ?? {}) as Record<string, JsonSchema>
     const required = new Set((json.required as string[] | undefined) ?? [])
     for (const [name, s] of Object.entries(props)) {
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: s })
+      const schema = where === 'path' && takesVisibleCode(r.path, name) ? { type: 'string', description: 'The work order key or its code (WO000007)' } : s
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema })
     }
   }
   return out

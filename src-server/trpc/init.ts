@@ -61,7 +61,7 @@ export async function admitCall(ctx: RequestCtx, access: Access, getRawInput: ()
   const unknown = inputKeyIssues(schema)(raw)
   if (unknown.length === 0) return actor as Actor
   const parsed = schema ? v.safeParse(schema, raw) : null
-  throw invalidInput([...unknown, ...(parsed && !parsed.success ? inputIssues(parsed.issues) : [])])
+  throw invalidInput([...unknown, ...(parsed && !parsed.success ? inputIssues(parsed.issues, schema) : [])])
 }
 
 /**

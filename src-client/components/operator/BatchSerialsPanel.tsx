@@ -26,6 +26,9 @@ type PieceDraft = { code: string; slots: Record<string, string>; data: Record<st
 type Drafts = Record<number, PieceDraft>
 
 const slotId = (componentKey: string, n: number) => `${componentKey}#${n}`
+/** Room below a field or the save button for the step's sticky actions bar, so it never covers them. */
+const STICKY_ACTIONS_CLEARANCE = 96
+
 const slotsOf = (c: BatchSerials['components'][number], piece: number) => (piece === 1 ? c.first_piece_slots : c.piece_slots)
 
 function draftOf(view: BatchSerials, p: BatchPiece): PieceDraft {
@@ -133,7 +136,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
       setFieldError(null)
       moves.current.clear()
       notInStock.current.clear()
-      notifySuccess(t`Collegamenti seriali salvati`)
+      notifySuccess(`${t`Collegamenti seriali salvati`}: ${savedLinks(out.pieces.filter((p) => pieces.includes(p.piece)))}`)
       return true
     } catch (e) {
       const err = toApiError(e)
@@ -155,6 +158,12 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
     } finally {
       setBusy(false)
     }
+  }
+
+  /** What a save wrote, piece by piece: "SN-001 ← B-1, B-2; SN-002 ← B-3" (the first few pieces). */
+  function savedLinks(saved: BatchSerials['pieces']): string {
+    const shown = saved.slice(0, 4).map((p) => (p.links.length ? `${p.code ?? p.piece} ← ${p.links.map((l) => l.code).join(', ')}` : `${p.code ?? p.piece}`))
+    return saved.length > shown.length ? `${shown.join('; ')} …` : shown.join('; ')
   }
 
   /** Puts the server's message under the field it is about (the scanned code, or the piece's serial). */
@@ -206,6 +215,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
         enterKeyHint="next"
         maxLength={200}
         data-testid={testId}
+        style={{ scrollMarginBottom: STICKY_ACTIONS_CLEARANCE }}
       />
     )
   }
@@ -290,7 +300,8 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
         })}
       </Stack>
       {editable && (
-        <Group justify="flex-end" mt="sm">
+        // Kept clear of the step's sticky "Conferma passo" bar below it (about 80 px) when scrolled or focused into view.
+        <Group justify="flex-end" mt="sm" style={{ scrollMarginBottom: STICKY_ACTIONS_CLEARANCE }}>
           {dirty && (
             <Button size="lg" variant="default" disabled={busy} onClick={() => setDrafts({})} data-testid="serials-cancel">
               <Trans>Annulla</Trans>

@@ -111,7 +111,8 @@ export function EditSerialDataDialog({
   const { t, i18n } = useLingui()
   const separator = decimalSeparatorOf(i18n.locale)
   const queryClient = useQueryClient()
-  const serialFields = useQuery({ ...trpc.serialFields.list.queryOptions(), staleTime: 60_000 })
+  // Read again each time the dialog opens: a field an admin has just added shows without a reload.
+  const serialFields = useQuery({ ...trpc.serialFields.list.queryOptions(), refetchOnMount: 'always' })
   const allFields = serialFields.data ?? []
   const fields: (FieldDefinition & { field_active: boolean })[] = allFields.filter((f) => f.field_active)
   const configured = new Set(fields.map((f) => f._key))

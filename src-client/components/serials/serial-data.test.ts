@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { entriesToData, kindOf } from './serial-data'
+import { entriesToData, kindOf, serialValueText } from './serial-data'
 
 const e = (name: string, kind: 'text' | 'number' | 'boolean' | 'json', text = '', checked = false) => ({ name, kind, text, checked })
 
@@ -19,5 +19,16 @@ describe('entriesToData', () => {
 
   test('kindOf reads the stored value', () => {
     expect([kindOf('x'), kindOf(1.5), kindOf(false), kindOf({ a: 1 }), kindOf(null)]).toEqual(['text', 'number', 'boolean', 'json', 'json'])
+  })
+})
+
+describe('serialValueText', () => {
+  test('numbers in the user locale, lists by item, strings as they are', () => {
+    expect(serialValueText(12.5, 'it')).toBe('12,5')
+    expect(serialValueText(12.5, 'en')).toBe('12.5')
+    expect(serialValueText(1234.125, 'it')).toBe('1234,125')
+    expect(serialValueText([1.5, 'rosso'], 'it')).toBe('1,5, rosso')
+    expect(serialValueText('12.5', 'it')).toBe('12.5')
+    expect(serialValueText({ a: 1 }, 'it')).toBe('{"a":1}')
   })
 })

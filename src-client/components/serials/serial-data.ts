@@ -32,3 +32,11 @@ export function entriesToData(entries: Pick<Entry, 'name' | 'kind' | 'text' | 'c
   return { ok: true, data }
 }
 
+
+/** A serial value as the user reads it: numbers in their locale (12,5 in Italian), lists by item, other shapes as JSON. */
+export function serialValueText(value: unknown, locale: string): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return value.toLocaleString(locale, { maximumFractionDigits: 20, useGrouping: false })
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.map((v) => serialValueText(v, locale)).join(', ')
+  return JSON.stringify(value)
+}

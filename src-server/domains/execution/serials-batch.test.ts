@@ -6,7 +6,7 @@ import { useHarness } from '../../test/harness'
 import { createMovement } from '../movements/service'
 import { readWarehouseSettings, updateWarehouseSettings } from '../movements/settings'
 import { createPosition } from '../positions/service'
-import { createSerial, linkSerials } from '../serials/service'
+import { createSerial, editSerial, getGenealogy, linkSerials } from '../serials/service'
 import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
 import { completeBatch } from './batches'
 import { startJobs } from './start-pause'
@@ -100,7 +100,7 @@ describe('execution: serials declared in a batch', () => {
     // The first step is not the serial step: it completes.
     expect((await completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.instr, idempotency_key: newKey() })).next).toBe('continue')
     const early = await refusedWritingNothing(() => completeForm(t))
-    expect(early).toMatchObject({ status: 422, code: 'SERIALS_NOT_DECLARED', extra: { pieces: [1, 2] } })
+    expect(early).toMatchObject({ status: 422, code: 'SERIALS_NOT_DECLARED', extra: { pieces: [1, 2], piece: 1, code: null } })
 
     // Piece 1 whole, piece 2 with one board of two: the counter numbers both pieces.
     const a = unique('B'), b = unique('B'), c = unique('B')
@@ -165,7 +165,8 @@ describe('execution: serials declared in a batch', () => {
     const foreign = unique('F')
     await h.svc.db.transaction().execute((trx) => createSerial(trx, admin, { code: foreign, product_id: otherProduct }, h.clock.now()))
     const wrong = await refusedWritingNothing(() => save(t, [links(t, 1, [unique('B'), foreign])]))
-    expect(wrong).toMatchObject({ status: 422, code: 'SERIAL_WRONG_PRODUCT', extra: { piece: 1, code: foreign } })
+    expect(wrong).toMatchObject({ status: 422, code: 'SERIAL_WRONG_PRODUCT', extra: { piece: 1, code: foreign, serial_product_code: expect.stringMatching(/^OTHER-/) } })
+    expect(wrong.message).toContain('is of product OTHER-')
 
     // A board already inside another serial: asks to confirm, then moves.
     const boxProduct = await makeComponent(h.svc.db, unique('BOX'))
@@ -204,7 +205,7 @@ describe('execution: serials declared in a batch', () => {
     const used = unique('USED')
     const admin = { userId: await adminKey(h), sessionId: null, scope: 'admin', tokenId: null }
     await h.svc.db.transaction().execute((trx) => createSerial(trx, admin, { code: used, product_id: t.s.productKey }, h.clock.now()))
-    expect(await refusedWritingNothing(() => save(t, [{ piece: 1, serial_code: used }]))).toMatchObject({ status: 409, code: 'SERIAL_NEW_ALREADY_PRESENT' })
+    expect(await refusedWritingNothing(() => save(t, [{ piece: 1, serial_code: used }]))).toMatchObject({ status: 409, code: 'SERIAL_NEW_ALREADY_PRESENT', extra: { piece: 1, code: used } })
     const typed = unique('TYPED')
     const first = await save(t, [{ ...links(t, 1, [unique('B'), unique('B')]), serial_code: ` ${typed} ` }])
     expect(first.pieces[0]).toMatchObject({ code: typed, declared: true })
@@ -238,8 +239,31 @@ describe('execution: serials declared in a batch', () => {
       expect(await refusedWritingNothing(() => save(t, [{ piece: 1, data: { [crypto.randomUUID()]: 1 } }]))).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
       const filled = await save(t, [{ piece: 1, data: { [field]: 230 } }])
       expect(filled.pieces[0]).toMatchObject({ data: { [field]: 230 }, declared: true })
+      // Staff corrections keep it filled too: emptying it is refused naming the field.
+      const staff = { ...op.actor, userId: await adminKey(h), scope: 'admin' }
+      const emptied = await refused(editSerial(h.svc, staff, filled.pieces[0]!.serial_key!, { data: {}, reason: 'pulizia' }))
+      expect(emptied).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID', extra: { field_key: field } })
+      expect((await editSerial(h.svc, staff, filled.pieces[0]!.serial_key!, { data: { [field]: 231 }, reason: 'rimisurata' })).data).toEqual({ [field]: 231 })
     } finally {
       await h.svc.db.deleteFrom('serial_fields').where('field_id', '=', field).execute()
+    }
+  })
+
+  test('a component declared per batch or per job is in the genealogy of every piece, and goes into every piece', async () => {
+    for (const per of ['batch', 'job'] as const) {
+      const t = await traced({ perPiece: 1 })
+      await h.svc.db.updateTable('bom_lines').set({ quantity_per: per, quantity: 1 }).where('id', '=', t.component).execute()
+      const lot = unique('LOT')
+      const saved = await save(t, [links(t, 1, [lot]), { piece: 2 }])
+      expect(saved.complete).toBe(true)
+      const [p1, p2] = saved.pieces.map((p) => p.serial_key!)
+      for (const piece of [p1!, p2!]) {
+        const inside = await getGenealogy(h.svc, piece, 'backward')
+        expect([per, inside.rows.map((r) => r.code)]).toEqual([per, [saved.pieces.find((p) => p.serial_key === piece)!.code!, lot]])
+      }
+      const lotKey = saved.pieces[0]!.links[0]!.serial_key
+      const into = await getGenealogy(h.svc, lotKey, 'forward')
+      expect(into.rows.slice(1).map((r) => r.code).sort()).toEqual(saved.pieces.map((p) => p.code!).sort())
     }
   })
 
@@ -354,6 +378,7 @@ describe('execution: serials declared in a batch', () => {
       ...auth,
       body: { form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() },
     })
-    expect({ status: step.status, code: appCode(step.body), pieces: step.body.detail.pieces }).toEqual({ status: 422, code: 'SERIALS_NOT_DECLARED', pieces: [2] })
+    expect({ status: step.status, code: appCode(step.body), pieces: step.body.detail.pieces, piece: step.body.detail.piece }).toEqual({ status: 422, code: 'SERIALS_NOT_DECLARED', pieces: [2], piece: 2 })
+    expect(step.body.detail).toHaveProperty('serial_code')
   })
 })

@@ -15,6 +15,7 @@ import {
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber } from '../../db/numbering'
 import type { IssuesTable } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
@@ -36,7 +37,7 @@ const notAuthorised = (message: string) => forbidden('NOT_AUTHORISED', message)
 const mismatch = (message: string) => badRequest('ISSUE_CONTEXT_MISMATCH', message)
 const closedRefusal = () => conflict('ISSUE_CLOSED', 'the issue is closed: reopen it first')
 
-/** Code shown to people: 'ISS-' and at least six digits from issue_code_seq. */
+/** Code shown to people: 'ISS-' and at least six digits from the issue_code numbering. */
 export const formatIssueCode = (n: number) => `ISS-${String(n).padStart(6, '0')}`
 
 function checkedTitle(title: string) {
@@ -218,8 +219,7 @@ export async function createIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Ac
   const id = await svc.db.transaction().execute(async (trx) => {
     const type = await activeType(trx, input.type_key)
     const context = await resolveContext(trx, actor, input)
-    const { rows } = await sql<{ n: number }>`select nextval('issue_code_seq') as n`.execute(trx)
-    const code = formatIssueCode(rows[0]!.n)
+    const code = formatIssueCode(await drawNumber(trx, 'issue_code'))
     const critical = input.critical ?? type.critical
     const { id } = await trx
       .insertInto('issues')

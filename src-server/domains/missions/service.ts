@@ -24,6 +24,7 @@ import type { PhaseParameters } from '../../../src/domains/process/phase-paramet
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber } from '../../db/numbering'
 import { conflict, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { cancelMovementInTrx, confirmMovement, confirmMovementInTrx, createMovementInTrx, type MovementSettled, onMovementSettled } from '../movements/service'
@@ -78,6 +79,7 @@ async function insertMission(
   const { id, number } = await trx
     .insertInto('missions')
     .values({
+      number: await drawNumber(trx, 'mission'),
       kind: mission.kind,
       notes: mission.notes?.trim() ?? '',
       work_order_id: workOrder?.id ?? null,

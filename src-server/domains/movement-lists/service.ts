@@ -12,6 +12,7 @@ import type { MovementRow } from '../../../src/domains/movements/schemas'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber } from '../../db/numbering'
 import { notFound, unprocessable } from '../../errors'
 import { invalidInput } from '../../input-issues'
 import { appendEvent } from '../events/service'
@@ -107,6 +108,7 @@ export async function createMovementList(svc: Svc, actor: Actor, input: Movement
     const { id, number } = await trx
       .insertInto('movement_lists')
       .values({
+        number: await drawNumber(trx, 'movement_list'),
         kind: input.kind,
         title,
         work_order_id: workOrderId,

@@ -155,3 +155,34 @@ describe('concurrency (PostgreSQL)', () => {
     expect(Number(confirmedTransfers.n)).toBe(ok)
   }, 60_000)
 })
+
+describe('one serial, one piece', () => {
+  test('a serial loads once: a second load anywhere is refused with where it is; quantity above 1 is refused; it still moves', async () => {
+    const a = (await call('POST', '/position', { code: 'SER-A' })).body.detail._key
+    const b = (await call('POST', '/position', { code: 'SER-B' })).body.detail._key
+    const load = (to: string, quantity = 1, serial = 'SN-DUP-1') => call('POST', '/movement', { product_key: product, type: 'load', to_position_key: to, quantity, serial })
+    const four = await load(a, 4)
+    expect([four.status, four.body.detail.code, four.body.detail.issues[0].path]).toEqual([400, 'INVALID_INPUT', 'quantity'])
+    expect((await load(a)).status).toBe(201)
+    for (const to of [a, b]) {
+      const again = await load(to)
+      expect([again.status, again.body.detail.code, again.body.detail.position_code]).toEqual([409, 'SERIAL_ALREADY_IN_STOCK', 'SER-A'])
+      expect(again.body.detail.message).toContain('SN-DUP-1')
+    }
+    const moved = await call('POST', '/movement', { product_key: product, type: 'transfer', from_position_key: a, to_position_key: b, quantity: 1, serial: 'SN-DUP-1' })
+    expect(moved.status).toBe(201)
+    expect((await load(a)).body.detail.position_code).toBe('SER-B')
+    const lines = await h.svc.db.selectFrom('stock').select(['position_id', 'quantity']).where('serial', '=', 'SN-DUP-1').where('quantity', '>', 0).execute()
+    expect(lines.map((l) => [l.position_id, Number(l.quantity)])).toEqual([[b, 1]])
+    const count = await call('POST', `/position/${a}/count`, { reason: 'trovato', lines: [{ product_key: product, serial: 'SN-DUP-1', quantity: 1 }] })
+    expect([count.status, count.body.detail.code]).toEqual([409, 'SERIAL_ALREADY_IN_STOCK'])
+  })
+
+  test('concurrent loads of one serial into different positions: exactly one lands', async () => {
+    const targets = await Promise.all(['SER-C1', 'SER-C2', 'SER-C3', 'SER-C4'].map(async (code) => (await call('POST', '/position', { code })).body.detail._key))
+    const answers = await Promise.all(targets.map((to) => call('POST', '/movement', { product_key: product, type: 'load', to_position_key: to, quantity: 1, serial: 'SN-RACE' })))
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409])
+    const held = await h.svc.db.selectFrom('stock').select((eb) => eb.fn.sum<number>('quantity').as('q')).where('serial', '=', 'SN-RACE').executeTakeFirstOrThrow()
+    expect(Number(held.q)).toBe(1)
+  })
+})

@@ -13,6 +13,7 @@ import { decimalCount } from '../../../src/i18n/number-text'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber, lockNumbering } from '../../db/numbering'
 import type { MovementsTable } from '../../db/schema'
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../errors'
 import { invalidField } from '../../input-issues'
@@ -20,7 +21,7 @@ import { appendEvent } from '../events/service'
 import { escapeLike, lockPositionTree } from '../positions/queries'
 import { findPosition } from '../positions/service'
 import { readWarehouseSettings } from './settings'
-import { changeStock, type StockKey, stockHeldIn } from './stock'
+import { changeStock, checkOnePieceOfSerial, lockSerialStock, type StockKey, stockHeldIn } from './stock'
 
 export { readWarehouseSettings } from './settings'
 export { readInventory, serialInStock, stockByPosition, stockForProducts, stockOfProduct } from './stock'
@@ -165,7 +166,10 @@ async function applyToStock(trx: Db, m: RawMovement, quantity: number, now: Date
   if (m.from_position_id) ops.push({ key: line(m.from_position_id), delta: -quantity })
   if (m.to_position_id) ops.push({ key: line(m.to_position_id), delta: quantity })
   ops.sort((a, b) => (a.key.position_id < b.key.position_id ? -1 : a.key.position_id > b.key.position_id ? 1 : 0))
+  const serialArrives = m.serial !== '' && m.to_position_id !== null
+  if (serialArrives) await lockSerialStock(trx, m.product_id, m.serial)
   for (const op of ops) await changeStock(trx, op.key, op.delta, allowNegative, now, codes[op.key.position_id])
+  if (serialArrives) await checkOnePieceOfSerial(trx, m.product_id, m.serial, { position_id: m.to_position_id!, quantity })
 }
 
 async function confirmLocked(trx: Db, actor: Actor | null, m: RawMovement, quantity: number, now: Date, codes: Record<string, string>): Promise<void> {
@@ -238,6 +242,7 @@ export async function createMovementInTrx(trx: Db, actor: Actor | null, input: M
   if (problem) throw badRequest('MOVEMENT_POSITIONS_INVALID', problem)
   const reason = (input.reason ?? '').trim()
   if (input.type === 'adjustment' && !reason) throw badRequest('MOVEMENT_REASON_REQUIRED', 'an adjustment needs a reason')
+  if (cleanSerial(input.serial) && quantity > 1) throw invalidField({ path: 'quantity', kind: 'max_value', limit: 1, message: 'a serial is one piece: quantity at most 1' })
   return underSavepoint(trx, async (trx) => {
     const product = isUuid(input.product_key) ? await trx.selectFrom('products').select(['id', 'code']).where('id', '=', input.product_key).executeTakeFirst() : undefined
     if (!product) throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
@@ -267,7 +272,11 @@ export async function createMovementInTrx(trx: Db, actor: Actor | null, input: M
       origin_key: input.origin_key?.trim() || null,
       created_at: now,
     }
-    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    const { id } = await trx
+      .insertInto('movements')
+      .values({ ...values, number: await drawNumber(trx, 'movement') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await appendEvent(
       trx,
       actor,
@@ -363,7 +372,11 @@ export async function revertMovementInTrx(trx: Db, actor: Actor | null, key: str
       origin_key: m.origin_key,
       created_at: now,
     }
-    const { id } = await trx.insertInto('movements').values(values).returning('id').executeTakeFirstOrThrow()
+    const { id } = await trx
+      .insertInto('movements')
+      .values({ ...values, number: await drawNumber(trx, 'movement') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     try {
       await confirmLocked(trx, actor, { id, ...values }, quantity, now, codes)
     } catch (e) {
@@ -404,6 +417,7 @@ export async function countPositionInTrx(trx: Db, actor: Actor | null, positionK
       const found = await trx.selectFrom('products').select('id').where('id', 'in', products).execute()
       if (found.length !== products.length) throw unprocessable('UNKNOWN_PRODUCT', 'product not found')
     }
+    await lockNumbering(trx, 'movement')
     const stock = await trx.selectFrom('stock').selectAll().where('position_id', '=', pos.id).orderBy('product_id').orderBy('serial').orderBy('owned').forUpdate().execute()
     const current = new Map(stock.map((s) => [`${s.product_id}|${s.serial}|${s.owned}`, Number(s.quantity)]))
     const wanted = new Map<string, { product_id: string; serial: string; owned: boolean; quantity: number }>()

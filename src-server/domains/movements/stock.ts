@@ -198,3 +198,42 @@ export async function readInventory(db: Db, input: InventoryInput): Promise<Inve
   const totals = rows[0]!.totals.map(([product_key, product_code, product_description, quantity]) => ({ product_key, product_code, product_description, quantity }))
   return { lines: lines.slice(0, INVENTORY_LIMIT), more: lines.length > INVENTORY_LIMIT, totals }
 }
+
+/**
+ * Serializes the stock of one serial (one product, one serial code) for the rest of the
+ * transaction: two loads of the same serial at once cannot both see it absent.
+ */
+export async function lockSerialStock(trx: Db, productKey: string, serial: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${SERIAL_STOCK_LOCK_NAMESPACE}, hashtext(${`${productKey}|${serial}`}))`.execute(trx)
+}
+const SERIAL_STOCK_LOCK_NAMESPACE = 727101
+
+/**
+ * One serial is one piece (SPEC 3): after a movement brought it somewhere, all its stock lines
+ * together hold at most one piece. Else 409 SERIAL_ALREADY_IN_STOCK naming where it already was
+ * (`positions`: code and quantity, the arriving piece left out).
+ */
+export async function checkOnePieceOfSerial(trx: Db, productKey: string, serial: string, arrived: { position_id: string; quantity: number }): Promise<void> {
+  const lines = await trx
+    .selectFrom('stock as s')
+    .innerJoin('positions as p', 'p.id', 's.position_id')
+    .innerJoin('products as pr', 'pr.id', 's.product_id')
+    .select(['s.position_id', 'p.code as position_code', 'pr.code as product_code', 's.quantity'])
+    .where('s.product_id', '=', productKey)
+    .where('s.serial', '=', serial)
+    .where('s.quantity', '>', sql<number>`0`)
+    .orderBy('p.code')
+    .execute()
+  const total = lines.reduce((sum, l) => sum + Number(l.quantity), 0)
+  if (total <= 1) return
+  const before = lines
+    .map((l) => ({ position_key: l.position_id, position_code: l.position_code, quantity: Number(l.quantity) - (l.position_id === arrived.position_id ? arrived.quantity : 0) }))
+    .filter((l) => l.quantity > 0)
+  const where = before.map((l) => l.position_code).join(', ')
+  throw conflict('SERIAL_ALREADY_IN_STOCK', `serial ${serial} of ${lines[0]!.product_code} is already in stock in ${where}: a serial is one piece`, {
+    serial,
+    product_code: lines[0]!.product_code,
+    position_code: before[0]?.position_code ?? null,
+    positions: before,
+  })
+}

@@ -144,7 +144,8 @@ export async function assertBatchSerialsDeclared(db: Db, place: BatchPlace): Pro
   const missing = pieces.filter((p) => !p.declared).map((p) => p.piece)
   if (missing.length === 0) return
   const shown = missing.length > 10 ? `${missing.slice(0, 10).join(', ')} ... (${missing.length} pieces)` : missing.join(', ')
-  throw unprocessable('SERIALS_NOT_DECLARED', `declare the serials of every piece first: piece ${shown}`, { pieces: missing })
+  const first = pieces.find((p) => !p.declared)!
+  throw unprocessable('SERIALS_NOT_DECLARED', `declare the serials of every piece first: piece ${shown}`, { pieces: missing, piece: first.piece, code: first.code, serial_code: first.code })
 }
 
 const declarationInvalid = (message: string, extra?: Record<string, unknown>) => badRequest('SERIAL_DECLARATION_INVALID', message, extra)
@@ -221,7 +222,7 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
     const serial = existing.get(p.piece)
     if (!serial) {
       if (!p.code && !trace.counter_id && !p.links?.length && !(p.data && Object.keys(p.data).length)) continue
-      const id = await createSerial(
+      const id = await withPiece(p.piece, p.code ?? null, () => createSerial(
         trx,
         actor,
         {
@@ -237,7 +238,7 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
           piece: p.piece,
         },
         now,
-      )
+      ))
       parents.set(p.piece, id)
       continue
     }
@@ -246,8 +247,8 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
     const changes: Record<string, { from: unknown; to: unknown }> = {}
     const set: { code?: string; data?: string } = {}
     if (p.code && p.code !== serial.code) {
-      if (serial.state !== 'temporary') throw conflict('SERIAL_ALREADY_PRESENT', `serial ${serial.code} is final: traceability staff correct it`)
-      if (await trx.selectFrom('serials').select('id').where('code', '=', p.code).executeTakeFirst()) throw codeInUseOnUpdate(p.code)
+      if (serial.state !== 'temporary') throw onPiece(conflict('SERIAL_ALREADY_PRESENT', `serial ${serial.code} is final: traceability staff correct it`), p.piece, p.code)
+      if (await trx.selectFrom('serials').select('id').where('code', '=', p.code).executeTakeFirst()) throw onPiece(codeInUseOnUpdate(p.code), p.piece, p.code)
       changes.code = { from: serial.code, to: p.code }
       set.code = p.code
     }
@@ -292,6 +293,17 @@ export async function saveBatchSerials(trx: Db, actor: Actor, place: BatchPlace,
   )
 }
 
+/** A refusal about one piece's own serial names the piece and the code, so the screen marks that field. */
+const onPiece = (e: AppError, piece: number, code: string | null) => new AppError(e.status, e.appCode, `piece ${piece}: ${e.message}`, { ...e.extra, piece, code, serial_code: code })
+async function withPiece<T>(piece: number, code: string | null, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (e) {
+    if (e instanceof AppError) throw onPiece(e, piece, code)
+    throw e
+  }
+}
+
 type WantedLink = PieceLinkInput & { piece: number; parent: string; component: BatchSerialComponent }
 
 /**
@@ -304,13 +316,20 @@ type WantedLink = PieceLinkInput & { piece: number; parent: string; component: B
 async function addBatchLinks(trx: Db, actor: Actor, place: BatchPlace, wanted: WantedLink[], now: Date): Promise<void> {
   if (wanted.length === 0) return
   const refuse = (e: AppError, w: WantedLink) =>
-    new AppError(e.status, e.appCode, `piece ${w.piece}: ${e.message}`, { ...e.extra, piece: w.piece, component_key: w.component_key, code: w.child_serial_code })
+    new AppError(e.status, e.appCode, `piece ${w.piece}: ${e.message}`, { ...e.extra, piece: w.piece, component_key: w.component_key, code: w.child_serial_code, serial_code: w.child_serial_code })
   const serials = new Map(
-    (await trx.selectFrom('serials').select(['id', 'code', 'product_id']).where('code', 'in', wanted.map((w) => w.child_serial_code)).execute()).map((r) => [r.code, r]),
+    (
+      await trx
+        .selectFrom('serials as s')
+        .innerJoin('products as p', 'p.id', 's.product_id')
+        .select(['s.id', 's.code', 's.product_id', 'p.code as product_code'])
+        .where('s.code', 'in', wanted.map((w) => w.child_serial_code))
+        .execute()
+    ).map((r) => [r.code, r]),
   )
   const unknown = wanted.filter((w) => !serials.has(w.child_serial_code))
   if (unknown.length) {
-    let rows: { id: string; code: string; product_id: string }[]
+    let rows: { id: string; code: string; product_id: string; product_code: string }[]
     try {
       rows = await trx
         .insertInto('serials')
@@ -319,6 +338,7 @@ async function addBatchLinks(trx: Db, actor: Actor, place: BatchPlace, wanted: W
         )
         .returning(['id', 'code', 'product_id'])
         .execute()
+        .then((inserted) => inserted.map((r) => ({ ...r, product_code: unknown.find((w) => w.child_serial_code === r.code)!.component.item_code })))
     } catch (e) {
       // Registered meanwhile by another batch: the person scans again and it is found.
       if (isUniqueViolation(e)) throw refuse(codeInUseOnCreate(unknown[0]!.child_serial_code), unknown[0]!)
@@ -350,7 +370,13 @@ async function addBatchLinks(trx: Db, actor: Actor, place: BatchPlace, wanted: W
   for (const w of wanted) {
     const child = childOf(w)
     if (child.product_id !== w.component.item_key) {
-      throw refuse(unprocessable('SERIAL_WRONG_PRODUCT', `serial ${child.code} is of another product than this component`), w)
+      throw refuse(
+        unprocessable('SERIAL_WRONG_PRODUCT', `serial ${child.code} is of product ${child.product_code}, not ${w.component.item_code}`, {
+          serial_product_code: child.product_code,
+          component_product_code: w.component.item_code,
+        }),
+        w,
+      )
     }
     if (child.id === w.parent) throw refuse(unprocessable('SERIAL_LINK_CYCLE', `serial ${child.code} cannot be inside itself`), w)
     const cur = current.get(child.id)

@@ -11,6 +11,27 @@ import type { Db } from '../../db/connect'
 type Found = GenealogyRow & { above: string | null }
 
 /**
+ * The links as genealogy reads them. A component declared per batch or per job (a lot of glue, a
+ * box of screws) is scanned once, into piece 1 of the batch (of the job's first batch), yet went
+ * into every piece: its link counts for every other piece serial of that batch (of that job) too,
+ * so each piece shows it and the component shows every piece. The link itself stays one row.
+ */
+const piecesLinks = sql`
+  select x.id, x.parent_serial_id, x.child_serial_id from serial_links x
+  union all
+  select x.id, other.id, x.child_serial_id
+  from serial_links x
+  join bom_lines b on b.id = x.bom_line_id and b.quantity_per = 'batch'
+  join serials holder on holder.id = x.parent_serial_id
+  join serials other on other.batch_id = x.batch_id and other.piece is not null and other.id <> holder.id and other.product_id = holder.product_id
+  union all
+  select x.id, other.id, x.child_serial_id
+  from serial_links x
+  join bom_lines b on b.id = x.bom_line_id and b.quantity_per = 'job'
+  join serials holder on holder.id = x.parent_serial_id
+  join serials other on other.job_id = holder.job_id and other.piece is not null and other.id <> holder.id and other.product_id = holder.product_id`
+
+/**
  * Genealogy of one serial as a recursive CTE over serial_links (indexed by parent and by child):
  * backward = everything it is made of, every level (parent -> children); forward = everything it
  * went into (child -> parent, up to the outermost). The CTE carries keys only (no arrays copied
@@ -21,11 +42,12 @@ type Found = GenealogyRow & { above: string | null }
 export async function readGenealogy(db: Db, serialId: string, direction: GenealogyDirection): Promise<Genealogy> {
   const [from, to] = direction === 'backward' ? ['parent_serial_id', 'child_serial_id'] : ['child_serial_id', 'parent_serial_id']
   const { rows } = await sql<Found>`
-    with recursive g(id, above, link_id, depth) as (
+    with recursive l(id, parent_serial_id, child_serial_id) as (${piecesLinks}),
+    g(id, above, link_id, depth) as (
       select ${serialId}::uuid, null::uuid, null::uuid, 0
       union all
       select l.${sql.raw(to)}, g.id, l.id, g.depth + 1
-      from g join serial_links l on l.${sql.raw(from)} = g.id
+      from g join l on l.${sql.raw(from)} = g.id
       where g.depth < ${GENEALOGY_MAX_DEPTH}
     )
     select g.depth, s.id as serial_key, g.above, s.code, p.code as product_code, p.description as product_description,

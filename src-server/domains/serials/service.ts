@@ -240,9 +240,14 @@ export async function finalizeBatchSerials(trx: Db, actor: Actor | null, batchId
     .set({ state: 'final' })
     .where('batch_id', '=', batchId)
     .where('state', '=', 'temporary')
-    .returning(['id', 'child_serial_id'])
+    .returning(['id', 'child_serial_id', 'parent_serial_id'])
     .execute()
   const linkOf = new Map(links.map((l) => [l.child_serial_id, l.id]))
+  // The history says which: the serial's own batch, or its link into a parent (by code).
+  const parentIds = [...new Set(links.map((l) => l.parent_serial_id))]
+  const parentCodes = new Map(parentIds.length ? (await trx.selectFrom('serials').select(['id', 'code']).where('id', 'in', parentIds).execute()).map((r) => [r.id, r.code]) : [])
+  const parentOf = new Map(links.map((l) => [l.child_serial_id, parentCodes.get(l.parent_serial_id) ?? null]))
+  const batch = await trx.selectFrom('batches').select('number').where('id', '=', batchId).executeTakeFirst()
   const serials = await trx
     .updateTable('serials')
     .set({ state: 'final', updated_at: now })
@@ -254,7 +259,18 @@ export async function finalizeBatchSerials(trx: Db, actor: Actor | null, batchId
   await appendEvents(
     trx,
     actor,
-    subjects.map((id) => ({ event_type: 'SERIAL_FINALIZED', subject_type: 'serial', subject_key: id, data: { batch_key: batchId, link_key: linkOf.get(id) ?? null } })),
+    subjects.map((id) => ({
+      event_type: 'SERIAL_FINALIZED',
+      subject_type: 'serial',
+      subject_key: id,
+      data: {
+        batch_key: batchId,
+        batch_number: batch?.number ?? null,
+        link_key: linkOf.get(id) ?? null,
+        into_code: parentOf.get(id) ?? null,
+        own_batch: serials.some((s) => s.id === id) && !linkOf.has(id),
+      },
+    })),
     now,
   )
   return subjects.length
@@ -288,7 +304,7 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
         }
       }
       if (patch.data !== undefined) {
-        const next = await checkedCorrectedData(trx, old.data as Record<string, unknown>, patch.data)
+        const next = await checkedCorrectedData(trx, old.data as Record<string, unknown>, patch.data, old.piece !== null)
         const data = checkedData(next)
         if (data !== JSON.stringify(old.data)) {
           changes.data = { from: old.data, to: next }
@@ -309,10 +325,11 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
  * Corrected serial data: a key must be a serial field (active; its value checked and stored by the
  * field's type, an empty value removes it) or a key the serial already carries (kept editable as
  * it is: data written before the field list changed, or by a script). Any other key is 400
- * SERIAL_DATA_INVALID naming it. Mandatory serial fields are not enforced here: old serials may
- * lack them, and staff correct one value at a time.
+ * SERIAL_DATA_INVALID naming it. A piece declared in a batch (`declared`) keeps every mandatory
+ * serial field filled, as its batch could not complete without them: a correction that leaves one
+ * empty is 400 SERIAL_DATA_INVALID naming it.
  */
-async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: Record<string, unknown>, declared: boolean): Promise<Record<string, unknown>> {
   const fields = new Map((await listSerialFields({ db })).filter((f) => f.field_active).map((f) => [f._key, f]))
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(data)) {
@@ -324,6 +341,8 @@ async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: 
     } else if (Object.hasOwn(old, key)) out[key] = value
     else throw badRequest('SERIAL_DATA_INVALID', `not a serial field: ${key} (add it in the serial fields first)`, { field_key: key })
   }
+  const emptied = declared ? [...fields.values()].find((f) => f.mandatory && isEmptyValue(out[f._key])) : undefined
+  if (emptied) throw badRequest('SERIAL_DATA_INVALID', `${emptied.name}: mandatory, it cannot be left empty`, { field_key: emptied._key, kind: 'required' })
   return out
 }
 export const codeInUseOnUpdate = (code: string) => conflict('SERIAL_ALREADY_PRESENT', `serial code ${code} already used: cannot update`)

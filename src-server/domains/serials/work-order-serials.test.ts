@@ -83,7 +83,7 @@ describe('getWorkOrderSerials', () => {
       .values({ code: 'WO-EMPTY', product_id: (await h.svc.db.selectFrom('products').select('id').where('code', '=', 'POMPA').executeTakeFirstOrThrow()).id, planned_qt: 1 })
       .returning('id')
       .executeTakeFirstOrThrow()
-    expect(await getWorkOrderSerials(h.svc, id)).toEqual({ work_order_key: id, produced: [], produced_total: 0, consumed: [], consumed_total: 0 })
+    expect(await getWorkOrderSerials(h.svc, id)).toEqual({ work_order_key: id, work_order_code: expect.any(String), produced: [], produced_total: 0, consumed: [], consumed_total: 0 })
   })
 })
 

@@ -34,7 +34,7 @@ function consumedLinkIds(db: Db, workOrderId: string) {
  * each the first WORK_ORDER_SERIALS_LIMIT rows with the total. An unknown work order is 404.
  */
 export async function getWorkOrderSerials(svc: Services, workOrderKey: string): Promise<WorkOrderSerials> {
-  const wo = isUuid(workOrderKey) ? await svc.db.selectFrom('work_orders').select('id').where('id', '=', workOrderKey).executeTakeFirst() : undefined
+  const wo = isUuid(workOrderKey) ? await svc.db.selectFrom('work_orders').select(['id', 'code']).where('id', '=', workOrderKey).executeTakeFirst() : undefined
   if (!wo) throw notFound('NOT_FOUND', 'work order not found')
   const db = svc.db
   const producedQuery = db
@@ -98,5 +98,5 @@ export async function getWorkOrderSerials(svc: Services, workOrderKey: string): 
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow(),
   ])
-  return { work_order_key: wo.id, produced, produced_total: Number(producedTotal.n), consumed, consumed_total: Number(consumedTotal.n) }
+  return { work_order_key: wo.id, work_order_code: wo.code, produced, produced_total: Number(producedTotal.n), consumed, consumed_total: Number(consumedTotal.n) }
 }

@@ -6,6 +6,7 @@ import { sql } from 'kysely'
 import { toDbDate, type WorkOrderCreateInput, type WorkOrderDetail } from '../../../src/domains/work-orders/schemas'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
+import { drawNumber } from '../../db/numbering'
 import { badRequest, unprocessable } from '../../errors'
 import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
@@ -64,8 +65,7 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
       })
     }
 
-    const { n } = await sql<{ n: number }>`select nextval('work_order_code_seq')::int8 as n`.execute(trx).then((r) => r.rows[0]!)
-    const code = formatWorkOrderCode(Number(n))
+    const code = formatWorkOrderCode(await drawNumber(trx, 'work_order_code'))
     const { id } = await trx
       .insertInto('work_orders')
       .values({

@@ -19,7 +19,7 @@ export const archivedRefusal = () => conflict('WORK_ORDER_ARCHIVED', 'the work o
 /** Today as the plant sees it (the server's local calendar), YYYY/MM/DD. */
 export const todayOf = (svc: Pick<Services, 'clock'>) => dayOf(svc.clock.now())
 
-/** Code shown to people: 'WO' and at least six digits from work_order_code_seq. */
+/** Code shown to people: 'WO' and at least six digits from the work_order_code numbering. */
 export const formatWorkOrderCode = (n: number) => `WO${String(n).padStart(6, '0')}`
 
 export async function requireWorkOrderId(db: Db, key: string): Promise<string> {

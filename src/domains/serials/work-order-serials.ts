@@ -41,6 +41,7 @@ export type WorkOrderConsumedSerial = v.InferOutput<typeof WorkOrderConsumedSeri
 
 export const WorkOrderSerials = v.object({
   work_order_key: v.string(),
+  work_order_code: v.string(),
   produced: v.array(WorkOrderProducedSerial),
   produced_total: v.number(),
   consumed: v.array(WorkOrderConsumedSerial),

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Anchor, Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import { SERIAL_STATES, type SerialState } from '../../../../src/domains/serials/schemas'
 import { formatDateTime } from '../../../../src/i18n/format'
@@ -144,7 +144,19 @@ function SerialsOverview() {
                   </Text>
                 </Table.Td>
                 <Table.Td>{`${r.product_code} ${r.product_description}`}</Table.Td>
-                <Table.Td>{r.work_order_code ?? ''}</Table.Td>
+                <Table.Td>
+                  {r.work_order_key && r.work_order_code ? (
+                    <Anchor
+                      size="sm"
+                      onClick={(e) => e.stopPropagation()}
+                      renderRoot={(p) => <Link {...p} to="/app/traceability/workorder/$wo_key" params={{ wo_key: r.work_order_key! }} />}
+                    >
+                      {r.work_order_code}
+                    </Anchor>
+                  ) : (
+                    ''
+                  )}
+                </Table.Td>
                 <Table.Td>{r.phase_name ?? ''}</Table.Td>
                 <Table.Td>{r.operator_name ?? ''}</Table.Td>
                 <Table.Td>{formatDateTime(r.created_at)}</Table.Td>

@@ -11,6 +11,7 @@ import { LoadError, Loading } from '../../../../components/QueryState'
 import { lastSerialsSearch } from '../../../../components/serials/overview-search'
 import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
 import { EditSerialCodeDialog, EditSerialDataDialog, UnlinkSerialDialog, useCanCorrectSerials } from '../../../../components/serials/SerialCorrections'
+import { serialValueText } from '../../../../components/serials/serial-data'
 import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
 import { trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
@@ -134,11 +135,17 @@ function SerialDetailPage() {
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           <Field label={t`Prodotto`}>{`${s.product_code} ${s.product_description}`}</Field>
           <Field label={t`Ordine di lavoro`}>
-            {s.work_order_key && s.work_order_code && canSeeWorkOrders ? (
+            {s.work_order_key && s.work_order_code ? (
               <Anchor
                 size="sm"
                 data-testid="serial-work-order"
-                renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />}
+                renderRoot={(p) =>
+                  canSeeWorkOrders ? (
+                    <Link {...p} to="/app/production/workorder/$wo_key/traceability" params={{ wo_key: s.work_order_key! }} />
+                  ) : (
+                    <Link {...p} to="/app/traceability/workorder/$wo_key" params={{ wo_key: s.work_order_key! }} />
+                  )
+                }
               >
                 {s.work_order_code}
               </Anchor>
@@ -173,7 +180,7 @@ function SerialDetailPage() {
             {data.map(([k, v]) => (
               <Table.Tr key={k}>
                 <Table.Th w="40%">{k}</Table.Th>
-                <Table.Td>{typeof v === 'string' ? v : JSON.stringify(v)}</Table.Td>
+                <Table.Td>{serialValueText(v, i18n.locale)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -253,7 +260,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** What an event says in a line: the link made or removed, the reason and the values changed (serial fields by name). */
 function eventDetails(data: Record<string, unknown>, i18n: I18n, fieldNames: ReadonlyMap<string, string>): string {
   const parts: string[] = []
-  const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
+  const str = (v: unknown) => serialValueText(v, i18n.locale)
+  if (typeof data.into_code === 'string') {
+    const into = data.into_code
+    parts.push(i18n._(msg`il collegamento in ${into}`))
+  } else if (data.own_batch === true && typeof data.batch_number === 'number') {
+    const batch = data.batch_number
+    parts.push(i18n._(msg`il seriale, al completamento del lotto ${batch}`))
+  }
   if (typeof data.parent_code === 'string' && typeof data.child_code === 'string') {
     const [child, parent] = [data.child_code, data.parent_code]
     parts.push(i18n._(msg`${child} in ${parent}`))
