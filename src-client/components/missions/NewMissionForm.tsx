@@ -13,6 +13,7 @@ import { trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput } from '../NumberTextInput'
 import { formatQuantity } from '../warehouse/labels'
 import { type Picked, PositionScanInput, ProductScanInput } from '../warehouse/ScanInput'
+import { useScanGroup } from '../warehouse/scan-group'
 
 type Shortfall = NonNullable<MissionDetail['shortfalls']>[number]
 
@@ -92,10 +93,15 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
   const [problem, setProblem] = useState<string | null>(null)
   const [shortfalls, setShortfalls] = useState<Shortfall[]>([])
   const rules = { min: 0, decimals: QUANTITY_DECIMALS, max: QUANTITY_MAX }
+  const scans = useScanGroup()
 
   async function submit() {
     setProblem(null)
     setShortfalls([])
+    const picked = await scans.settle()
+    if (!picked) return setProblem(t`Un codice scritto non corrisponde a nulla: correggilo o svuota il campo`)
+    const product = picked.product ?? null
+    const position = picked.position ?? null
     if (kind === 'to_line' && !workOrder) return setProblem(t`Scegli l'ordine di lavoro`)
     if (kind === 'put_away' && !position) return setProblem(t`Scansiona la posizione di destinazione`)
     if (kind === 'put_away' && !workOrder && !product) return setProblem(t`Scegli l'ordine di lavoro o il prodotto`)
@@ -144,7 +150,7 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
       </Text>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <WorkOrderSelect label={t`Ordine di lavoro`} required={kind === 'to_line'} value={workOrder} onChange={(k) => setWorkOrder(k)} testid="mission-work-order" />
-        {kind === 'put_away' && <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} />}
+        {kind === 'put_away' && <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} group={scans} name="product" />}
         <PositionScanInput
           label={kind === 'to_line' ? t`Destinazione` : t`Posizione di destinazione`}
           required={kind === 'put_away'}
@@ -153,6 +159,8 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           value={position}
           onChange={setPosition}
+          group={scans}
+          name="position"
           w={240}
           data-testid="mission-position"
         />
