@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
+import ExcelJS from 'exceljs'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from './helpers'
 
@@ -6,7 +8,7 @@ import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from '
  * Issue 26, OEE: a batch recorded far faster than its standard time (an hour a piece, done in
  * seconds) shows its raw performance with the warning "tempo standard da rivedere", and OEE,
  * which takes performance capped at 100 %, stays at most 100 %. The availability denominator is
- * named for what it is. On a line of its own, so other specs' data stays out.
+ * named for what it is. The labour page's two tables are both exported, as CSV and Excel. On a line of its own, so other specs' data stays out.
  */
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
@@ -54,7 +56,7 @@ test.beforeAll(async ({ baseURL }) => {
 })
 
 async function newPage(browser: Browser, baseURL: string, locale: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale })
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale, acceptDownloads: true })
   return context.newPage()
 }
 
@@ -65,11 +67,13 @@ const TEXT = {
 
 for (const lang of ['it', 'en'] as const) {
   test(`OEE (${lang}): performance above 100 % warns on the raw ratio, OEE stays at most 100 %`, async ({ browser, baseURL }) => {
+    test.setTimeout(120_000)
     const page = await newPage(browser, baseURL!, lang === 'it' ? 'it-IT' : 'en-US')
     await page.goto('/login')
     await fillLogin(page, reporter.username, reporter.password)
     await expect(page).toHaveURL(/\/app\/report\/production/)
     await page.getByRole('tab', { name: 'OEE' }).click()
+    await expect(page).toHaveURL(/\/app\/report\/oee/)
     await page.getByTestId('report-line').pressSequentially(line)
     await page.getByTestId('report-line').press('Enter')
     await expect(page).toHaveURL(new RegExp(`line=${line}`))
@@ -86,3 +90,33 @@ for (const lang of ['it', 'en'] as const) {
     await page.context().close()
   })
 }
+
+test('every table of a report page is exported: CSV with the Italian decimal comma, Excel with numeric cells', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const page = await newPage(browser, baseURL!, 'it-IT')
+  await page.goto('/login')
+  await fillLogin(page, reporter.username, reporter.password)
+  await page.getByRole('tab', { name: 'Manodopera' }).click()
+  await expect(page).toHaveURL(/\/app\/report\/labour/)
+  await page.getByTestId('report-line').pressSequentially(line)
+  await page.getByTestId('report-line').press('Enter')
+  await expect(page).toHaveURL(new RegExp(`line=${line}`))
+  await expect(page.getByTestId('table-work-orders').locator('tbody tr')).toHaveCount(1)
+
+  const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-csv').click()])
+  const csv = readFileSync((await csvFile.path())!, 'utf8')
+  expect(csv).toContain('Ore per operatore\r\nOperatore;Ore lavorate;')
+  expect(csv).toContain('Costo per ordine di lavoro\r\nOrdine di lavoro;Prodotto;')
+  // Hours are fractions: written with the decimal comma, never a point.
+  const operatorRow = csv.split('\r\n').find((l) => l.startsWith('Olga'))!
+  expect(operatorRow.split(';')[1]).toMatch(/^\d+(,\d+)?$/)
+
+  const [xlsxFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-xlsx').click()])
+  expect(xlsxFile.suggestedFilename()).toMatch(/^manodopera-.*\.xlsx$/)
+  const book = new ExcelJS.Workbook()
+  await book.xlsx.readFile((await xlsxFile.path())!)
+  expect(book.worksheets.map((s) => s.name)).toEqual(['Ore per operatore', 'Costo per ordine di lavoro'])
+  expect(book.worksheets[0]!.getCell('B2').type).toBe(ExcelJS.ValueType.Number)
+  expect(book.worksheets[1]!.getCell('G2').value).toBe(2)
+  await page.context().close()
+})

@@ -99,23 +99,26 @@ function OeeReportPage() {
       groups={groups}
       group={group}
       csvName="oee"
-      csv={() =>
+      tables={() =>
         report.data
-          ? {
-              header: [groupName, t`OEE`, t`Disponibilità`, t`Prestazioni`, t`Qualità`, t`Ore di lavoro`, t`Ore totali (lavoro + pause + offline)`, t`Ore standard`, t`Pezzi`, t`Scarti`],
-              rows: report.data.rows.map((r) => [
-                r.label,
-                ratio(r.oee),
-                ratio(r.availability),
-                ratio(r.performance),
-                ratio(r.quality),
-                +(r.run_ms / 3_600_000).toFixed(2),
-                +(r.planned_ms / 3_600_000).toFixed(2),
-                +(r.std_ms / 3_600_000).toFixed(2),
-                r.pieces,
-                r.scrapped,
-              ]),
-            }
+          ? [
+              {
+                title: t`OEE per ${groupName}`,
+                header: [groupName, t`OEE`, t`Disponibilità`, t`Prestazioni`, t`Qualità`, t`Ore di lavoro`, t`Ore totali (lavoro + pause + offline)`, t`Ore standard`, t`Pezzi`, t`Scarti`],
+                rows: report.data.rows.map((r) => [
+                  r.label,
+                  ratio(r.oee),
+                  ratio(r.availability),
+                  ratio(r.performance),
+                  ratio(r.quality),
+                  +(r.run_ms / 3_600_000).toFixed(2),
+                  +(r.planned_ms / 3_600_000).toFixed(2),
+                  +(r.std_ms / 3_600_000).toFixed(2),
+                  r.pieces,
+                  r.scrapped,
+                ]),
+              },
+            ]
           : null
       }
     >
