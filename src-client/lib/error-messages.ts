@@ -237,6 +237,16 @@ function throttledMessage(seconds: number): string {
 }
 
 /** Batch completion short of a component: which one, where, how many are needed and how many are there. */
+/** How much the origin holds against what the movement takes, so the person can correct the quantity. */
+function insufficientStockMessage(extra: Record<string, unknown>): string {
+  const available = Number(extra.available).toLocaleString(i18n.locale)
+  const needed = Number(extra.needed ?? 0).toLocaleString(i18n.locale)
+  const position = typeof extra.position_code === 'string' ? extra.position_code : ''
+  const serial = typeof extra.serial === 'string' && extra.serial ? extra.serial : ''
+  if (serial) return i18n._(msg`Giacenza insufficiente in ${position} per il seriale ${serial}: ce ne sono ${available}, ne servono ${needed}`)
+  return i18n._(msg`Giacenza insufficiente in ${position}: ce ne sono ${available}, ne servono ${needed}`)
+}
+
 function shortfallMessage(extra: Record<string, unknown>): string {
   const code = String(extra.product_code)
   const position = String(extra.position_code ?? '')
@@ -264,6 +274,7 @@ export function errorMessage(error: ApiError): string {
   const retryAfter = error.extra.retry_after
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   if (error.code === 'PRODUCTION_STOCK_SHORTFALL' && typeof error.extra.product_code === 'string') return shortfallMessage(error.extra)
+  if (error.code === 'INSUFFICIENT_STOCK' && typeof error.extra.available === 'number') return insufficientStockMessage(error.extra)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)

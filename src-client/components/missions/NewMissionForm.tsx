@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Button, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
@@ -57,13 +58,14 @@ export function WorkOrderSelect({
   )
 }
 
-/** Warehouse users a mission can be assigned to. */
-export function AssigneeSelect({ value, onChange, testid }: { value: string | null; onChange: (key: string | null) => void; testid?: string }) {
+/** Warehouse users a mission can be assigned to; `unlabelled` where a heading already says "Assegnata a" (the field keeps it for screen readers). */
+export function AssigneeSelect({ value, onChange, testid, unlabelled }: { value: string | null; onChange: (key: string | null) => void; testid?: string; unlabelled?: boolean }) {
   const { t } = useLingui()
   const assignees = useQuery({ ...trpc.missions.assignees.queryOptions(), staleTime: 60_000 })
   return (
     <Select
-      label={t`Assegnata a`}
+      label={unlabelled ? undefined : t`Assegnata a`}
+      aria-label={t`Assegnata a`}
       placeholder={t`Nessuno`}
       clearable
       searchable
@@ -120,7 +122,8 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
               quantity: q.value && q.value > 0 ? q.value : undefined,
               ...common,
             })
-      notifySuccess(t`Missione ${mission.code} creata con ${mission.lines.length} righe`)
+      const code = mission.code
+      notifySuccess(plural(mission.lines.length, { one: `Missione ${code} creata con # riga`, other: `Missione ${code} creata con # righe` }))
       const short = (mission.shortfalls ?? []).map((s) => t`${s.product_code}: servono ${formatQuantity(s.needed)}, disponibili ${formatQuantity(s.planned)}`)
       if (short.length) notifyAlert(t`Giacenza insufficiente per alcuni componenti: ${short.join('; ')}`)
       onCreated(mission._key)

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core'
 import { useState } from 'react'
@@ -56,7 +57,11 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
         }),
       })
       await queryClient.invalidateQueries()
-      notifySuccess(res.movements.length ? t`Conteggio registrato: ${res.movements.length} rettifiche` : t`Conteggio registrato: nessuna differenza`)
+      notifySuccess(
+        res.movements.length
+          ? plural(res.movements.length, { one: 'Conteggio registrato: # rettifica', other: 'Conteggio registrato: # rettifiche' })
+          : t`Conteggio registrato: nessuna differenza`,
+      )
       onClose()
     } catch (err) {
       notifyError(err)

@@ -115,6 +115,8 @@ function MissionPage() {
           <Figure label={<Trans>Assegnata a</Trans>}>
             {canEdit && open ? (
               <AssigneeSelect
+                unlabelled
+                testid="mission-assignee-edit"
                 value={m.assignee_key}
                 onChange={(key) => run(() => trpcClient.missions.assign.mutate({ key: m._key, assignee_key: key }), t`Assegnazione salvata`)}
               />
