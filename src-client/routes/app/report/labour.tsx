@@ -123,7 +123,7 @@ function LabourReportPage() {
               { label: <Trans>Pause</Trans>, value: h(report.data.totals.pause_ms) },
               { label: <Trans>Pause forzate</Trans>, value: h(report.data.totals.forced_pause_ms) },
               { label: <Trans>Offline</Trans>, value: h(report.data.totals.offline_ms) },
-              { label: <Trans>Costo</Trans>, value: money(report.data.totals.cost, i18n.locale) },
+              { label: <Trans>Costo</Trans>, value: money(report.data.totals.cost, i18n.locale), testId: 'report-figures-cost' },
             ]}
           />
           <ChartBlock title={<Trans>Ore per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>
