@@ -144,7 +144,7 @@ test('a warehouse user builds positions, loads, transfers, reverts with a reason
   await expect(page.getByText('Indica il motivo')).toBeVisible()
   await page.getByTestId('count-reason').pressSequentially('Inventario di fine mese')
   await page.getByTestId('count-save').click()
-  await expect(page.getByText('Conteggio registrato: 1 rettifiche')).toBeVisible()
+  await expect(page.getByText('Conteggio registrato: 1 rettifica')).toBeVisible()
   await expect(rowsOf(page, 'inventory-lines').first()).toContainText('12')
   await expect(rowsOf(page, 'position-movements').first()).toContainText('Rettifica')
 

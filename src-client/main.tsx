@@ -61,7 +61,8 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <I18nProvider i18n={i18n}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
-        <Notifications position="top-right" zIndex={1000} />
+        {/* Top centre: the page actions sit at the top right, where a toast would cover them. */}
+        <Notifications position="top-center" zIndex={1000} containerWidth={420} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

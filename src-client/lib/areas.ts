@@ -10,7 +10,7 @@ export const AREAS = {
   operator: { id: 'operator', path: '/app/operator', scope: 'operator', title: msg`Operatore` },
   production: { id: 'production', path: '/app/production', scope: 'production', title: msg`Produzione` },
   library: { id: 'library', path: '/app/library', scope: 'library', title: msg`Libreria` },
-  quality: { id: 'quality', path: '/app/quality', scope: 'quality', title: msg`Quality` },
+  quality: { id: 'quality', path: '/app/quality', scope: 'quality', title: msg`Qualità` },
   traceability: { id: 'traceability', path: '/app/traceability', scope: 'traceability', title: msg`Tracciabilità` },
   warehouse: { id: 'warehouse', path: '/app/warehouse', scope: 'warehouse', title: msg`Magazzino` },
   report: { id: 'report', path: '/app/report', scope: 'reporting', title: msg`Rapporti` },

@@ -239,6 +239,16 @@ function throttledMessage(seconds: number): string {
 }
 
 /** Batch completion short of a component: which one, where, how many are needed and how many are there. */
+/** How much the origin holds against what the movement takes, so the person can correct the quantity. */
+function insufficientStockMessage(extra: Record<string, unknown>): string {
+  const available = Number(extra.available).toLocaleString(i18n.locale)
+  const needed = Number(extra.needed ?? 0).toLocaleString(i18n.locale)
+  const position = typeof extra.position_code === 'string' ? extra.position_code : ''
+  const serial = typeof extra.serial === 'string' && extra.serial ? extra.serial : ''
+  if (serial) return i18n._(msg`Giacenza insufficiente in ${position} per il seriale ${serial}: ce ne sono ${available}, ne servono ${needed}`)
+  return i18n._(msg`Giacenza insufficiente in ${position}: ce ne sono ${available}, ne servono ${needed}`)
+}
+
 function shortfallMessage(extra: Record<string, unknown>): string {
   const code = String(extra.product_code)
   const position = String(extra.position_code ?? '')
@@ -296,6 +306,7 @@ export function errorMessage(error: ApiError): string {
   if (error.code === 'SERIAL_ALREADY_IN_STOCK' && typeof error.extra.serial === 'string') return serialInStockMessage(error.extra)
   const serialRefusal = pieceSerialMessage(error)
   if (serialRefusal) return serialRefusal
+  if (error.code === 'INSUFFICIENT_STOCK' && typeof error.extra.available === 'number') return insufficientStockMessage(error.extra)
   const issues = inputIssuesOf(error)
   if (issues.length > 0) return issues.map(issueMessage).join('; ')
   if (error.code === 'INVALID_INPUT') return invalidInputWithoutIssues(error.message)

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Button, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
@@ -13,6 +14,7 @@ import { trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput } from '../NumberTextInput'
 import { formatQuantity } from '../warehouse/labels'
 import { type Picked, PositionScanInput, ProductScanInput } from '../warehouse/ScanInput'
+import { useScanGroup } from '../warehouse/scan-group'
 
 type Shortfall = NonNullable<MissionDetail['shortfalls']>[number]
 
@@ -56,13 +58,14 @@ export function WorkOrderSelect({
   )
 }
 
-/** Warehouse users a mission can be assigned to. */
-export function AssigneeSelect({ value, onChange, testid }: { value: string | null; onChange: (key: string | null) => void; testid?: string }) {
+/** Warehouse users a mission can be assigned to; `unlabelled` where a heading already says "Assegnata a" (the field keeps it for screen readers). */
+export function AssigneeSelect({ value, onChange, testid, unlabelled }: { value: string | null; onChange: (key: string | null) => void; testid?: string; unlabelled?: boolean }) {
   const { t } = useLingui()
   const assignees = useQuery({ ...trpc.missions.assignees.queryOptions(), staleTime: 60_000 })
   return (
     <Select
-      label={t`Assegnata a`}
+      label={unlabelled ? undefined : t`Assegnata a`}
+      aria-label={t`Assegnata a`}
       placeholder={t`Nessuno`}
       clearable
       searchable
@@ -92,10 +95,15 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
   const [problem, setProblem] = useState<string | null>(null)
   const [shortfalls, setShortfalls] = useState<Shortfall[]>([])
   const rules = { min: 0, decimals: QUANTITY_DECIMALS, max: QUANTITY_MAX }
+  const scans = useScanGroup()
 
   async function submit() {
     setProblem(null)
     setShortfalls([])
+    const picked = await scans.settle()
+    if (!picked) return setProblem(t`Un codice scritto non corrisponde a nulla: correggilo o svuota il campo`)
+    const product = picked.product ?? null
+    const position = picked.position ?? null
     if (kind === 'to_line' && !workOrder) return setProblem(t`Scegli l'ordine di lavoro`)
     if (kind === 'put_away' && !position) return setProblem(t`Scansiona la posizione di destinazione`)
     if (kind === 'put_away' && !workOrder && !product) return setProblem(t`Scegli l'ordine di lavoro o il prodotto`)
@@ -114,7 +122,8 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
               quantity: q.value && q.value > 0 ? q.value : undefined,
               ...common,
             })
-      notifySuccess(t`Missione ${mission.code} creata con ${mission.lines.length} righe`)
+      const code = mission.code
+      notifySuccess(plural(mission.lines.length, { one: `Missione ${code} creata con # riga`, other: `Missione ${code} creata con # righe` }))
       const short = (mission.shortfalls ?? []).map((s) => t`${s.product_code}: servono ${formatQuantity(s.needed)}, disponibili ${formatQuantity(s.planned)}`)
       if (short.length) notifyAlert(t`Giacenza insufficiente per alcuni componenti: ${short.join('; ')}`)
       onCreated(mission._key)
@@ -144,7 +153,7 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
       </Text>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <WorkOrderSelect label={t`Ordine di lavoro`} required={kind === 'to_line'} value={workOrder} onChange={(k) => setWorkOrder(k)} testid="mission-work-order" />
-        {kind === 'put_away' && <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} />}
+        {kind === 'put_away' && <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} group={scans} name="product" />}
         <PositionScanInput
           label={kind === 'to_line' ? t`Destinazione` : t`Posizione di destinazione`}
           required={kind === 'put_away'}
@@ -153,6 +162,8 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           value={position}
           onChange={setPosition}
+          group={scans}
+          name="position"
           w={240}
           data-testid="mission-position"
         />

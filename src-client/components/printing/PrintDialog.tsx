@@ -70,7 +70,7 @@ export default function PrintDialog({ context, contextKey, subject, perSerial, o
       <Stack>
         {templates.data && templates.data.length === 0 && (
           <Text c="dimmed" data-testid="print-no-templates">
-            <Trans>Nessun modello di stampa assegnato qui. L'amministratore li assegna in Amministrazione, Generale, Modelli di stampa.</Trans>
+            <Trans>Nessun modello di stampa assegnato qui. L'amministratore li assegna in Impostazioni › Generale › Modelli di stampa.</Trans>
           </Text>
         )}
         {templates.data && templates.data.length > 0 && (

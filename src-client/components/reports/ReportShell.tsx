@@ -5,10 +5,9 @@ import type { ReactNode } from 'react'
 import { useEffect, useState } from 'react'
 import type { ReportPeriod } from '../../../src/domains/reports/schemas'
 import { DateField } from '../DateField'
-import { downloadCsv, toCsv } from './csv'
+import { download, downloadCsv, type ExportTable, toCsv } from './csv'
+import { toXlsx } from './xlsx'
 import { FILTER_KEYS, type FilterKey, type QuickPeriod, quickRange, rangeOf, type ReportSearch } from './report-search'
-
-export type CsvTable = { header: string[]; rows: (string | number | null)[][] }
 
 type Props = {
   title: ReactNode
@@ -19,7 +18,8 @@ type Props = {
   setSearch: (patch: Partial<ReportSearch>) => void
   groups?: { value: string; label: string }[]
   group?: string
-  csv: () => CsvTable | null
+  /** Every table of the page, as exported (CSV and Excel). */
+  tables: () => ExportTable[] | null
   csvName: string
   children: ReactNode
 }
@@ -36,8 +36,8 @@ const PRINT_CSS = `@media print {
  * The frame of every report: title, date range with quick periods, period and grouping, the
  * filters a drill-down set (removable), CSV export of the table and a print-friendly page.
  */
-export function ReportShell({ title, description, note, search, setSearch, groups, group, csv, csvName, children }: Props) {
-  const { t } = useLingui()
+export function ReportShell({ title, description, note, search, setSearch, groups, group, tables, csvName, children }: Props) {
+  const { t, i18n } = useLingui()
   const range = rangeOf(search)
   const [line, setLine] = useState(search.line ?? '')
   useEffect(() => setLine(search.line ?? ''), [search.line])
@@ -64,8 +64,12 @@ export function ReportShell({ title, description, note, search, setSearch, group
   }
   const active = FILTER_KEYS.filter((k) => k !== 'line' && search[k])
   const exportCsv = () => {
-    const table = csv()
-    if (table) downloadCsv(`${csvName}-${range.from}-${range.to}.csv`, toCsv(table.header, table.rows))
+    const all = tables()
+    if (all) downloadCsv(`${csvName}-${range.from}-${range.to}.csv`, toCsv(all, i18n.locale))
+  }
+  const exportXlsx = async () => {
+    const all = tables()
+    if (all) download(`${csvName}-${range.from}-${range.to}.xlsx`, await toXlsx(all))
   }
 
   return (
@@ -86,6 +90,9 @@ export function ReportShell({ title, description, note, search, setSearch, group
         <Group gap="xs" data-report-noprint>
           <Button variant="default" onClick={exportCsv} data-testid="report-csv">
             <Trans>Esporta CSV</Trans>
+          </Button>
+          <Button variant="default" onClick={() => void exportXlsx()} data-testid="report-xlsx">
+            <Trans>Esporta Excel</Trans>
           </Button>
           <Button variant="default" onClick={() => window.print()} data-testid="report-print">
             <Trans>Stampa</Trans>

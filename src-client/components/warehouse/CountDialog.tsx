@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core'
 import { useState } from 'react'
@@ -9,6 +10,7 @@ import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpcClient } from '../../lib/trpc'
 import { formatQuantity } from './labels'
 import { type Picked, ProductScanInput } from './ScanInput'
+import { useScanGroup } from './scan-group'
 
 type Line = { id: number; product: Picked | null; serial: string; owned: boolean; expected: number | null; counted: string }
 const RULES = { min: 0, max: QUANTITY_MAX, decimals: QUANTITY_DECIMALS }
@@ -33,14 +35,17 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
   const [reason, setReason] = useState('')
   const [tried, setTried] = useState(false)
   const [saving, setSaving] = useState(false)
+  const scans = useScanGroup()
   const set = (id: number, patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.id === id ? { ...l, ...patch } : l)))
   const readings = lines.map((l) => readNumberText(l.counted, { ...RULES, required: true }))
-  const ok = reason.trim() !== '' && lines.every((l, i) => l.product && readings[i]!.ok)
 
   async function submit(e: React.FormEvent) {
     e.preventDefault()
     setTried(true)
-    if (!ok) return
+    const picked = await scans.settle()
+    if (!picked) return
+    const products = lines.map((l) => (l.expected === null ? (picked[`product-${l.id}`] ?? null) : l.product))
+    if (reason.trim() === '' || !lines.every((_, i) => products[i] && readings[i]!.ok)) return
     setSaving(true)
     try {
       const res = await trpcClient.positions.count.mutate({
@@ -48,11 +53,15 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
         reason: reason.trim(),
         lines: lines.map((l, i) => {
           const r = readings[i]!
-          return { product_key: l.product!._key, serial: l.serial.trim() || null, owned: l.owned, quantity: r.ok ? (r.value ?? 0) : 0 }
+          return { product_key: products[i]!._key, serial: l.serial.trim() || null, owned: l.owned, quantity: r.ok ? (r.value ?? 0) : 0 }
         }),
       })
       await queryClient.invalidateQueries()
-      notifySuccess(res.movements.length ? t`Conteggio registrato: ${res.movements.length} rettifiche` : t`Conteggio registrato: nessuna differenza`)
+      notifySuccess(
+        res.movements.length
+          ? plural(res.movements.length, { one: 'Conteggio registrato: # rettifica', other: 'Conteggio registrato: # rettifiche' })
+          : t`Conteggio registrato: nessuna differenza`,
+      )
       onClose()
     } catch (err) {
       notifyError(err)
@@ -90,6 +99,8 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
                           value={l.product}
                           onChange={(product) => set(l.id, { product })}
                           error={tried && !l.product ? t`Indica il prodotto` : null}
+                          group={scans}
+                          name={`product-${l.id}`}
                           data-testid="count-product"
                         />
                       ) : (

@@ -8,6 +8,7 @@ import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpcClient } from '../../lib/trpc'
 import { MOVEMENT_TYPE_LABELS, movementName } from './labels'
 import { type Picked, PositionScanInput, ProductScanInput } from './ScanInput'
+import { useScanGroup } from './scan-group'
 
 const RULES = { min: 0, max: QUANTITY_MAX, decimals: QUANTITY_DECIMALS }
 /** Types a person enters by hand here (production and consumption come from batch completion). */
@@ -29,32 +30,38 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
   const [planOnly, setPlanOnly] = useState(false)
   const [tried, setTried] = useState(false)
   const [saving, setSaving] = useState(false)
+  const scans = useScanGroup()
   const side = MOVEMENT_SIDES[type]
   const needsFrom = side === 'from' || side === 'both'
   const needsTo = side === 'to' || side === 'both'
   const q = readNumberText(quantity, { ...RULES, required: true })
   const qPositive = q.ok && (q.value ?? 0) > 0
-  const errors = {
+  /** What is wrong with the form, with the code fields as given (the state, or what a submit just read from them). */
+  const errorsOf = (product: Picked | null, from: Picked | null, to: Picked | null) => ({
     product: !product ? t`Indica il prodotto` : null,
     from: needsFrom && !from ? t`Indica la posizione di partenza` : null,
     to: needsTo && !to ? t`Indica la posizione di arrivo` : null,
     sides: side === 'one' && Boolean(from) === Boolean(to) ? t`Una rettifica ha solo la partenza (toglie) o solo l'arrivo (aggiunge)` : null,
     quantity: q.ok && !qPositive ? t`La quantità deve essere maggiore di 0` : quantity.trim() === '' ? t`Indica la quantità` : null,
     reason: type === 'adjustment' && !reason.trim() ? t`Indica il motivo` : null,
-  }
+  })
+  const errors = errorsOf(product, from, to)
   const valid = Object.values(errors).every((e) => e === null) && q.ok
 
   async function submit(e: React.FormEvent) {
     e.preventDefault()
     setTried(true)
-    if (!valid || !product) return
+    const picked = await scans.settle()
+    if (!picked) return
+    const [p, f, tt] = [picked.product ?? null, picked.from ?? null, picked.to ?? null]
+    if (!Object.values(errorsOf(p, f, tt)).every((x) => x === null) || !q.ok || !p) return
     setSaving(true)
     try {
       const m = await trpcClient.movements.create.mutate({
-        product_key: product._key,
+        product_key: p._key,
         type,
-        from_position_key: side === 'to' ? null : (from?._key ?? null),
-        to_position_key: side === 'from' ? null : (to?._key ?? null),
+        from_position_key: side === 'to' ? null : (f?._key ?? null),
+        to_position_key: side === 'from' ? null : (tt?._key ?? null),
         quantity: q.ok ? (q.value ?? 0) : 0,
         serial: serial.trim() || null,
         reason: reason.trim() || undefined,
@@ -81,7 +88,7 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
           data-testid="movement-type"
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ProductScanInput label={t`Codice prodotto`} placeholder={t`Scansiona o scrivi il codice`} value={product} onChange={setProduct} error={shown('product')} data-testid="movement-product" />
+          <ProductScanInput label={t`Codice prodotto`} placeholder={t`Scansiona o scrivi il codice`} value={product} onChange={setProduct} error={shown('product')} group={scans} name="product" data-testid="movement-product" />
           <TextInput label={t`Seriale`} value={serial} maxLength={SERIAL_MAX} onChange={(e) => setSerial(e.currentTarget.value)} data-testid="movement-serial" />
           {side !== 'to' && (
             <PositionScanInput
@@ -89,6 +96,8 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
               placeholder={t`Scansiona o scrivi il codice`}
               value={from}
               onChange={setFrom}
+              group={scans}
+              name="from"
               error={shown('from') ?? shown('sides')}
               data-testid="movement-from"
             />
@@ -99,6 +108,8 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
               placeholder={t`Scansiona o scrivi il codice`}
               value={to}
               onChange={setTo}
+              group={scans}
+              name="to"
               error={shown('to') ?? (side === 'one' ? shown('sides') : null)}
               data-testid="movement-to"
             />

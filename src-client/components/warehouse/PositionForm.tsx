@@ -3,6 +3,7 @@ import { Button, Group, SimpleGrid, Stack, Switch, TextInput } from '@mantine/co
 import { useState } from 'react'
 import { POSITION_CODE_MAX, POSITION_DESCRIPTION_MAX, type PositionRow } from '../../../src/domains/positions/schemas'
 import { type Picked, PositionScanInput } from './ScanInput'
+import { useScanGroup } from './scan-group'
 
 export type PositionDraft = { code: string; description: string; parent: Picked | null; owned: boolean; fixed: boolean; available: boolean; disposable: boolean }
 
@@ -36,13 +37,15 @@ export function PositionForm({
   const [d, setD] = useState(initial)
   const [tried, setTried] = useState(false)
   const set = <K extends keyof PositionDraft>(k: K, v: PositionDraft[K]) => setD((x) => ({ ...x, [k]: v }))
+  const scans = useScanGroup()
   const codeMissing = !d.code.trim()
   return (
     <form
-      onSubmit={(e) => {
+      onSubmit={async (e) => {
         e.preventDefault()
         setTried(true)
-        if (!codeMissing) onSubmit(d)
+        const picked = await scans.settle()
+        if (!codeMissing && picked) onSubmit(withParent ? { ...d, parent: picked.parent ?? null } : d)
       }}
       data-testid="position-form"
     >
@@ -64,6 +67,8 @@ export function PositionForm({
               placeholder={t`Vuoto: primo livello`}
               value={d.parent}
               onChange={(p) => set('parent', p)}
+              group={scans}
+              name="parent"
               data-testid="position-parent"
             />
           )}

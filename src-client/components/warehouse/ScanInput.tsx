@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro'
 import { Loader, TextInput, type TextInputProps } from '@mantine/core'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { queryClient, trpc } from '../../lib/trpc'
+import { type ScanGroup, type ScanResult } from './scan-group'
 
 export type Picked = { _key: string; code: string; description: string }
 
@@ -9,43 +10,72 @@ type Props = Omit<TextInputProps, 'value' | 'onChange' | 'error'> & {
   value: Picked | null
   onChange: (value: Picked | null) => void
   error?: string | null
+  /** The form this field belongs to: its submit settles the field (see scan-group.ts) under `name`. */
+  group?: ScanGroup
+  /** Told the typed code that matches nothing (null once the field is empty or matches), so a filter can show nothing and say why. */
+  onUnresolved?: (code: string | null) => void
 }
+
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
 /**
  * A code field made for scanners: the code is typed (or sent by a scanner, which types it and
- * presses Enter) and read on Enter or when leaving the field; the match is exact in any case.
- * What it found shows under the field; an unknown code says so and leaves the value empty.
+ * presses Enter) and read on Enter, when leaving the field and when its form is submitted; the
+ * match is exact in any case. What it found shows under the field; an unknown code says so,
+ * leaves the value empty and keeps the text, so the submit is refused instead of losing it.
  */
-function ScanInput({ value, onChange, error, lookup, notFound, ...rest }: Props & { lookup: (code: string) => Promise<Picked | null>; notFound: string }) {
+function ScanInput({
+  value,
+  onChange,
+  error,
+  lookup,
+  notFound,
+  group,
+  onUnresolved,
+  ...rest
+}: Props & { lookup: (code: string) => Promise<Picked | null>; notFound: string }) {
   const [text, setText] = useState(value?.code ?? '')
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  /** The lookup of the text as it is now (one per text, so blur and submit share it). */
+  const reading = useRef<{ code: string; result: Promise<ScanResult> } | null>(null)
   useEffect(() => {
-    if (value && value.code.toLowerCase() !== text.trim().toLowerCase()) setText(value.code)
+    if (value && !same(value.code, text)) setText(value.code)
     if (!value && text && !busy && !problem) setText('')
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value])
-  async function read() {
+
+  function read(): Promise<ScanResult> {
     const code = text.trim()
     if (!code) {
       setProblem(null)
+      onUnresolved?.(null)
       if (value) onChange(null)
-      return
+      return Promise.resolve({ ok: true, value: null })
     }
-    if (value && value.code.toLowerCase() === code.toLowerCase()) return
-    setBusy(true)
-    try {
-      const found = await lookup(code)
-      setProblem(found ? null : notFound)
-      onChange(found)
-      if (found) setText(found.code)
-    } catch {
-      setProblem(notFound)
-      onChange(null)
-    } finally {
-      setBusy(false)
-    }
+    if (value && same(value.code, code)) return Promise.resolve({ ok: true, value })
+    if (reading.current && same(reading.current.code, code)) return reading.current.result
+    const result = (async (): Promise<ScanResult> => {
+      setBusy(true)
+      try {
+        const found = await lookup(code).catch(() => null)
+        setProblem(found ? null : notFound)
+        onUnresolved?.(found ? null : code)
+        onChange(found)
+        if (found) setText(found.code)
+        return found ? { ok: true, value: found } : { ok: false }
+      } finally {
+        setBusy(false)
+      }
+    })()
+    reading.current = { code, result }
+    return result
   }
+  const readLatest = useRef(read)
+  readLatest.current = read
+  const name = rest.name
+  useEffect(() => (group && name ? group.add(name, () => readLatest.current()) : undefined), [group, name])
+
   return (
     <TextInput
       {...rest}
@@ -54,6 +84,7 @@ function ScanInput({ value, onChange, error, lookup, notFound, ...rest }: Props 
       onChange={(e) => {
         setText(e.currentTarget.value)
         setProblem(null)
+        reading.current = null
       }}
       onKeyDown={(e) => {
         if (e.key === 'Enter') {

@@ -14,6 +14,8 @@ import { WorkOrderCreateInput } from '../../../src/domains/work-orders/schemas'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { AppError, badRequest, conflict, unprocessable } from '../../errors'
+import { inputIssues } from '../../input-issues'
+import type { InputIssue } from '../../../src/input-issues'
 import { listProducts } from '../products/service'
 import { listUsers } from '../users/service'
 import { createWorkOrder } from '../work-orders/create'
@@ -48,13 +50,35 @@ function parseQuantity(raw: number | string): number | null {
   return m ? Number(m[1]) : null
 }
 
-const rowError = (row: number, field: string | null, code: string, message: string): ImportRowError => ({ row, field, code, message })
+type RowValues = Record<string, unknown>
+/** The work order's keys that a row names by another column (the file has codes, the service keys). */
+const FILE_FIELD: Record<string, string> = { product_key: 'product_code', operator_key: 'operator_username' }
 
-function errorsOf(row: number, e: unknown): ImportRowError[] {
+/** The value of a column as the file had it, so the preview can show what is wrong. */
+function valueOf(r: RowValues, field: string | null): string | null {
+  const value = field ? r[field] : undefined
+  return value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+function rowError(row: number, field: string | null, code: string, message: string, r: RowValues, issue?: Pick<InputIssue, 'kind' | 'limit'>): ImportRowError {
+  const out: ImportRowError = { row, field, code, message, value: valueOf(r, field) }
+  if (issue) out.kind = issue.kind
+  if (issue?.limit !== undefined) out.limit = issue.limit
+  return out
+}
+
+function issueErrors(row: number, issues: InputIssue[], code: string, r: RowValues): ImportRowError[] {
+  return issues.map((i) => {
+    const field = i.path ? (FILE_FIELD[i.path] ?? i.path) : null
+    return rowError(row, field, code, i.path ? `${i.path}: ${i.message}` : i.message, r, i)
+  })
+}
+
+function errorsOf(row: number, e: unknown, r: RowValues): ImportRowError[] {
   if (e instanceof AppError) {
-    const issues = (e.extra?.issues as { path?: string; message?: string }[] | undefined) ?? []
-    if (issues.length) return issues.map((i) => rowError(row, i.path ?? null, e.appCode, i.message ?? e.message))
-    return [rowError(row, null, e.appCode, e.message)]
+    const issues = (e.extra?.issues as InputIssue[] | undefined) ?? []
+    if (issues.length) return issueErrors(row, issues, e.appCode, r)
+    return [rowError(row, null, e.appCode, e.message, r)]
   }
   throw e
 }
@@ -89,18 +113,18 @@ async function runRows(svc: Svc, actor: Actor, trx: Db, rows: unknown[]): Promis
     }
     outcomes.push(outcome)
     if (!shape.success) {
-      outcome.errors = shape.issues.map((i) => rowError(row, v.getDotPath(i) ?? null, 'INVALID_INPUT', i.message))
+      outcome.errors = issueErrors(row, inputIssues(shape.issues), 'INVALID_INPUT', r)
       continue
     }
     const input = shape.output
     outcome.quantity = parseQuantity(input.quantity)
-    if (outcome.quantity === null) outcome.errors.push(rowError(row, 'quantity', 'INVALID_INPUT', 'quantity must be a whole number of pieces'))
+    if (outcome.quantity === null) outcome.errors.push(rowError(row, 'quantity', 'INVALID_INPUT', 'quantity must be a whole number of pieces', r, { kind: 'integer' }))
     const product = await productKey(inTrx, input.product_code)
-    if (!product) outcome.errors.push(rowError(row, 'product_code', 'UNKNOWN_PRODUCT', `no product has the code ${input.product_code}`))
+    if (!product) outcome.errors.push(rowError(row, 'product_code', 'UNKNOWN_PRODUCT', `no product has the code ${input.product_code}`, r))
     let operator: string | null = null
     if (input.operator_username) {
       operator = await operatorKey(inTrx, input.operator_username)
-      if (!operator) outcome.errors.push(rowError(row, 'operator_username', 'UNKNOWN_OPERATOR', `no user is called ${input.operator_username}`))
+      if (!operator) outcome.errors.push(rowError(row, 'operator_username', 'UNKNOWN_OPERATOR', `no user is called ${input.operator_username}`, r))
     }
     if (outcome.errors.length) continue
     const create = v.safeParse(WorkOrderCreateInput, {
@@ -113,7 +137,7 @@ async function runRows(svc: Svc, actor: Actor, trx: Db, rows: unknown[]): Promis
       ...(operator ? { operator_key: operator } : {}),
     })
     if (!create.success) {
-      outcome.errors = create.issues.map((i) => rowError(row, v.getDotPath(i) ?? null, 'INVALID_INPUT', i.message))
+      outcome.errors = issueErrors(row, inputIssues(create.issues), 'INVALID_INPUT', r)
       continue
     }
     outcome.start_from = create.output.start_from ?? null
@@ -125,7 +149,7 @@ async function runRows(svc: Svc, actor: Actor, trx: Db, rows: unknown[]): Promis
       await sql`release savepoint import_row`.execute(trx)
     } catch (e) {
       await sql`rollback to savepoint import_row`.execute(trx)
-      outcome.errors = errorsOf(row, e)
+      outcome.errors = errorsOf(row, e, r)
     }
   }
   return outcomes

@@ -101,7 +101,7 @@ describe('movements and stock', () => {
     const e = await refused(createMovement(h.svc, actor, { product_key: bolt, type: 'transfer', from_position_key: pos.B, to_position_key: pos.LINE, quantity: 3 }))
     expect(e.appCode).toBe('INSUFFICIENT_STOCK')
     expect(e.status).toBe(409)
-    expect(e.extra).toMatchObject({ available: 2, needed: 3 })
+    expect(e.extra).toMatchObject({ available: 2, needed: 3, position_code: 'MAG-B' })
     expect([await movementCount(), await stockRows()]).toEqual(before)
   })
 
@@ -139,7 +139,8 @@ describe('movements and stock', () => {
     const m = await createMovement(h.svc, actor, { product_key: nut, type: 'transfer', from_position_key: pos.LINE, to_position_key: pos.B, quantity: 3 })
     expect((await refused(revertMovement(h.svc, actor, m._key, '  '))).appCode).toBe('MOVEMENT_REASON_REQUIRED')
     const { original, revert } = await revertMovement(h.svc, actor, m._key, 'sbagliato scaffale')
-    expect(original).toMatchObject({ reverted_by_key: revert._key, revert_reason: 'sbagliato scaffale' })
+    expect(original).toMatchObject({ reverted_by_key: revert._key, reverted_by_number: revert.number, revert_reason: 'sbagliato scaffale' })
+    expect(revert).toMatchObject({ reverts_key: original._key, reverts_number: original.number })
     expect(revert).toMatchObject({ reverts_key: m._key, from_position_key: pos.B, to_position_key: pos.LINE, confirmed_quantity: 3, status: 'confirmed' })
     expect(await stockOfProduct(h.svc.db, nut, { positionKey: pos.LINE })).toBe(4)
     expect((await refused(revertMovement(h.svc, actor, m._key, 'ancora'))).appCode).toBe('MOVEMENT_ALREADY_REVERTED')

@@ -47,7 +47,7 @@ export async function changeStock(trx: Db, key: StockKey, delta: number, allowNe
   throw conflict(
     'INSUFFICIENT_STOCK',
     `not enough stock in position ${positionCode ?? key.position_id}${key.serial ? ` for serial ${key.serial}` : ''}: ${available} there, ${take} needed`,
-    { available, needed: take, position_key: key.position_id, product_key: key.product_id, serial: key.serial || null },
+    { available, needed: take, position_key: key.position_id, position_code: positionCode ?? null, product_key: key.product_id, serial: key.serial || null },
   )
 }
 

@@ -178,6 +178,11 @@ describe('printers', () => {
     expect(log[0].created_at).toBeGreaterThanOrEqual(log[log.length - 1].created_at)
     expect(new Set(log.map((r: { status: string }) => r.status))).toEqual(new Set(['accepted', 'unreachable']))
     expect(log.every((r: { username: string }) => ['pr-operator', 'admin'].includes(r.username))).toBe(true)
+    // The log names who printed by name and surname, as people are named elsewhere in the app.
+    await h.svc.db.updateTable('users').set({ name: 'Piero', surname: 'Rossi' }).where('username', '=', 'pr-operator').execute()
+    const named = (await h.request('GET', '/api/print', { token: admin })).body.detail
+    expect(named.filter((r: { username: string }) => r.username === 'pr-operator').every((r: { user_name: string }) => r.user_name === 'Piero Rossi')).toBe(true)
+    expect(named.filter((r: { username: string }) => r.username === 'admin').every((r: { user_name: string | null }) => r.user_name !== '')).toBe(true)
     const byTemplate = (await h.request('GET', `/api/print?template_key=${template}&limit=2`, { token: admin })).body.detail
     expect(byTemplate).toHaveLength(2)
     expect((await h.request('GET', '/api/print', { token: op.token })).status).toBe(403)

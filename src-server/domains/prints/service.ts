@@ -165,6 +165,7 @@ function selectPrints(db: Db) {
       'r.name as printer_name',
       'p.user_id as user_key',
       'u.username',
+      sql<string | null>`nullif(trim(u.name || ' ' || u.surname), '')`.as('user_name'),
       'p.documents',
       'p.subject',
       'p.status',

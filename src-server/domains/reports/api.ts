@@ -62,7 +62,7 @@ export const reportsApi = useCases('reports', {
   oee: query({
     summary:
       'OEE = availability x performance x quality per period and by `group_by` (phase, department, line). availability = run / (run + pauses + forced pauses + offline); ' +
-      `performance = std_processing_time x pieces / run; quality = (pieces - scrapped) / pieces. Ratios are 0..1 (performance may exceed 1), null without data. ${RANGE}`,
+      `performance = std_processing_time x pieces / run; quality = (pieces - scrapped) / pieces. Ratios are 0..1, null without data; performance is raw and may exceed 1 (a standard time to review), OEE takes it capped at 1. planned_ms is the availability denominator (run + pauses + forced pauses + offline). ${RANGE}`,
     access: reporting,
     input: OeeReportInput,
     response: OeeReport,

@@ -482,13 +482,15 @@ type OeeSums = { run_ms: number; pause_ms: number; forced_pause_ms: number; offl
  *   (the pauses that follow work sessions, see sessionsCte);
  * - performance = standard time of the pieces completed (std_processing_time x pieces) / run time;
  * - quality = good pieces / pieces completed (good = completed - scrapped at batch completion).
+ * Performance is given raw: above 1 it says the standard time is too long (the client warns).
+ * OEE takes it capped at 1, so one batch recorded faster than its standard cannot lift OEE past 100 %.
  */
 export function oeeParts(s: OeeSums) {
   const planned = s.run_ms + s.pause_ms + s.forced_pause_ms + s.offline_ms
   const availability = ratio(s.run_ms, planned)
   const performance = ratio(s.std_ms, s.run_ms)
   const quality = ratio(s.pieces - s.scrapped, s.pieces)
-  const oee = availability !== null && performance !== null && quality !== null ? availability * performance * quality : null
+  const oee = availability !== null && performance !== null && quality !== null ? availability * Math.min(performance, 1) * quality : null
   return { ...s, planned_ms: planned, availability, performance, quality, oee }
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { INPUT_ISSUE_KINDS } from '../../input-issues'
 
 /**
  * Inbound data flows: work orders imported from an ERP (REST, JSON or CSV, with an
@@ -38,6 +39,11 @@ export const ImportRowError = v.object({
   field: v.nullable(v.string()),
   code: v.string(),
   message: v.string(),
+  /** What is wrong with the value, for a message in the reader's language (src/input-issues.ts). */
+  kind: v.optional(v.picklist(INPUT_ISSUE_KINDS)),
+  limit: v.optional(v.number()),
+  /** The field's value as the file had it (null when it was missing). */
+  value: v.optional(v.nullable(v.string())),
 })
 export type ImportRowError = v.InferOutput<typeof ImportRowError>
 

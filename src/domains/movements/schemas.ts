@@ -109,7 +109,10 @@ export const MovementRow = v.object({
   user_key: v.nullable(v.string()),
   user_name: v.nullable(v.string()),
   reverts_key: v.nullable(v.string()),
+  /** The number of the movement this one reverts (shown as M-n, like the key's movement). */
+  reverts_number: v.nullable(v.number()),
   reverted_by_key: v.nullable(v.string()),
+  reverted_by_number: v.nullable(v.number()),
   revert_reason: v.nullable(v.string()),
   work_order_key: v.nullable(v.string()),
   batch_key: v.nullable(v.string()),

@@ -208,6 +208,8 @@ export const PrintRow = v.object({
   printer_name: v.nullable(v.string()),
   user_key: v.nullable(v.string()),
   username: v.nullable(v.string()),
+  /** Name and surname, as the print log shows who printed (null when the user has none: the username stands in). */
+  user_name: v.nullable(v.string()),
   documents: v.number(),
   subject: v.record(v.string(), v.unknown()),
   status: v.picklist(['made', 'accepted', 'refused', 'unreachable']),

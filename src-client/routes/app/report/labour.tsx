@@ -81,23 +81,41 @@ function LabourReportPage() {
       search={search}
       setSearch={setSearch}
       csvName="manodopera"
-      csv={() =>
+      tables={() =>
         report.data
-          ? {
-              header: [t`Operatore`, t`Ore lavorate`, t`Pause`, t`Pause forzate`, t`Offline`, t`Sessioni`, t`Pezzi`, t`Ore standard`, t`Costo orario`, t`Costo`],
-              rows: report.data.operators.map((o) => [
-                o.name || o.username,
-                +(o.worked_ms / H).toFixed(2),
-                +(o.pause_ms / H).toFixed(2),
-                +(o.forced_pause_ms / H).toFixed(2),
-                +(o.offline_ms / H).toFixed(2),
-                o.sessions,
-                o.pieces,
-                +(o.std_ms / H).toFixed(2),
-                o.hourly_cost,
-                o.cost,
-              ]),
-            }
+          ? [
+              {
+                title: t`Ore per operatore`,
+                header: [t`Operatore`, t`Ore lavorate`, t`Pause`, t`Pause forzate`, t`Offline`, t`Sessioni`, t`Pezzi`, t`Ore standard`, t`Costo orario`, t`Costo`],
+                rows: report.data.operators.map((o) => [
+                  o.name || o.username,
+                  +(o.worked_ms / H).toFixed(2),
+                  +(o.pause_ms / H).toFixed(2),
+                  +(o.forced_pause_ms / H).toFixed(2),
+                  +(o.offline_ms / H).toFixed(2),
+                  o.sessions,
+                  o.pieces,
+                  +(o.std_ms / H).toFixed(2),
+                  o.hourly_cost,
+                  o.cost,
+                ]),
+              },
+              {
+                title: t`Costo per ordine di lavoro`,
+                header: [t`Ordine di lavoro`, t`Prodotto`, t`Ore lavorate`, t`Ore standard`, t`Costo`, t`Costo standard`, t`Pezzi finiti`, t`Costo per pezzo`, t`Costo std per pezzo`],
+                rows: report.data.work_orders.map((w) => [
+                  w.code,
+                  w.product_code,
+                  +(w.worked_ms / H).toFixed(2),
+                  +(w.std_ms / H).toFixed(2),
+                  w.cost,
+                  w.std_cost,
+                  w.pieces,
+                  w.cost_per_piece,
+                  w.std_cost_per_piece,
+                ]),
+              },
+            ]
           : null
       }
     >
@@ -110,7 +128,7 @@ function LabourReportPage() {
                 { label: <Trans>Pause</Trans>, value: h(data.totals.pause_ms) },
                 { label: <Trans>Pause forzate</Trans>, value: h(data.totals.forced_pause_ms) },
                 { label: <Trans>Offline</Trans>, value: h(data.totals.offline_ms) },
-                { label: <Trans>Costo</Trans>, value: money(data.totals.cost, i18n.locale) },
+                { label: <Trans>Costo</Trans>, value: money(data.totals.cost, i18n.locale), testId: 'report-figures-cost' },
               ]}
             />
             <ChartBlock title={<Trans>Ore per periodo</Trans>} hint={<Trans>Tocca una barra per vedere i job.</Trans>}>

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import type { OeeGroup, OeeReport, ReportJobsInput } from '../../../../src/domains/reports/schemas'
@@ -17,6 +18,25 @@ export const Route = createFileRoute('/app/report/oee')({
 })
 
 const pct = (x: number | null) => (x === null ? 0 : Math.round(x * 1000) / 10)
+
+/**
+ * Performance as measured: above 100 % the pieces took less than their standard time, which says
+ * the standard is wrong rather than the line is that fast. Shown raw with the warning; OEE
+ * (computed on the server) takes it capped at 100 %.
+ */
+function Performance({ value, locale, testId }: { value: number | null; locale: string; testId?: string }) {
+  if (value === null || value <= 1) return <span data-testid={testId}>{percent(value, locale)}</span>
+  return (
+    <span data-testid={testId}>
+      <Text span inherit c="orange.8" fw={600}>
+        ⚠ {percent(value, locale)}
+      </Text>
+      <Text size="xs" c="orange.8" fw={400}>
+        <Trans>tempo standard da rivedere</Trans>
+      </Text>
+    </span>
+  )
+}
 
 function OeeReportPage() {
   const { t, i18n } = useLingui()
@@ -51,10 +71,10 @@ function OeeReportPage() {
     { id: 'label', header: groupName, cell: (r) => r.label || none },
     { id: 'oee', header: <Trans>OEE</Trans>, cell: (r) => p(r.oee), numeric: true },
     { id: 'a', header: <Trans>Disponibilità</Trans>, cell: (r) => p(r.availability), numeric: true },
-    { id: 'p', header: <Trans>Prestazioni</Trans>, cell: (r) => p(r.performance), numeric: true },
+    { id: 'p', header: <Trans>Prestazioni</Trans>, cell: (r) => <Performance value={r.performance} locale={i18n.locale} />, numeric: true },
     { id: 'q', header: <Trans>Qualità</Trans>, cell: (r) => p(r.quality), numeric: true },
     { id: 'run', header: <Trans>Ore di lavoro</Trans>, cell: (r) => h(r.run_ms), numeric: true },
-    { id: 'planned', header: <Trans>Ore pianificate</Trans>, cell: (r) => h(r.planned_ms), numeric: true },
+    { id: 'planned', header: <Trans>Ore totali (lavoro + pause + offline)</Trans>, cell: (r) => h(r.planned_ms), numeric: true },
     { id: 'std', header: <Trans>Ore standard</Trans>, cell: (r) => h(r.std_ms), numeric: true },
     { id: 'pieces', header: <Trans>Pezzi</Trans>, cell: (r) => count(r.pieces, i18n.locale), numeric: true },
     { id: 'scrapped', header: <Trans>Scarti</Trans>, cell: (r) => count(r.scrapped, i18n.locale), numeric: true },
@@ -67,8 +87,8 @@ function OeeReportPage() {
       description={<Trans>Efficienza complessiva per fase, reparto o linea: disponibilità, prestazioni e qualità.</Trans>}
       note={
         <Trans>
-          OEE = Disponibilità × Prestazioni × Qualità. Disponibilità = ore di lavoro / (lavoro + pause + pause forzate + offline). Prestazioni = tempo standard ×
-          pezzi / ore di lavoro. Qualità = (pezzi − scarti) / pezzi.
+          OEE = Disponibilità × Prestazioni × Qualità. Disponibilità = ore di lavoro / ore totali (lavoro + pause + pause forzate + offline). Prestazioni = tempo
+          standard × pezzi / ore di lavoro: sopra il 100 % il tempo standard è da rivedere e l'OEE la conta al 100 %. Qualità = (pezzi − scarti) / pezzi.
         </Trans>
       }
       search={search}
@@ -76,23 +96,26 @@ function OeeReportPage() {
       groups={groups}
       group={group}
       csvName="oee"
-      csv={() =>
+      tables={() =>
         report.data
-          ? {
-              header: [groupName, t`OEE`, t`Disponibilità`, t`Prestazioni`, t`Qualità`, t`Ore di lavoro`, t`Ore pianificate`, t`Ore standard`, t`Pezzi`, t`Scarti`],
-              rows: report.data.rows.map((r) => [
-                r.label,
-                ratio(r.oee),
-                ratio(r.availability),
-                ratio(r.performance),
-                ratio(r.quality),
-                +(r.run_ms / 3_600_000).toFixed(2),
-                +(r.planned_ms / 3_600_000).toFixed(2),
-                +(r.std_ms / 3_600_000).toFixed(2),
-                r.pieces,
-                r.scrapped,
-              ]),
-            }
+          ? [
+              {
+                title: t`OEE per ${groupName}`,
+                header: [groupName, t`OEE`, t`Disponibilità`, t`Prestazioni`, t`Qualità`, t`Ore di lavoro`, t`Ore totali (lavoro + pause + offline)`, t`Ore standard`, t`Pezzi`, t`Scarti`],
+                rows: report.data.rows.map((r) => [
+                  r.label,
+                  ratio(r.oee),
+                  ratio(r.availability),
+                  ratio(r.performance),
+                  ratio(r.quality),
+                  +(r.run_ms / 3_600_000).toFixed(2),
+                  +(r.planned_ms / 3_600_000).toFixed(2),
+                  +(r.std_ms / 3_600_000).toFixed(2),
+                  r.pieces,
+                  r.scrapped,
+                ]),
+              },
+            ]
           : null
       }
     >
@@ -103,7 +126,7 @@ function OeeReportPage() {
               items={[
                 { label: <Trans>OEE</Trans>, value: p(data.totals.oee), testId: 'fig-oee' },
                 { label: <Trans>Disponibilità</Trans>, value: p(data.totals.availability) },
-                { label: <Trans>Prestazioni</Trans>, value: p(data.totals.performance) },
+                { label: <Trans>Prestazioni</Trans>, value: <Performance value={data.totals.performance} locale={i18n.locale} testId="fig-performance" /> },
                 { label: <Trans>Qualità</Trans>, value: p(data.totals.quality) },
               ]}
             />
@@ -115,7 +138,8 @@ function OeeReportPage() {
                   label: r.label || none,
                   oee: pct(r.oee),
                   availability: pct(r.availability),
-                  performance: pct(r.performance),
+                  // The bar as OEE uses it (capped); the table shows the raw ratio with its warning.
+                  performance: Math.min(pct(r.performance), 100),
                   quality: pct(r.quality),
                 }))}
                 dataKey="label"

@@ -99,12 +99,29 @@ function ProductionReportPage() {
       groups={groups}
       group={group}
       csvName="produzione"
-      csv={() =>
+      tables={() =>
         report.data
-          ? {
-              header: [groupName, t`Pezzi completati`, t`Scarti`, t`Buoni`, t`Job`, t`Ordini`],
-              rows: report.data.rows.map((r) => [r.label, r.completed, r.scrapped, r.good, r.jobs, r.work_orders]),
-            }
+          ? [
+              {
+                title: t`Produzione per ${groupName}`,
+                header: [groupName, t`Pezzi completati`, t`Scarti`, t`Buoni`, t`Job`, t`Ordini`],
+                rows: report.data.rows.map((r) => [r.label, r.completed, r.scrapped, r.good, r.jobs, r.work_orders]),
+              },
+              {
+                title: t`Ordini in ritardo e a rischio`,
+                header: [t`Ordine di lavoro`, t`Prodotto`, t`Linea`, t`Scadenza`, t`Completati`, t`Pianificati`, t`Lavoro residuo (ore std)`, t`Stato`],
+                rows: report.data.late.map((r) => [
+                  r.code,
+                  r.product_code,
+                  r.line,
+                  r.due_by,
+                  r.completed_qt,
+                  r.planned_qt,
+                  +(r.remaining_work_ms / 3_600_000).toFixed(2),
+                  r.state === 'late' ? t`In ritardo` : t`A rischio`,
+                ]),
+              },
+            ]
           : null
       }
     >

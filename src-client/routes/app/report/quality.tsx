@@ -62,20 +62,28 @@ function QualityReportPage() {
       groups={groups}
       group={group}
       csvName="qualita"
-      csv={() =>
+      tables={() =>
         report.data
-          ? {
-              header: [groupName, t`Aperte`, t`Chiuse`, t`Escalation`, t`Critiche aperte`, t`Ore alla chiusura (mediana)`, t`Ore alla chiusura (p90)`],
-              rows: report.data.rows.map((r) => [
-                r.label,
-                r.opened,
-                r.closed,
-                r.escalated,
-                r.open_critical,
-                r.close_median_ms === null ? null : +(r.close_median_ms / 3_600_000).toFixed(2),
-                r.close_p90_ms === null ? null : +(r.close_p90_ms / 3_600_000).toFixed(2),
-              ]),
-            }
+          ? [
+              {
+                title: t`Segnalazioni per ${groupName}`,
+                header: [groupName, t`Aperte`, t`Chiuse`, t`Escalation`, t`Critiche aperte`, t`Ore alla chiusura (mediana)`, t`Ore alla chiusura (p90)`],
+                rows: report.data.rows.map((r) => [
+                  r.label,
+                  r.opened,
+                  r.closed,
+                  r.escalated,
+                  r.open_critical,
+                  r.close_median_ms === null ? null : +(r.close_median_ms / 3_600_000).toFixed(2),
+                  r.close_p90_ms === null ? null : +(r.close_p90_ms / 3_600_000).toFixed(2),
+                ]),
+              },
+              {
+                title: t`Segnalazioni critiche aperte`,
+                header: [t`Codice`, t`Titolo`, t`Tipo`, t`Ordine di lavoro`, t`Prodotto`, t`Aperta il`],
+                rows: report.data.open_critical.map((i) => [i.code, i.title, i.type_name, i.work_order_code, i.product_code, formatDate(new Date(i.opened_at))]),
+              },
+            ]
           : null
       }
     >

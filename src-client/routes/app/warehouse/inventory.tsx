@@ -6,6 +6,7 @@ import { useState } from 'react'
 import type { InventoryInput } from '../../../../src/domains/movements/schemas'
 import { InventoryView } from '../../../components/warehouse/InventoryView'
 import { type Picked, PositionScanInput, ProductScanInput } from '../../../components/warehouse/ScanInput'
+import { UnknownFilter } from '../../../components/warehouse/UnknownFilter'
 
 export const Route = createFileRoute('/app/warehouse/inventory')({
   component: InventoryPage,
@@ -15,6 +16,8 @@ export const Route = createFileRoute('/app/warehouse/inventory')({
 function InventoryPage() {
   const { t } = useLingui()
   const [position, setPosition] = useState<Picked | null>(null)
+  const [unknownPosition, setUnknownPosition] = useState<string | null>(null)
+  const [unknownProduct, setUnknownProduct] = useState<string | null>(null)
   const [subtree, setSubtree] = useState(true)
   const [product, setProduct] = useState<Picked | null>(null)
   const [serial, setSerial] = useState('')
@@ -38,9 +41,9 @@ function InventoryPage() {
         </Text>
       </div>
       <Group align="flex-start" gap="sm" wrap="wrap">
-        <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={setPosition} w={220} data-testid="inventory-position" />
+        <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={setPosition} onUnresolved={setUnknownPosition} w={220} data-testid="inventory-position" />
         <Checkbox label={t`Con le posizioni contenute`} checked={subtree} onChange={(e) => setSubtree(e.currentTarget.checked)} mt={32} disabled={!position} />
-        <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} data-testid="inventory-product" />
+        <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} onUnresolved={setUnknownProduct} w={220} data-testid="inventory-product" />
         <TextInput label={t`Seriale`} value={serial} onChange={(e) => setSerial(e.currentTarget.value)} w={180} />
         <Select
           label={t`Proprietà`}
@@ -55,7 +58,11 @@ function InventoryPage() {
           onChange={setOwned}
         />
       </Group>
-      <InventoryView input={input} />
+      {unknownPosition || unknownProduct ? (
+        <UnknownFilter position={unknownPosition} product={unknownProduct} testid="inventory-unknown-filter" />
+      ) : (
+        <InventoryView input={input} />
+      )}
     </Stack>
   )
 }

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import type { WarehouseSettingsRow } from '../../../../../src/domains/movements/schemas'
 import { LoadError, Loading } from '../../../../components/QueryState'
 import { type Picked, PositionScanInput } from '../../../../components/warehouse/ScanInput'
+import { useScanGroup } from '../../../../components/warehouse/scan-group'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
 import { FormActions, Section } from './-settings-ui'
@@ -34,20 +35,28 @@ function WarehouseSettingsForm({ initial }: { initial: Draft }) {
   const { t } = useLingui()
   const [d, setD] = useState(initial)
   const [saving, setSaving] = useState(false)
+  const scans = useScanGroup()
+  /** A code typed in a position field counts as a change before it is read (Save must not stay disabled under it). */
+  const [typed, setTyped] = useState(false)
+  /** Cancel starts the code fields anew, typed text included. */
+  const [round, setRound] = useState(0)
   const dirty =
+    typed ||
     d.inventory_management !== initial.inventory_management ||
     d.negative_stock_allowed !== initial.negative_stock_allowed ||
     d.production?._key !== initial.production?._key ||
     d.consumption?._key !== initial.consumption?._key
   async function save(e: React.FormEvent) {
     e.preventDefault()
+    const picked = await scans.settle()
+    if (!picked) return
     setSaving(true)
     try {
       const row = await trpcClient.movements.updateSettings.mutate({
         inventory_management: d.inventory_management,
         negative_stock_allowed: d.negative_stock_allowed,
-        default_production_position_key: d.production?._key ?? null,
-        default_consumption_position_key: d.consumption?._key ?? null,
+        default_production_position_key: picked.production?._key ?? null,
+        default_consumption_position_key: picked.consumption?._key ?? null,
       })
       queryClient.setQueryData(trpc.movements.settings.queryKey(), row)
       await queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() })
@@ -83,19 +92,35 @@ function WarehouseSettingsForm({ initial }: { initial: Draft }) {
               label={t`Posizione di produzione predefinita`}
               placeholder={t`Codice posizione`}
               value={d.production}
-              onChange={(production) => setD({ ...d, production })}
+              onChange={(production) => setD((x) => ({ ...x, production }))}
+              onInput={() => setTyped(true)}
+              group={scans}
+              name="production"
+              key={`production-${round}`}
               data-testid="settings-production-position"
             />
             <PositionScanInput
               label={t`Posizione di consumo predefinita`}
               placeholder={t`Codice posizione`}
               value={d.consumption}
-              onChange={(consumption) => setD({ ...d, consumption })}
+              onChange={(consumption) => setD((x) => ({ ...x, consumption }))}
+              onInput={() => setTyped(true)}
+              group={scans}
+              name="consumption"
+              key={`consumption-${round}`}
               data-testid="settings-consumption-position"
             />
           </SimpleGrid>
         </Section>
-        <FormActions dirty={dirty} saving={saving} onCancel={() => setD(initial)} />
+        <FormActions
+          dirty={dirty}
+          saving={saving}
+          onCancel={() => {
+            setD(initial)
+            setTyped(false)
+            setRound((r) => r + 1)
+          }}
+        />
       </Stack>
     </form>
   )

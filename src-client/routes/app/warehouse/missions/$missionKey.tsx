@@ -115,6 +115,8 @@ function MissionPage() {
           <Figure label={<Trans>Assegnata a</Trans>}>
             {canEdit && open ? (
               <AssigneeSelect
+                unlabelled
+                testid="mission-assignee-edit"
                 value={m.assignee_key}
                 onChange={(key) => run(() => trpcClient.missions.assign.mutate({ key: m._key, assignee_key: key }), t`Assegnazione salvata`)}
               />
@@ -229,18 +231,20 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
   const todo = mission.lines.filter((l) => !l.done_at && l.movement.status === 'planned')
   const positionsToVisit = [...new Set(todo.map((l) => l.movement.from_position_code ?? ''))].filter(Boolean)
 
-  function readPosition() {
+  /** Reads the typed position (Enter, leaving the field, or an item scanned after it); true when there is something to take there. */
+  function readPosition({ moveOn }: { moveOn: boolean }): boolean {
     const code = position.trim()
-    if (!code) return
+    if (!code) return false
     if (!todo.some((l) => same(l.movement.from_position_code, code))) {
       setPositionOk(false)
       setMessage({ ok: false, text: t`Posizione sbagliata: in ${code} non c'è nulla da prelevare per questa missione. Vai a: ${positionsToVisit.join(', ')}` })
-      positionRef.current?.select()
-      return
+      if (moveOn) positionRef.current?.select()
+      return false
     }
     setPositionOk(true)
     setMessage(null)
-    itemRef.current?.focus()
+    if (moveOn) itemRef.current?.focus()
+    return true
   }
 
   function scanProblem(err: ApiError, code: string): string {
@@ -258,8 +262,8 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
   async function readItem() {
     const code = item.trim()
     if (!code || busy) return
-    if (!positionOk) {
-      setMessage({ ok: false, text: t`Scansiona prima la posizione` })
+    if (!positionOk && !readPosition({ moveOn: false })) {
+      if (!position.trim()) setMessage({ ok: false, text: t`Scansiona prima la posizione` })
       positionRef.current?.focus()
       return
     }
@@ -315,8 +319,11 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault()
-                readPosition()
+                readPosition({ moveOn: true })
               }
+            }}
+            onBlur={() => {
+              if (!positionOk) readPosition({ moveOn: false })
             }}
             rightSection={positionOk ? '✓' : undefined}
             data-testid="scan-position"
@@ -335,6 +342,12 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
                 e.preventDefault()
                 void readItem()
               }
+            }}
+            onBlur={(e) => {
+              // Leaving the field carries nothing out (a scan moves stock): the typed code waits for Enter, and says so
+              // (not when going back to the position, which is where a refused item sends the cursor with its own message).
+              const code = item.trim()
+              if (code && !busy && e.relatedTarget !== positionRef.current) setMessage({ ok: false, text: t`${code} non è ancora registrato: torna nel campo e premi Invio per eseguire il prelievo` })
             }}
             data-testid="scan-item"
           />

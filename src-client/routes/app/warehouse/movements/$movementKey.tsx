@@ -110,8 +110,12 @@ function MovementPage() {
           <Field label={t`Fine`}>{m.ended_at ? formatDateTime(m.ended_at) : ''}</Field>
           <Field label={t`Chi`}>{m.user_name}</Field>
           <Field label={t`Nota o motivo`}>{m.reason}</Field>
-          {m.reverts_key && <Field label={t`Storno di`}>{movementLink(m.reverts_key, t`movimento originale`)}</Field>}
-          {m.reverted_by_key && <Field label={t`Stornato da`}>{movementLink(m.reverted_by_key, t`movimento di storno`)}</Field>}
+          {m.reverts_key && <Field label={t`Storno di`}>{movementLink(m.reverts_key, m.reverts_number === null ? t`movimento originale` : movementName(m.reverts_number))}</Field>}
+          {m.reverted_by_key && (
+            <Field label={t`Stornato da`}>
+              <span data-testid="movement-reverted-by">{movementLink(m.reverted_by_key, m.reverted_by_number === null ? t`movimento di storno` : movementName(m.reverted_by_number))}</span>
+            </Field>
+          )}
           {m.revert_reason && <Field label={t`Motivo dello storno`}>{m.revert_reason}</Field>}
         </SimpleGrid>
       </Card>

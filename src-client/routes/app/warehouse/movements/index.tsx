@@ -11,6 +11,7 @@ import { ListHeader } from '../../../../components/warehouse/ListFrame'
 import { MOVEMENT_STATUS_LABELS, MOVEMENT_TYPE_LABELS } from '../../../../components/warehouse/labels'
 import { MovementsTable } from '../../../../components/warehouse/MovementsTable'
 import { type Picked, PositionScanInput, ProductScanInput } from '../../../../components/warehouse/ScanInput'
+import { UnknownFilter } from '../../../../components/warehouse/UnknownFilter'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { trpc } from '../../../../lib/trpc'
@@ -27,6 +28,8 @@ function MovementsPage() {
   const canEdit = useCanEditWarehouse()
   const [product, setProduct] = useState<Picked | null>(null)
   const [position, setPosition] = useState<Picked | null>(null)
+  const [unknownProduct, setUnknownProduct] = useState<string | null>(null)
+  const [unknownPosition, setUnknownPosition] = useState<string | null>(null)
   const [type, setType] = useState<MovementType | null>(null)
   const [status, setStatus] = useState<MovementStatus | null>(null)
   const [page, setPage] = useState(1)
@@ -54,7 +57,7 @@ function MovementsPage() {
       <ListHeader
         title={<Trans>Movimenti</Trans>}
         subtitle={
-          list.data && (
+          list.data && !unknownProduct && !unknownPosition && (
             <Text c="dimmed" size="sm" mt={4} data-testid="movements-total">
               {t`${total} movimenti`}
             </Text>
@@ -69,8 +72,8 @@ function MovementsPage() {
         }
       />
       <Group align="flex-start" gap="sm" wrap="wrap">
-        <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={filter(setProduct)} w={200} data-testid="movements-product" />
-        <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={filter(setPosition)} w={200} data-testid="movements-position" />
+        <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={filter(setProduct)} onUnresolved={setUnknownProduct} w={200} data-testid="movements-product" />
+        <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={filter(setPosition)} onUnresolved={setUnknownPosition} w={200} data-testid="movements-position" />
         <Select
           label={t`Tipo`}
           placeholder={t`Tutti`}
@@ -90,7 +93,9 @@ function MovementsPage() {
           onChange={(v) => filter(setStatus)(v as MovementStatus | null)}
         />
       </Group>
-      {list.isPending ? (
+      {unknownProduct || unknownPosition ? (
+        <UnknownFilter position={unknownPosition} product={unknownProduct} testid="movements-unknown-filter" />
+      ) : list.isPending ? (
         <Loading />
       ) : list.isError && !list.data ? (
         <Text c="red" size="sm" role="alert" data-testid="movements-error">

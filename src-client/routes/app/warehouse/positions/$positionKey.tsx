@@ -12,6 +12,7 @@ import { MovementsTable } from '../../../../components/warehouse/MovementsTable'
 import { draftOf, PositionForm, type PositionDraft } from '../../../../components/warehouse/PositionForm'
 import { PositionFlags, PositionsTable } from '../../../../components/warehouse/PositionsTable'
 import { type Picked, PositionScanInput } from '../../../../components/warehouse/ScanInput'
+import { useScanGroup } from '../../../../components/warehouse/scan-group'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
 import { PositionPrints } from '../../../../components/printing/PositionPrints'
@@ -160,7 +161,9 @@ function PositionView({ p }: { p: PositionDetail }) {
 function MoveDialog({ p, onClose }: { p: PositionDetail; onClose: () => void }) {
   const { t } = useLingui()
   const [target, setTarget] = useState<Picked | null>(null)
+  const [missing, setMissing] = useState(false)
   const [saving, setSaving] = useState(false)
+  const scans = useScanGroup()
   async function move(parentKey: string | null) {
     setSaving(true)
     try {
@@ -180,7 +183,18 @@ function MoveDialog({ p, onClose }: { p: PositionDetail; onClose: () => void }) 
         <Text size="sm">
           <Trans>La posizione si sposta con tutto quello che contiene.</Trans>
         </Text>
-        <PositionScanInput label={t`Dentro la posizione`} placeholder={t`Scansiona o scrivi il codice`} value={target} onChange={setTarget} data-autofocus data-testid="move-target" />
+        <PositionScanInput label={t`Dentro la posizione`} placeholder={t`Scansiona o scrivi il codice`} 
+          value={target}
+          onChange={(v) => {
+            setTarget(v)
+            setMissing(false)
+          }}
+          error={missing ? t`Scansiona o scrivi la posizione di arrivo` : null}
+          group={scans}
+          name="target"
+          data-autofocus
+          data-testid="move-target"
+        />
         <Group justify="space-between">
           {p.parent_key ? (
             <Button variant="subtle" onClick={() => void move(null)} loading={saving}>
@@ -189,7 +203,16 @@ function MoveDialog({ p, onClose }: { p: PositionDetail; onClose: () => void }) 
           ) : (
             <span />
           )}
-          <Button disabled={!target} loading={saving} onClick={() => target && void move(target._key)} data-testid="move-save">
+          <Button
+            loading={saving}
+            onClick={async () => {
+              const picked = await scans.settle()
+              if (!picked) return
+              if (picked.target) void move(picked.target._key)
+              else setMissing(true)
+            }}
+            data-testid="move-save"
+          >
             <Trans>Sposta</Trans>
           </Button>
         </Group>

@@ -8,6 +8,7 @@ import { Loading } from '../../../../../components/QueryState'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import { Section, SettingsTable } from '../-settings-ui'
+import { formatDateTime } from '../../../../../../src/i18n/format'
 
 export const Route = createFileRoute('/app/admin/general/printers/')({
   component: PrintersTab,
@@ -143,6 +144,8 @@ function AddPrinter() {
       <TextInput
         label={<Trans>Porta</Trans>}
         placeholder={protocol === 'ipp' ? '631' : '9100'}
+        description={t`Vuota: ${protocol === 'ipp' ? '631' : '9100'}`}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
         value={port}
         onChange={(e) => setPort(e.currentTarget.value)}
         error={portBad ? t`Da 1 a 65535` : undefined}
@@ -190,7 +193,7 @@ function PrintLog() {
       <Table.Tbody>
         {data.map((r) => (
           <Table.Tr key={r._key}>
-            <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
+            <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
             <Table.Td>
               <a href={r.pdf_url} target="_blank" rel="noreferrer">
                 {r.template_name ?? t`Stampa di prova`}
@@ -198,7 +201,7 @@ function PrintLog() {
               ({r.documents})
             </Table.Td>
             <Table.Td>{r.printer_name ?? '-'}</Table.Td>
-            <Table.Td>{r.username ?? '-'}</Table.Td>
+            <Table.Td>{r.user_name || r.username || '-'}</Table.Td>
             <Table.Td>
               <Badge color={status[r.status].color} variant="light">
                 {status[r.status].label}

@@ -1,11 +1,14 @@
-import { plural } from '@lingui/core/macro'
+import type { MessageDescriptor } from '@lingui/core'
+import { msg, plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Badge, Button, Code, FileButton, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import { IMPORT_COLUMNS, IMPORT_CSV_MAX_BYTES, type ImportPreview } from '../../../../../../src/domains/flows/imports'
+import { IMPORT_COLUMNS, IMPORT_CSV_MAX_BYTES, type ImportPreview, type ImportRowError } from '../../../../../../src/domains/flows/imports'
 import { ApiError, toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
+import { i18n } from '../../../../../lib/i18n'
+import { issueText } from '../../../../../lib/input-issue-messages'
 import { newIdempotencyKey } from '../../../../../lib/idempotency'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { trpcClient } from '../../../../../lib/trpc'
@@ -14,6 +17,27 @@ import { invalidateWorkOrders } from '../../workorder/-workorder-ui'
 export const Route = createFileRoute('/app/production/overview/workorder/import')({
   component: ImportWorkOrders,
 })
+
+/**
+ * A row's error as the planner reads it: the column (named as in the table), the value the file
+ * had, and what is wrong with it in the planner's language ("Quantità «2,5»: solo numeri interi").
+ */
+function rowErrorText(e: ImportRowError): string {
+  const columns: Record<string, MessageDescriptor> = {
+    product_code: msg`Prodotto`,
+    quantity: msg`Quantità`,
+    start_from: msg`Inizio`,
+    due_by: msg`Consegna`,
+    line: msg`Linea`,
+    notes: msg`Note`,
+    operator_username: msg`Operatore`,
+  }
+  const what = e.kind ? issueText(e.kind, e.limit) : errorMessage(new ApiError(422, e.code, e.message))
+  const value = e.value ? ` «${e.value}»` : ''
+  if (!e.field) return what
+  const column = columns[e.field]
+  return `${column ? i18n._(column) : e.field}${value}: ${what}`
+}
 
 type Loaded = { name: string; csv: string; key: string }
 
@@ -154,9 +178,8 @@ function ImportWorkOrders() {
                         ) : (
                           <Stack gap={2}>
                             {r.errors.map((e, i) => (
-                              <Text key={i} size="sm" c="red">
-                                {e.field ? `${e.field}: ` : ''}
-                                {errorMessage(new ApiError(422, e.code, e.message))}
+                              <Text key={i} size="sm" c="red" data-testid="import-row-error">
+                                {rowErrorText(e)}
                               </Text>
                             ))}
                           </Stack>

@@ -1,0 +1,109 @@
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
+import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+
+/**
+ * Issue 26, code fields: a code typed and left without Enter is read when the field is left or
+ * the form is submitted (a click on the button), never dropped; an unknown code refuses the
+ * submit with the reason; a list filtered by an unknown code shows nothing and says why.
+ */
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+async function newPage(browser: Browser, locale: string): Promise<Page> {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } })
+  return context.newPage()
+}
+
+/** Types a code like a scanner: key by key, then Enter. */
+async function scan(page: Page, testid: string, code: string) {
+  const box = page.getByTestId(testid)
+  await box.click()
+  await box.pressSequentially(code, { delay: 5 })
+  await box.press('Enter')
+}
+
+/** Types a code like a person who then goes for the mouse: no Enter. */
+async function type(page: Page, testid: string, text: string) {
+  const box = page.getByTestId(testid)
+  await box.click()
+  await box.pressSequentially(text, { delay: 20 })
+}
+
+let user: NewUser
+let tag = ''
+const code = (p: string) => `${p}-${tag}`
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async ({ baseURL }) => {
+  user = await createReadyUser(baseURL!, 'warehouse', { name: 'Ada', surname: 'Ferri' })
+  tag = uniqueName('').replace(/^_/, '').toUpperCase()
+  const api = await adminApi(baseURL!)
+  await ok(await api.post('/api/product', { data: { code: code('BULL'), description: 'Bullone M10' } }))
+  await ok(await api.post('/api/position', { data: { code: code('AREA'), description: 'Area B' } }))
+})
+
+test('codes typed without Enter count on a click; unknown ones refuse the submit (Italian)', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const page = await newPage(browser, 'it-IT')
+  await signIn(page, user.username, user.password)
+
+  // A new position inside AREA: the parent typed, no Enter, then a click on "Crea la posizione".
+  await page.getByRole('tab', { name: 'Posizioni' }).click()
+  await page.getByTestId('position-new').click()
+  await type(page, 'position-code', code('SCAF'))
+  await type(page, 'position-parent', code('area'))
+  await page.getByTestId('position-save').click()
+  await expect(page.getByTestId('position-title')).toHaveText(code('SCAF'))
+  await expect(page.getByTestId('position-path')).toHaveText(`${code('AREA')} / ${code('SCAF')}`)
+
+  // An unknown parent refuses the creation with the reason; nothing is created at the top level.
+  await page.getByRole('tab', { name: 'Posizioni' }).click()
+  await page.getByTestId('position-new').click()
+  await type(page, 'position-code', code('ORFANA'))
+  await type(page, 'position-parent', 'NON-ESISTE')
+  await page.getByTestId('position-save').click()
+  await expect(page.getByText('Posizione non trovata')).toBeVisible()
+  await expect(page).toHaveURL(/\/positions\/new$/)
+  // Emptied, the parent means the top level again.
+  await page.getByTestId('position-parent').fill('')
+  await page.getByTestId('position-save').click()
+  await expect(page.getByTestId('position-title')).toHaveText(code('ORFANA'))
+
+  // A load: product and destination typed without Enter, quantity with a decimal comma, a click.
+  await page.getByRole('tab', { name: 'Movimenti' }).click()
+  await page.getByTestId('movement-new').click()
+  await type(page, 'movement-product', code('BULL'))
+  await type(page, 'movement-to', code('SCAF'))
+  await type(page, 'movement-quantity', '7,5')
+  await page.getByTestId('movement-save').click()
+  await expect(page.getByTestId('movement-status')).toHaveText('Confermato')
+
+  // The inventory filtered by an unknown position shows nothing and says why; a known one lists its stock.
+  await page.getByRole('tab', { name: 'Inventario' }).click()
+  await scan(page, 'inventory-position', 'SCAFFALE-FANTASMA')
+  await expect(page.getByTestId('inventory-unknown-filter')).toContainText('Nessuna posizione ha il codice «SCAFFALE-FANTASMA»')
+  await expect(page.getByTestId('inventory-lines')).toHaveCount(0)
+  await page.screenshot({ path: `${SHOTS_DIR}/warehouse-unknown-filter-it.png`, fullPage: true })
+  await page.getByTestId('inventory-position').fill('')
+  await type(page, 'inventory-position', code('SCAF'))
+  await page.getByText("Cosa c'è in magazzino").click()
+  await expect(page.getByTestId('inventory-unknown-filter')).toHaveCount(0)
+  await expect(page.getByTestId('inventory-lines').locator('tbody tr')).toHaveCount(1)
+  await expect(page.getByTestId('inventory-lines')).toContainText('7,5')
+  await page.context().close()
+})
+
+test('the movement list filtered by an unknown product says why it is empty (English)', async ({ browser }) => {
+  const page = await newPage(browser, 'en-GB')
+  await signIn(page, user.username, user.password)
+  await page.getByRole('tab', { name: 'Movements' }).click()
+  await type(page, 'movements-product', 'NO-SUCH-PART')
+  await page.getByRole('combobox', { name: 'Status' }).click()
+  await expect(page.getByTestId('movements-unknown-filter')).toContainText('No product has the code «NO-SUCH-PART»')
+  await expect(page.getByTestId('movements-table')).toHaveCount(0)
+  await page.context().close()
+})
