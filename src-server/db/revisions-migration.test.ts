@@ -75,7 +75,7 @@ describe('migration 2026-11-28-01-revisions on a database holding running work',
 
       const revisions = await db.selectFrom('product_revisions').selectAll().execute()
       expect(revisions).toHaveLength(1)
-      const rev = revisions[0]
+      const rev = revisions[0]!
       expect(rev).toMatchObject({ product_id: plant.product, number: 1, origin: 'migration', reason: 'Revisione iniziale', released_by: null })
       expect(rev.form_fields[plant.field]).toMatchObject({ _key: plant.field, name: 'Coppia', type: 'number' })
 
@@ -92,19 +92,19 @@ describe('migration 2026-11-28-01-revisions on a database holding running work',
       const draft = await db.selectFrom('product_phases').select(['id', 'lineage', 'steps']).where('product_id', '=', plant.product).where('revision_id', 'is', null).orderBy('position').execute()
       expect(draft.map((p) => p.lineage)).toEqual(plant.phases)
       expect(draft.every((p) => !plant.phases.includes(p.id))).toBe(true)
-      expect(draft[0].steps).toEqual(released[0].steps)
-      expect(await db.selectFrom('bom_lines').select('id').where('phase_id', '=', draft[0].id).where('revision_id', 'is', null).execute()).toHaveLength(1)
+      expect(draft[0]!.steps).toEqual(released[0]!.steps)
+      expect(await db.selectFrom('bom_lines').select('id').where('phase_id', '=', draft[0]!.id).where('revision_id', 'is', null).execute()).toHaveLength(1)
       // A product with neither process nor work orders gets no revision.
       expect(await db.selectFrom('product_revisions').select('id').where('product_id', '=', plant.bare).execute()).toHaveLength(0)
 
       // The draft changes; the released rows do not.
-      await db.updateTable('product_phases').set({ name: 'Montare bene' }).where('id', '=', draft[0].id).execute()
+      await db.updateTable('product_phases').set({ name: 'Montare bene' }).where('id', '=', draft[0]!.id).execute()
       await expect(db.updateTable('product_phases').set({ name: 'x' }).where('id', '=', plant.phases[0]).execute()).rejects.toThrow(/released revision/)
       await expect(db.deleteFrom('bom_lines').where('revision_id', '=', rev.id).execute()).rejects.toThrow(/released revision/)
       await expect(db.updateTable('product_revisions').set({ reason: 'x' }).where('id', '=', rev.id).execute()).rejects.toThrow(/released revision/)
       // A new phase names its own lineage.
       const added = await sql<{ id: string; lineage: string }>`insert into product_phases (product_id, position, name, operation_id, parameters)
-        select product_id, 3, 'Imballo', operation_id, '{}' from product_phases where id = ${draft[0].id} returning id, lineage`.execute(db)
+        select product_id, 3, 'Imballo', operation_id, '{}' from product_phases where id = ${draft[0]!.id} returning id, lineage`.execute(db)
       expect(added.rows[0]!.lineage).toBe(added.rows[0]!.id)
     } finally {
       await database.close()

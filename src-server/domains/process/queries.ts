@@ -32,12 +32,16 @@ export function selectCounterChoices(db: Db) {
 /** JSON that a phase's steps contain when one of them has this key (served by the GIN index). */
 export const stepWithKey = (key: string) => JSON.stringify([{ _key: key }])
 
-/** The phase holding a step (step keys are unique across all processes). */
+/**
+ * The draft phase holding a step (step keys are unique across processes; a product's released
+ * revisions carry the same keys, frozen).
+ */
 export function phaseOfStep(db: Db, stepKey: string) {
   return db
     .selectFrom('product_phases')
     .select(['id', 'product_id', 'steps'])
     .where(sql<boolean>`steps @> ${stepWithKey(stepKey)}::jsonb`)
+    .where('revision_id', 'is', null)
 }
 
 /**

@@ -44,8 +44,9 @@ type StoredPhase = Omit<Phase, 'parameters'> & { product_id: string; parameters:
 
 const toPhase = ({ product_id: _product, ...row }: StoredPhase): Phase => ({ ...row, parameters: withPhaseDefaults(row.parameters) })
 
+/** The product's draft phases: the library edits only the draft (released revisions are frozen). */
 async function readPhases(db: Db, productId: string): Promise<Phase[]> {
-  const rows = await selectPhaseRows(db).where('p.product_id', '=', productId).orderBy('p.position').orderBy('p.id').execute()
+  const rows = await selectPhaseRows(db).where('p.product_id', '=', productId).where('p.revision_id', 'is', null).orderBy('p.position').orderBy('p.id').execute()
   return (rows as StoredPhase[]).map(toPhase)
 }
 
@@ -319,7 +320,7 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
       chosen = sourcePhases.filter((p) => wanted.has(p._key))
     }
     if (chosen.length === 0) throw unprocessable('PROCESS_COPY_EMPTY', `product ${source.code} has no phases to copy`)
-    const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).forUpdate().execute()
+    const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).where('revision_id', 'is', null).forUpdate().execute()
     if (current.length + chosen.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
     const rows = chosen.map((p, i) => ({
       id: crypto.randomUUID(),

@@ -76,23 +76,31 @@ export async function productChoices(svc: Services, search: string): Promise<Pro
     .select(['p.id as _key', 'p.code', 'p.description'])
     .where('p.active', '=', true)
     .where('p.trashed_at', 'is', null)
-    .where(({ exists, selectFrom }) => exists(selectFrom('product_phases as pp').select('pp.id').whereRef('pp.product_id', '=', 'p.id')))
+    .where(({ exists, selectFrom }) => exists(selectFrom('product_phases as pp').select('pp.id').whereRef('pp.product_id', '=', 'p.id').where('pp.revision_id', 'is', null)))
   for (const word of words) {
     const pattern = containsPattern(word)
     q = q.where((eb) => eb.or([eb('p.code', 'ilike', pattern), eb('p.description', 'ilike', pattern)]))
   }
-  const products = await q.orderBy(sql`lower(p.code)`).limit(OPTIONS_LIMIT).execute()
+  const products = await q
+    .select(sql<number | null>`(select max(r.number) from product_revisions r where r.product_id = p.id)`.as('revision'))
+    .orderBy(sql`lower(p.code)`)
+    .limit(OPTIONS_LIMIT)
+    .execute()
   if (products.length === 0) return []
+  // The latest revision's phases, the draft's for a product not released yet.
   const phases = await svc.db
-    .selectFrom('product_phases')
-    .select(['id', 'product_id', 'name', 'position'])
+    .selectFrom('product_phases as pp')
+    .select(['pp.id', 'pp.product_id', 'pp.name', 'pp.position'])
     .where(
-      'product_id',
+      'pp.product_id',
       'in',
       products.map((p) => p._key),
     )
-    .orderBy('product_id')
-    .orderBy('position')
+    .where(
+      sql<boolean>`pp.revision_id is not distinct from (select r.id from product_revisions r where r.product_id = pp.product_id order by r.number desc limit 1)`,
+    )
+    .orderBy('pp.product_id')
+    .orderBy('pp.position')
     .execute()
   return products.map((p) => ({
     ...p,

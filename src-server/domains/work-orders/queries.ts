@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema'
 import { containsPattern } from '../../db/like'
 import { isUuid } from '../../../src/uuid'
 import { msOrNull } from '../../db/epoch'
+import type { RevisionRef } from '../../../src/domains/revisions/schemas'
 
 /** DATE columns leave the API as YYYY/MM/DD (SPEC 5). */
 const edgeDate = (column: string) => sql<string | null>`to_char(${sql.ref(column)}, 'YYYY/MM/DD')`
@@ -74,6 +75,8 @@ export function selectListItems(q: ReturnType<typeof filteredWorkOrders>, today:
       hasCriticalJob.as('has_critical_job'),
       'w.sequence',
       msOrNull('w.archived_at').as('archived_at'),
+      sql<RevisionRef>`(select json_build_object('_key', r.id, 'number', r.number) from product_revisions r where r.id = w.revision_id)`.as('revision'),
+      sql<number | null>`(select nullif(max(r.number), (select number from product_revisions c where c.id = w.revision_id)) from product_revisions r where r.product_id = w.product_id)`.as('newer_revision'),
     ])
     .$castTo<WorkOrderListItem>()
 }
