@@ -13,6 +13,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
+import { testRevisionOf } from '../src-server/test/revisions'
 
 /**
  * Job heartbeats at 10x plant load (issue 6): BENCH_OPERATORS (2,000) operators each with a
@@ -98,7 +99,7 @@ async function seed(db: Db, operators: number): Promise<Pair[]> {
       const group = users.slice(w, w + JOBS_PER_WO)
       const { id: wo } = await db
         .insertInto('work_orders')
-        .values({ code: `BENCH-${offset + w}`, product_id: product, planned_qt: 100 * group.length })
+        .values({ code: `BENCH-${offset + w}`, product_id: product, planned_qt: 100 * group.length, revision_id: await testRevisionOf(db, product) })
         .returning('id')
         .executeTakeFirstOrThrow()
       await db.insertInto('work_order_phases').values({ work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * group.length, taken_qt: 10 * group.length }).execute()

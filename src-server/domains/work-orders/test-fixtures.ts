@@ -1,6 +1,7 @@
 import { DEFAULT_PHASE_PARAMETERS } from '../../../src/domains/process/phase-parameters'
 import type { Step } from '../../../src/domains/process/steps'
 import type { Db } from '../../db/connect'
+import { newTestRevision } from '../../test/revisions'
 
 /**
  * Products with a process written straight into the tables (no dependency on the library
@@ -24,6 +25,7 @@ export async function makeProduct(
     .returning('id')
     .executeTakeFirstOrThrow()
   const phases: { key: string; name: string; steps: Step[] }[] = []
+  const revision = opts.phases?.length ? await newTestRevision(db, id) : null
   for (const [i, name] of (opts.phases ?? []).entries()) {
     const steps: Step[] = Array.from({ length: opts.stepsPerPhase ?? 2 }, (_, s) => ({
       _key: crypto.randomUUID(),
@@ -45,6 +47,7 @@ export async function makeProduct(
         parameters: JSON.stringify(DEFAULT_PHASE_PARAMETERS),
         steps: JSON.stringify(steps),
         print_templates: '[]',
+        revision_id: revision,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
