@@ -68,15 +68,3 @@ export async function stepKeysUsedElsewhere(db: Db, productId: string, keys: rea
   }
   return used
 }
-
-/** Work orders made from any of these phases (their jobs and material flow refer to the phase). */
-export function workOrdersUsingPhases(db: Db, phaseIds: readonly string[]) {
-  return db
-    .selectFrom('work_order_phases as wop')
-    .innerJoin('work_orders as wo', 'wo.id', 'wop.work_order_id')
-    .select(['wop.phase_id', 'wo.code'])
-    .where('wop.phase_id', 'in', [...phaseIds])
-    .orderBy('wo.code')
-    .limit(50)
-    .execute()
-}

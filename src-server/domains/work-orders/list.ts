@@ -66,7 +66,8 @@ export async function searchOpts(svc: Services, input: { search?: string; archiv
 
 /**
  * Products a work order can be made for (SPEC 5 autocomplete: from 3 characters, first 100):
- * active, not in the trash, with at least one phase; with their phases for the operator choice.
+ * active, not in the trash, with at least one phase (in the draft or a revision); with the revision a
+ * new work order takes and its phases for the operator choice.
  */
 export async function productChoices(svc: Services, search: string): Promise<ProductChoice[]> {
   const words = search.trim().split(/\s+/).filter(Boolean)
@@ -76,7 +77,7 @@ export async function productChoices(svc: Services, search: string): Promise<Pro
     .select(['p.id as _key', 'p.code', 'p.description'])
     .where('p.active', '=', true)
     .where('p.trashed_at', 'is', null)
-    .where(({ exists, selectFrom }) => exists(selectFrom('product_phases as pp').select('pp.id').whereRef('pp.product_id', '=', 'p.id').where('pp.revision_id', 'is', null)))
+    .where(({ exists, selectFrom }) => exists(selectFrom('product_phases as pp').select('pp.id').whereRef('pp.product_id', '=', 'p.id')))
   for (const word of words) {
     const pattern = containsPattern(word)
     q = q.where((eb) => eb.or([eb('p.code', 'ilike', pattern), eb('p.description', 'ilike', pattern)]))
