@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -79,6 +79,7 @@ async function setup(baseURL: string, phases: (fields: Record<string, string>) =
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Ordine urgente per il cliente Rossi' } }),
   )
@@ -417,6 +418,7 @@ test('parallel jobs where every phase allows it: both start together, switching 
     2,
   )
   const api = await adminApi(baseURL!)
+  await releaseProduct(api, s.productKey)
   const second = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: s.productKey, quantity: 1, operator_key: s.operator.key } }),
   )
