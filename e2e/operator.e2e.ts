@@ -273,6 +273,9 @@ test('work session tabs: documents, bom, notes, process, issues and messages', a
       multipart: { new_doc: { name: 'disegno.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1x1, 'base64') } },
     }),
   )
+  // The bom is a library change: released as revision 2, and the work order (not started) moved to it.
+  await releaseProduct(api, s.productKey, 'Distinta base')
+  await ok(await api.post(`/api/work-order/${s.wo}/revision`))
   // The end of this test shows what a stale screen is told when another device completed the
   // step: live updates (issue 17, e2e/live.e2e.ts) would catch the screen up first, so they stay off.
   await page.route('**/api/trpc/live.events**', (route) => route.abort())

@@ -33,3 +33,11 @@ export async function reshapeReleased<T>(db: Db, fn: (trx: Db) => Promise<T>): P
     return fn(trx)
   })
 }
+
+/** The draft a release leaves behind: a copy of the revision's phases (same lineage and steps), for fixtures the library screens read too. */
+export async function draftFromRevision(db: Db, revisionId: string): Promise<void> {
+  await sql`
+    insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps, production_notes, print_templates, traceability_level, counter_id, lineage)
+    select product_id, position, name, operation_id, department_id, parameters, steps, production_notes, print_templates, traceability_level, counter_id, lineage
+    from product_phases where revision_id = ${revisionId}`.execute(db)
+}

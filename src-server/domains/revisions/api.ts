@@ -8,7 +8,9 @@ import * as revisions from './service'
 
 const NUMBER_MAX = 1_000_000
 /** One side of a comparison in the query string: a revision number or `draft`. */
-const DiffSideText = v.union([v.pipe(v.literal('draft')), QueryInt(1, NUMBER_MAX)], 'a revision number or "draft"')
+/** A revision number: a number over tRPC, text in a REST path or query string. */
+const RevisionNumber = v.union([v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(NUMBER_MAX)), QueryInt(1, NUMBER_MAX)], 'a revision number')
+const DiffSideText = v.union([v.literal('draft'), RevisionNumber], 'a revision number or "draft"')
 
 export const revisionsApi = useCases('revisions', {
   list: query({
@@ -22,7 +24,7 @@ export const revisionsApi = useCases('revisions', {
   get: query({
     summary: 'One released revision: the whole process (phases with steps, parameters, notes, print templates, traceability, counter, bom lines) and the form fields its steps use, as released. Errors: 404 UNKNOWN_REVISION',
     access: { scope: PROCESS_READERS },
-    input: v.object({ key: Key, number: QueryInt(1, NUMBER_MAX) }),
+    input: v.object({ key: Key, number: RevisionNumber }),
     response: Revision,
     rest: { method: 'get', path: '/product/{key}/revision/{number}' },
     run: (ctx, input) => revisions.getRevision(ctx, input.key, input.number),

@@ -1,11 +1,12 @@
 import { DEFAULT_PHASE_PARAMETERS } from '../../../src/domains/process/phase-parameters'
 import type { Step } from '../../../src/domains/process/steps'
 import type { Db } from '../../db/connect'
-import { newTestRevision } from '../../test/revisions'
+import { draftFromRevision, newTestRevision } from '../../test/revisions'
 
 /**
  * Products with a process written straight into the tables (no dependency on the library
  * services), for production tests: `makeProduct(db, { code, phases: ['Montaggio', 'Collaudo'] })`.
+ * The phases are released as revision 1 (their keys are the revision's) with a draft copy.
  */
 export async function makeProduct(
   db: Db,
@@ -53,6 +54,7 @@ export async function makeProduct(
       .executeTakeFirstOrThrow()
     phases.push({ key: phase.id, name, steps })
   }
+  if (revision) await draftFromRevision(db, revision)
   return { key: id, phases }
 }
 
