@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import type { Db } from '../../db/connect'
 import type { JobStatus } from '../../db/schema'
-import { newTestRevision, testRevisionOf } from '../../test/revisions'
+import { draftFromRevision, newTestRevision, testRevisionOf } from '../../test/revisions'
 
 /**
  * Production data written straight into the tables for the job tests: departments, operators,
@@ -88,6 +88,7 @@ export async function makeProduct(db: Db, opts: { code?: string; phases: PhaseSp
         .execute()
     }
   }
+  await draftFromRevision(db, revision)
   return { id, code, phases }
 }
 
