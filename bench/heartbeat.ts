@@ -13,6 +13,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, loadAverage, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
+import { testRevisionOf } from '../src-server/test/revisions'
 
 /**
  * Job heartbeats at 100x plant load (issues 6 and 23; a plant is about 200 operators):
@@ -104,9 +105,10 @@ async function seed(db: Db, operators: number): Promise<Pair[]> {
       .execute()
     // One work order per JOBS_PER_WO operators, each operator's running job in it: a few statements per 500 operators.
     const groups = Math.ceil(n / JOBS_PER_WO)
+    const revision = await testRevisionOf(db, product)
     const wos = await db
       .insertInto('work_orders')
-      .values(Array.from({ length: groups }, (_, g) => ({ code: `BENCH-${offset + g * JOBS_PER_WO}`, product_id: product, planned_qt: 100 * JOBS_PER_WO })))
+      .values(Array.from({ length: groups }, (_, g) => ({ code: `BENCH-${offset + g * JOBS_PER_WO}`, product_id: product, planned_qt: 100 * JOBS_PER_WO, revision_id: revision })))
       .returning(['id', 'code'])
       .execute()
     const woOf = new Map(wos.map((w) => [w.code, w.id]))

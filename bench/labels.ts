@@ -15,6 +15,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, percentile, table } from './lib/report'
+import { testRevisionOf } from '../src-server/test/revisions'
 
 /**
  * Labels (issue 15): one print of a batch label template with one label per serial (100 serials)
@@ -62,7 +63,7 @@ export const labelsBench: BenchModule = {
       .values({ product_id: product, position: 1, name: 'Collaudo', operation_id: op, parameters: '{}', steps: '[]', print_templates: '[]' })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const { id: wo } = await db.insertInto('work_orders').values({ code: 'OP-2026-0100', product_id: product, planned_qt: serials, due_by: '2026-12-24' }).returning('id').executeTakeFirstOrThrow()
+    const { id: wo } = await db.insertInto('work_orders').values({ code: 'OP-2026-0100', product_id: product, planned_qt: serials, due_by: '2026-12-24', revision_id: await testRevisionOf(db, product) }).returning('id').executeTakeFirstOrThrow()
     const { id: job } = await db.insertInto('jobs').values({ work_order_id: wo, phase_id: phase, position: 1, quantity: serials, step_sequence: '[]' }).returning('id').executeTakeFirstOrThrow()
     const { id: batch } = await db.insertInto('batches').values({ job_id: job, qt_total: serials, opened_at: new Date() }).returning('id').executeTakeFirstOrThrow()
     await sql`insert into serials (code, product_id, work_order_id, job_id, batch_id, phase_id, data)

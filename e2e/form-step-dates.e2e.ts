@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * Dates and times of a form step are read as typed, never rewritten silently (issue 11): text
@@ -43,6 +43,7 @@ async function setup(baseURL: string): Promise<Setup> {
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 1, operator_key: operator.key } }),
   )

@@ -122,3 +122,13 @@ export async function createReadyUser(baseURL: string, scope: string, opts: { na
 
 /** The URL is in an area: its root or any screen below it (areas open on sub-screens as they grow). */
 export const inArea = (areaPath: string) => new RegExp(`${areaPath.replace(/\//g, '\\/')}(\\/[^?#]*)?(\\?[^#]*)?$`)
+
+/**
+ * Releases the product's draft process and bom as its next revision (work orders are made from
+ * released revisions); a draft equal to the latest revision is already released.
+ */
+export async function releaseProduct(api: APIRequestContext, productKey: string, reason = 'Rilascio e2e'): Promise<void> {
+  const res = await api.post(`/api/product/${productKey}/revision`, { data: { reason } })
+  if (res.status() === 409 && (await res.json()).detail.code === 'NOTHING_TO_RELEASE') return
+  expect(res.status(), await res.text()).toBe(201)
+}

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Live updates (issue 17), two browsers side by side and never a reload: production reassigns a
@@ -42,6 +42,7 @@ async function setup(baseURL: string) {
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: opA.key } }),
   )

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Numbers are saved as typed, pasted or scanned (issue 11, "Wrong data"): ',' and '.' are both
@@ -60,6 +60,7 @@ async function setup(baseURL: string): Promise<Setup> {
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
   )

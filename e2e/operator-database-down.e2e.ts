@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, type Route, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * The server's database goes away while an operator fills a form (issue 23): every API call
@@ -57,6 +57,7 @@ test('database down while a form is filled: a clear banner, the typed value kept
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }))
   const job = wo.phases[0]!.jobs[0]!._key
 

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Floor-ready operator screens (issue 11): a job that cannot start opens read-only (why, and no
@@ -46,6 +46,7 @@ async function workOrder(
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Cliente Rossi: imballo rinforzato' } }),
   )

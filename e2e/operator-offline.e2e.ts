@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * Offline past max_offline (issue 11) on the operator's tablet: the work timer stops where the
@@ -39,6 +39,7 @@ async function setup(baseURL: string): Promise<{ operator: NewUser; wo: string; 
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
   )

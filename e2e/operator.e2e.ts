@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -79,6 +79,7 @@ async function setup(baseURL: string, phases: (fields: Record<string, string>) =
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Ordine urgente per il cliente Rossi' } }),
   )
@@ -272,6 +273,9 @@ test('work session tabs: documents, bom, notes, process, issues and messages', a
       multipart: { new_doc: { name: 'disegno.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1x1, 'base64') } },
     }),
   )
+  // The bom is a library change: released as revision 2, and the work order (not started) moved to it.
+  await releaseProduct(api, s.productKey, 'Distinta base')
+  await ok(await api.post(`/api/work-order/${s.wo}/revision`))
   // The end of this test shows what a stale screen is told when another device completed the
   // step: live updates (issue 17, e2e/live.e2e.ts) would catch the screen up first, so they stay off.
   await page.route('**/api/trpc/live.events**', (route) => route.abort())
@@ -417,6 +421,7 @@ test('parallel jobs where every phase allows it: both start together, switching 
     2,
   )
   const api = await adminApi(baseURL!)
+  await releaseProduct(api, s.productKey)
   const second = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: s.productKey, quantity: 1, operator_key: s.operator.key } }),
   )

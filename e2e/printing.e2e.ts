@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { type IppPrinter, makeBasePdf, pdfText, startIppPrinter } from '../src-server/domains/printers/test-printers'
-import { adminApi, chooseInUserMenu, createReadyUser, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Printing (issue 15) with a real IPP printer: ippeveprinter (cups-ipp-utils) started here on a
@@ -37,6 +37,7 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
       data: { phases: [{ operation_key: operation._key, name: phaseName, parameters: DEFAULT_PHASE_PARAMETERS, steps: [{ type: 'instruction', title: 'Imballa', text: '', fields: [] }] }] },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: operator.key } }),
   )

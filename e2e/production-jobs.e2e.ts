@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import { adminApi, shot, signIn, uniqueName } from './helpers'
+import { adminApi, releaseProduct, shot, signIn, uniqueName } from './helpers'
 
 const VIEWPORT = { width: 1280, height: 800 }
 
@@ -42,11 +42,13 @@ async function makePlant(baseURL: string): Promise<Plant> {
     }),
   )
   const phases: string[] = process.phases.map((p: { _key: string }) => p._key)
+  await releaseProduct(api, product._key)
   const late = await ok(
     await api.post('/api/work-order', {
       data: { product_key: product._key, quantity: 10, due_by: day(-2), phase_operators: [{ phase_key: phases[0], operator_key: operatore1 }] },
     }),
   )
+  await releaseProduct(api, product._key)
   const later = await ok(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 6, due_by: day(7) } }))
   return { productCode, late: late.code, later: later.code, phases }
 }

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, type NewUser, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 const SHOTS = '/tmp/shots-production'
 
@@ -48,6 +48,7 @@ async function makePlant(baseURL: string): Promise<Plant> {
   )
   const orders = []
   for (let i = 0; i < 3; i++) {
+    await releaseProduct(api, product._key)
     const wo = await ok(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 5, operator_key: a.key } }))
     orders.push({ key: wo._key, code: wo.code, job: wo.phases[0].jobs[0]._key })
   }
@@ -230,6 +231,7 @@ test.describe('production: operator queues, history in words, site queue positio
     const api = await adminApi(baseURL!)
     // More than one page of 50: the target is created last, so it sits at the end of the queue.
     const queued: number = (await ok(await api.get('/api/queue/site/0'))).work_orders.length
+    await releaseProduct(api, plant.productKey)
     for (let i = queued; i < 52; i++) plant.extra.push((await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } })))._key)
     const target = await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } }))
     plant.extra.push(target._key)

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { adminApi, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -26,6 +26,7 @@ async function productWithProcess(api: APIRequestContext): Promise<Made> {
   const componentKey = (await component.json()).detail._key
   const bom = await api.put(`/api/product/${key}/bom`, { data: { lines: [{ phase_key: phases[0]!._key, item_key: componentKey, quantity: 4, quantity_per: 'item' }] } })
   expect(bom.status(), await bom.text()).toBe(200)
+  await releaseProduct(api, key)
   return { key, code, phases }
 }
 

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, signIn, uniqueName, untilOpened } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, signIn, uniqueName, untilOpened } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -63,6 +63,7 @@ async function setup(baseURL: string): Promise<{ operator: NewUser; job: string;
       },
     }),
   )
+  await releaseProduct(api, product._key)
   const wo = await ok<{ code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
   )

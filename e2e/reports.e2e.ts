@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Rapporti (issue 16): a reporting-only user signs in and lands on Rapporti, changes the period,
@@ -41,6 +41,7 @@ async function makePlant(baseURL: string): Promise<Plant> {
     }),
   )
   const line = uniqueName('L').toUpperCase()
+  await releaseProduct(api, product._key)
   const wo = await ok<{ code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: operator.key, line } }),
   )

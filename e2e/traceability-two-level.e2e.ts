@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Two-level traceability (issue 13): a serialized sub-assembly (a motor group numbered by a
@@ -60,9 +60,11 @@ async function setup(baseURL: string): Promise<Setup> {
   }
   await phase(group._key, 'Assemblaggio gruppo', counter._key, motor._key)
   await phase(pump._key, 'Montaggio pompa', null, group._key)
-  const workOrder = async (productKey: string, quantity: number) =>
-    (await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: productKey, quantity, operator_key: operator.key } })))
+  const workOrder = async (productKey: string, quantity: number) => {
+    await releaseProduct(api, productKey)
+    return (await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: productKey, quantity, operator_key: operator.key } })))
       .phases[0]!.jobs[0]!._key
+  }
   return {
     operator,
     tracer,

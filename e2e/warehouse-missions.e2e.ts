@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 14, missions and production ties: a warehouse user (Italian) makes a mission to bring a
@@ -65,6 +65,7 @@ test('a warehouse user brings the components to the line by scanning; an operato
   const operator: NewUser = await createReadyUser(baseURL!, 'operator', { name: 'Otello', surname: uniqueName('Operatore') })
   const whSurname = uniqueName('Magazzino')
   const warehouseUser: NewUser = await createReadyUser(baseURL!, 'warehouse', { name: 'Walter', surname: whSurname })
+  await releaseProduct(api, valve)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: valve, quantity: 2, operator_key: operator.key } }),
   )
@@ -242,6 +243,7 @@ test('a batch short of a component is refused with a clear message and nothing m
   )
   await ok(await api.put(`/api/product/${pump}/bom`, { data: { lines: [{ phase_key: process.phases[0]!._key, item_key: oring, quantity: 3, quantity_per: 'item' }] } }))
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Olga', surname: uniqueName('Operatrice') })
+  await releaseProduct(api, pump)
   const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: pump, quantity: 1, operator_key: operator.key } }),
   )

@@ -92,6 +92,15 @@ export const ERROR_CODES = [
   'BOM_ITEM_REPEATED',
   'BOM_ITEM_INACTIVE',
   'BOM_CYCLE',
+  // change control: released revisions of process and bom
+  'UNKNOWN_REVISION',
+  'PROCESS_EMPTY',
+  'NOTHING_TO_RELEASE',
+  'NO_REVISION',
+  'REVISION_IN_USE',
+  'PRODUCT_NOT_RELEASED',
+  'WORK_ORDER_STARTED',
+  'REVISION_NOT_NEWER',
   // production: work orders and the site queue
   'WORK_ORDER_PRODUCT_INACTIVE',
   'WORK_ORDER_PRODUCT_NO_PROCESS',

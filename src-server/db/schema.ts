@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely'
 import type { Step } from '../../src/domains/process/steps'
 import type { PhaseParameters } from '../../src/domains/process/phase-parameters'
+import type { RevisionField } from '../../src/domains/revisions/schemas'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -253,6 +254,10 @@ export interface ProductPhasesTable {
   updated_at: UpdatedAt
   traceability_level: Generated<'none' | 'form' | 'complete'>
   counter_id: string | null
+  /** Null: the product's draft; else the released revision the row belongs to (frozen). */
+  revision_id: string | null
+  /** The same phase across revisions (set to id on insert when not given). */
+  lineage: ColumnType<string, string | undefined, string>
 }
 
 export interface BomLinesTable {
@@ -265,6 +270,20 @@ export interface BomLinesTable {
   quantity_per: 'item' | 'job' | 'batch'
   traceability: Generated<'none' | 'form' | 'complete'>
   declared_serials: Generated<boolean>
+  /** Null: the product's draft; else the released revision the line belongs to (frozen). */
+  revision_id: string | null
+}
+
+/** Released revisions of a product's process and bom (migration 2026-11-28-01, docs/revisions.md). */
+export interface ProductRevisionsTable {
+  id: Generated<string>
+  product_id: string
+  number: number
+  reason: string
+  origin: Generated<'release' | 'migration'>
+  released_by: string | null
+  released_at: ColumnType<Date, Date | string | undefined, never>
+  form_fields: ColumnType<Record<string, RevisionField>, string | undefined, never>
 }
 
 /** Fields a serial carries (migration 2026-11-25-04), keyed by their form field. */
@@ -306,6 +325,7 @@ export interface WorkOrdersTable {
   closed_at: Timestamp | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  revision_id: string
 }
 
 export interface WorkOrderPhasesTable {
@@ -650,6 +670,7 @@ export interface Database {
   tag_links: TagLinksTable
   product_phases: ProductPhasesTable
   bom_lines: BomLinesTable
+  product_revisions: ProductRevisionsTable
   serial_fields: SerialFieldsTable
   work_orders: WorkOrdersTable
   work_order_counts: WorkOrderCountsTable

@@ -21,6 +21,7 @@ import { printTemplatesApi } from '../domains/print-templates/api'
 import { printersApi } from '../domains/printers/api'
 import { printsApi } from '../domains/prints/api'
 import { processApi } from '../domains/process/api'
+import { revisionsApi } from '../domains/revisions/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
@@ -58,6 +59,7 @@ export const restRoutes: readonly AnyRoute[] = [
   tagsApi,
   processApi,
   bomApi,
+  revisionsApi,
   workOrdersApi,
   jobsApi,
   executionApi,

@@ -131,3 +131,10 @@ export const fillPath = (p: string, value = MISSING_UUID) => p.replace(/\{(\w+)\
 
 export const HOUR = 3_600_000
 export const MINUTE = 60_000
+
+/** Releases a product's draft through the API (work orders are made from released revisions); answers the revision number. */
+export async function releaseProduct(h: Harness, token: string, productKey: string, reason = 'test release'): Promise<number> {
+  const res = await h.request('POST', `/api/product/${productKey}/revision`, { token, body: { reason } })
+  if (res.status !== 201) throw new Error(`release of ${productKey}: ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body.detail.number
+}

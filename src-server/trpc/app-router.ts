@@ -21,6 +21,7 @@ import { printTemplatesApi } from '../domains/print-templates/api'
 import { printersApi } from '../domains/printers/api'
 import { printsApi } from '../domains/prints/api'
 import { processApi } from '../domains/process/api'
+import { revisionsApi } from '../domains/revisions/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
@@ -54,6 +55,7 @@ export const appRouter = router({
   tags: routerOf(tagsApi),
   process: routerOf(processApi),
   bom: routerOf(bomApi),
+  revisions: routerOf(revisionsApi),
   workOrders: routerOf(workOrdersApi),
   jobs: routerOf(jobsApi),
   execution: routerOf(executionApi),

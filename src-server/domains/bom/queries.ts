@@ -37,7 +37,7 @@ export async function componentsLeadingBack(db: Db, productId: string, items: re
     with recursive reach(origin, id) as (
       select x, x from unnest(array[${sql.join(items.map((i) => sql`${i}::uuid`))}]) as x
       union
-      select r.origin, b.item_id from reach r join bom_lines b on b.product_id = r.id where b.product_id <> ${productId}::uuid
+      select r.origin, b.item_id from reach r join bom_lines b on b.product_id = r.id where b.product_id <> ${productId}::uuid and b.revision_id is null
     )
     select distinct origin from reach where id = ${productId}::uuid`.execute(db)
   return rows.rows.map((r) => r.origin)

@@ -26,7 +26,7 @@ import { componentsLeadingBack, lockBoms, selectBomLines } from './queries'
 export async function getBom(svc: Pick<Services, 'db'>, productKey: string): Promise<Bom> {
   const product = isUuid(productKey) ? await svc.db.selectFrom('products').select('id').where('id', '=', productKey).executeTakeFirst() : undefined
   if (!product) throw productNotFound()
-  return { product_key: product.id, lines: await selectBomLines(svc.db).where('b.product_id', '=', product.id).execute() }
+  return { product_key: product.id, lines: await selectBomLines(svc.db).where('b.product_id', '=', product.id).where('b.revision_id', 'is', null).execute() }
 }
 
 const lineLabel = (index: number) => `line ${index + 1}`
@@ -55,7 +55,8 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
     await lockBoms(trx)
     const product = await lockProduct(trx, productKey)
 
-    const phases = new Set((await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).execute()).map((p) => p.id))
+    // The draft's phases: released revisions are frozen.
+    const phases = new Set((await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).where('revision_id', 'is', null).execute()).map((p) => p.id))
     const unknownPhases = [...new Set(input.lines.map((l) => l.phase_key).filter((k) => !phases.has(k)))]
     if (unknownPhases.length) {
       throw unprocessable('UNKNOWN_PHASE', `unknown phase of this product: ${unknownPhases.join(', ')}`, {
@@ -84,6 +85,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
       .selectFrom('bom_lines')
       .select(['id', 'phase_id', 'item_id', 'position', 'quantity', 'quantity_per', 'traceability', 'declared_serials'])
       .where('product_id', '=', product.id)
+      .where('revision_id', 'is', null)
       .execute()
     const hadItem = new Set(current.map((l) => l.item_id))
     const inactive = input.lines.findIndex((l) => {

@@ -17,6 +17,7 @@ import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { refuseIfOnlyReleased } from '../revisions/queries'
 import { selectCounters } from './queries'
 
 const counterNotFound = () => notFound('NOT_FOUND', 'counter not found')
@@ -227,6 +228,7 @@ export async function deleteCounter(svc: Services, actor: Actor, key: string): P
       await appendEvent(trx, actor, { event_type: 'COUNTER_DELETED', subject_type: 'counter', subject_key: key, data: { name: old.name } }, now)
     })
   } catch (e) {
+    if (isForeignKeyViolation(e)) await refuseIfOnlyReleased(svc.db, 'counter_id', key)
     if (isForeignKeyViolation(e)) throw conflict('COUNTER_IN_USE', 'cannot delete: the counter made serials or a phase uses it')
     throw e
   }

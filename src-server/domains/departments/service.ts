@@ -4,6 +4,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { refuseIfOnlyReleased } from '../revisions/queries'
 import { departmentWithCode, selectDepartmentRows } from './queries'
 
 type Input = v.InferOutput<typeof DepartmentInput>
@@ -102,6 +103,7 @@ export async function deleteDepartment(svc: Services, actor: Actor, key: string)
         .where('department_id', '=', key)
         .executeTakeFirstOrThrow()
       if (Number(phases.n) > 0) {
+        await refuseIfOnlyReleased(trx, 'department_id', key)
         throw conflict('DEPARTMENT_IN_USE', 'the department is used by product phases and cannot be deleted', { phases: Number(phases.n) })
       }
       await trx.deleteFrom('departments').where('id', '=', key).execute()

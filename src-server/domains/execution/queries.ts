@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely'
 import type { Batch, FormDataEntry, StepData } from '../../../src/domains/execution/schemas'
 import { type PhaseParameters, withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
 import type { Step } from '../../../src/domains/process/steps'
+import type { RevisionField } from '../../../src/domains/revisions/schemas'
 import type { Db } from '../../db/connect'
 import type { JobsTable, WorkOrderPhasesTable } from '../../db/schema'
 import { ms, msOrNull } from '../../db/epoch'
@@ -161,14 +162,25 @@ export function phaseBomLines(db: Db, phaseId: string) {
     .execute()
 }
 
-/** Form field definitions by key (archived ones included: forms already in use still need them). */
-export function fieldDefinitions(db: Db, keys: readonly string[]) {
-  if (keys.length === 0) return Promise.resolve([])
-  return db
-    .selectFrom('form_fields')
-    .select(['id as _key', 'name', 'type', 'options', 'multiple', 'mandatory', 'help_text'])
-    .where('id', 'in', [...keys])
-    .execute()
+/**
+ * Form field definitions by key as the phase's revision released them (docs/revisions.md): a
+ * later change in the field library does not reach running work. A field the snapshot lacks
+ * (a phase outside any revision) is read from the library, archived ones included.
+ */
+export async function fieldDefinitions(db: Db, phaseId: string, keys: readonly string[]): Promise<RevisionField[]> {
+  if (keys.length === 0) return []
+  const row = await db
+    .selectFrom('product_phases as ph')
+    .innerJoin('product_revisions as r', 'r.id', 'ph.revision_id')
+    .select('r.form_fields')
+    .where('ph.id', '=', phaseId)
+    .executeTakeFirst()
+  const released = row?.form_fields ?? {}
+  const missing = keys.filter((k) => !released[k])
+  const library = missing.length
+    ? await db.selectFrom('form_fields').select(['id as _key', 'name', 'type', 'options', 'multiple', 'mandatory', 'help_text']).where('id', 'in', missing).execute()
+    : []
+  return [...keys.flatMap((k) => (released[k] ? [released[k]] : [])), ...library]
 }
 
 export function mediaRows(db: Db, keys: readonly string[]) {

@@ -12,6 +12,7 @@ import { completeBatch } from './batches'
 import { startJobs } from './start-pause'
 import { completeStep, saveStep } from './steps'
 import { makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
+import { reshapeReleased } from '../../test/revisions'
 
 /**
  * Serials declared in a batch (issue 13, SPEC 5 and 7): with traceability level complete every
@@ -62,8 +63,8 @@ describe('execution: serials declared in a batch', () => {
       const prefix = unique('SN').toUpperCase()
       ;({ id: counterId } = await h.svc.db.insertInto('counters').values({ name: counterName, template: `${prefix}-{###}` }).returning('id').executeTakeFirstOrThrow())
     }
-    await h.svc.db.updateTable('product_phases').set({ traceability_level: 'complete', counter_id: counterId }).where('id', '=', phase.key).execute()
-    const line = await h.svc.db.updateTable('bom_lines').set({ declared_serials: true }).where('phase_id', '=', phase.key).returning(['id', 'item_id']).executeTakeFirstOrThrow()
+    await reshapeReleased(h.svc.db, (trx) => trx.updateTable('product_phases').set({ traceability_level: 'complete', counter_id: counterId }).where('id', '=', phase.key).execute())
+    const line = await reshapeReleased(h.svc.db, (trx) => trx.updateTable('bom_lines').set({ declared_serials: true }).where('phase_id', '=', phase.key).returning(['id', 'item_id']).executeTakeFirstOrThrow())
     const out = await startJobs(h.svc, op.actor, { job_keys: [s.jobs[0]![0]!], idempotency_key: newKey() })
     const batch = out.jobs[0]!.batch!
     const [instr, form] = phase.steps.map((x) => x._key)
@@ -142,7 +143,7 @@ describe('execution: serials declared in a batch', () => {
 
   test('completing the whole batch (step_check off) is refused the same way and finalises in the same transaction', async () => {
     const t = await traced()
-    await h.svc.db.updateTable('product_phases').set((eb) => ({ parameters: eb.fn('jsonb_set', [eb.ref('parameters'), eb.val('{step_check}'), eb.val('false')]) as never })).where('id', '=', t.phase.key).execute()
+    await reshapeReleased(h.svc.db, (trx) => trx.updateTable('product_phases').set((eb) => ({ parameters: eb.fn('jsonb_set', [eb.ref('parameters'), eb.val('{step_check}'), eb.val('false')]) as never })).where('id', '=', t.phase.key).execute())
     await saveStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
     await save(t, [links(t, 1, [unique('B'), unique('B')])])
     const r = await refusedWritingNothing(() => completeBatch(h.svc, op.actor, { batch_key: t.batch, idempotency_key: newKey() }))
@@ -269,7 +270,7 @@ describe('execution: serials declared in a batch', () => {
 
   test('a cycle through the batch is refused (a kit whose component is the kit itself)', async () => {
     const t = await traced({ perPiece: 1 })
-    await h.svc.db.updateTable('bom_lines').set({ item_id: t.s.productKey }).where('id', '=', t.component).execute()
+    await reshapeReleased(h.svc.db, (trx) => trx.updateTable('bom_lines').set({ item_id: t.s.productKey }).where('id', '=', t.component).execute())
     const first = await save(t, [{ piece: 1 }, { piece: 2 }])
     const [p1, p2] = first.pieces.map((p) => p.code!)
     await save(t, [links(t, 2, [p1!])])

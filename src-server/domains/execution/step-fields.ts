@@ -15,7 +15,7 @@ import { fieldDefinitions, type PhaseInfo } from './queries'
  */
 export async function stepFieldsOf(db: Db, phase: PhaseInfo, stepKeys: readonly string[]): Promise<Map<string, FieldDefinition[]>> {
   const defs = stepKeys.map((k) => phase.steps.find((s) => s._key === k)?.fields ?? [])
-  const rows = await fieldDefinitions(db, [...new Set(defs.flat())])
+  const rows = await fieldDefinitions(db, phase.id, [...new Set(defs.flat())])
   const byKey = new Map(rows.map((r) => [r._key, r]))
   return new Map(
     stepKeys.map((k, i) => [

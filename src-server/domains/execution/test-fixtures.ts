@@ -4,6 +4,7 @@ import type { Step } from '../../../src/domains/process/steps'
 import type { QuantityPer } from '../../../src/domains/products/bom'
 import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
+import { newTestRevision } from '../../test/revisions'
 import { type Harness, userWithScope } from '../../test/harness'
 
 /**
@@ -81,6 +82,7 @@ export async function makeSetup(
     .returning('id')
     .executeTakeFirstOrThrow()
   const phases: PhaseFixture[] = []
+  const revision = await newTestRevision(db, productKey)
   for (const [i, spec] of opts.phases.entries()) {
     const fields: Record<string, string>[] = []
     const steps: Step[] = []
@@ -117,18 +119,19 @@ export async function makeSetup(
         parameters: JSON.stringify(params),
         steps: JSON.stringify(steps),
         print_templates: '[]',
+        revision_id: revision,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
     for (const [b, line] of (spec.bom ?? []).entries()) {
       const item = await makeComponent(db, line.code)
-      await db.insertInto('bom_lines').values({ product_id: productKey, phase_id: id, item_id: item, position: b, quantity: line.quantity, quantity_per: line.quantity_per }).execute()
+      await db.insertInto('bom_lines').values({ product_id: productKey, phase_id: id, item_id: item, position: b, quantity: line.quantity, quantity_per: line.quantity_per, revision_id: revision }).execute()
     }
     phases.push({ key: id, steps, fields, params })
   }
   const { id: workOrderKey } = await db
     .insertInto('work_orders')
-    .values({ code: unique('WO'), product_id: productKey, planned_qt: opts.quantity })
+    .values({ code: unique('WO'), product_id: productKey, planned_qt: opts.quantity, revision_id: revision })
     .returning('id')
     .executeTakeFirstOrThrow()
   await db

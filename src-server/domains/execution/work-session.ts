@@ -36,7 +36,7 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
     const def = phaseSteps.get(s._key)
     return def ? [def] : []
   })
-  const fields = new Map((await fieldDefinitions(svc.db, [...new Set(sequence.flatMap((s) => s.fields))])).map((f) => [f._key, f]))
+  const fields = new Map((await fieldDefinitions(svc.db, job.phase_id, [...new Set(sequence.flatMap((s) => s.fields))])).map((f) => [f._key, f]))
   const media = new Map((await mediaRows(svc.db, [...new Set(sequence.flatMap((s) => s.media))])).map((m) => [m._key, m]))
   const steps: StepDefinition[] = sequence.map((s) => ({
     _key: s._key,

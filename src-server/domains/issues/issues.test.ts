@@ -3,6 +3,7 @@ import { tableCounts } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
 import { actOnIssue, getIssue, updateIssue } from './service'
 import { criticalMarks, type IssueWorld, issueEvents, makeIssueWorld, openIssue, refused } from './test-fixtures'
+import { reshapeReleased } from '../../test/revisions'
 
 /** The issue rules of the service: opening and its context, editing, every action and its guard, critical marks. */
 describe('issues: opening, editing, actions, critical marks', () => {
@@ -89,10 +90,10 @@ describe('issues: opening, editing, actions, critical marks', () => {
     // A step since removed from the phase keeps its key, without a place or a title.
     const phase = await h.svc.db.selectFrom('jobs').select('phase_id').where('id', '=', job).executeTakeFirstOrThrow()
     const { steps } = await h.svc.db.selectFrom('product_phases').select('steps').where('id', '=', phase.phase_id).executeTakeFirstOrThrow()
-    await h.svc.db.updateTable('product_phases').set({ steps: JSON.stringify(steps.filter((st) => st._key !== w.steps[1])) }).where('id', '=', phase.phase_id).execute()
+    await reshapeReleased(h.svc.db, (trx) => trx.updateTable('product_phases').set({ steps: JSON.stringify(steps.filter((st) => st._key !== w.steps[1])) }).where('id', '=', phase.phase_id).execute())
     await h.svc.db.updateTable('jobs').set({ step_sequence: JSON.stringify([{ _key: w.steps[0], type: 'instruction' }]) }).where('id', '=', job).execute()
     expect((await getIssue(h.svc, onJob._key)).step).toEqual({ _key: w.steps[1]!, position: null, title: null })
-    await h.svc.db.updateTable('product_phases').set({ steps: JSON.stringify(steps) }).where('id', '=', phase.phase_id).execute()
+    await reshapeReleased(h.svc.db, (trx) => trx.updateTable('product_phases').set({ steps: JSON.stringify(steps) }).where('id', '=', phase.phase_id).execute())
     await h.svc.db.updateTable('jobs').set({ step_sequence: JSON.stringify(steps.map((st) => ({ _key: st._key, type: st.type }))) }).where('id', '=', job).execute()
     expect(await openIssue(h, w, { work_order_key: w.wo2.id })).toMatchObject({ context_type: 'work_order', job_key: null, work_order_key: w.wo2.id, product_key: w.product.id })
     expect(await openIssue(h, w, { product_key: w.otherProduct.id })).toMatchObject({ context_type: 'product', work_order_key: null, product_key: w.otherProduct.id, product_code: 'svc-OTHER' })

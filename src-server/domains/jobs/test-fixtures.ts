@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../../../src/domains/process/phase-parameters'
 import type { Db } from '../../db/connect'
 import type { JobStatus } from '../../db/schema'
+import { draftFromRevision, newTestRevision, testRevisionOf } from '../../test/revisions'
 
 /**
  * Production data written straight into the tables for the job tests: departments, operators,
@@ -57,6 +58,7 @@ export async function makeProduct(db: Db, opts: { code?: string; phases: PhaseSp
     (await db.insertInto('operations').values({ name: 'Jobs test operation', default_phase_steps: '[]' }).returning('id').executeTakeFirstOrThrow()).id
   const { id } = await db.insertInto('products').values({ code, metadata: '[]', print_templates: '[]' }).returning('id').executeTakeFirstOrThrow()
   const phases: string[] = []
+  const revision = await newTestRevision(db, id)
   for (const [i, spec] of opts.phases.entries()) {
     const steps = [
       { _key: unique('s'), type: 'instruction', title: 'Leggi', text: '', media: [], fields: [], print_templates: [] },
@@ -73,6 +75,7 @@ export async function makeProduct(db: Db, opts: { code?: string; phases: PhaseSp
         parameters: JSON.stringify({ ...DEFAULT_PHASE_PARAMETERS, ...spec.parameters }),
         steps: JSON.stringify(steps),
         print_templates: '[]',
+        revision_id: revision,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -81,10 +84,11 @@ export async function makeProduct(db: Db, opts: { code?: string; phases: PhaseSp
       const item = await db.insertInto('products').values({ code: unique('C'), metadata: '[]', print_templates: '[]' }).returning('id').executeTakeFirstOrThrow()
       await db
         .insertInto('bom_lines')
-        .values({ product_id: id, phase_id: phase.id, item_id: item.id, position: 1, quantity: 1, quantity_per: 'item', traceability: 'complete' })
+        .values({ product_id: id, phase_id: phase.id, item_id: item.id, position: 1, quantity: 1, quantity_per: 'item', traceability: 'complete', revision_id: revision })
         .execute()
     }
   }
+  await draftFromRevision(db, revision)
   return { id, code, phases }
 }
 
@@ -104,6 +108,7 @@ export async function makeWorkOrder(
       code,
       product_id: product.id,
       planned_qt: quantity,
+      revision_id: await testRevisionOf(db, product.id),
       due_by: opts.due_by ?? null,
       critical: opts.critical ?? false,
       archived_at: opts.archived ? new Date() : null,

@@ -6,6 +6,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { refuseIfOnlyReleased } from '../revisions/queries'
 import { assertFieldsUsable } from '../form-fields/service'
 import { containsPattern } from '../../db/like'
 import { assertMediaExist } from '../media/service'
@@ -153,6 +154,7 @@ export async function deleteOperation(svc: Services, actor: Actor, key: string):
     })
   } catch (e) {
     if (isForeignKeyViolation(e)) {
+      await refuseIfOnlyReleased(svc.db, 'operation_id', key)
       throw conflict('OPERATION_IN_USE', 'cannot delete: the operation is used in product processes; contact the administrator')
     }
     throw e

@@ -377,5 +377,5 @@ export async function listAssignments(svc: Services | { db: Db }, templateKey: s
 /** A product's phases by position, to choose where a template goes (the assignment dialog). */
 export async function productPhases(svc: Services | { db: Db }, productKey: string): Promise<{ _key: string; name: string }[]> {
   if (!isUuid(productKey)) throw notFound('UNKNOWN_PRODUCT', 'product not found')
-  return svc.db.selectFrom('product_phases').select(['id as _key', 'name']).where('product_id', '=', productKey).orderBy('position').execute()
+  return svc.db.selectFrom('product_phases').select(['id as _key', 'name']).where('product_id', '=', productKey).where('revision_id', 'is', null).orderBy('position').execute()
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../../../src/domains/process/phase-parameters'
-import { appCode, MISSING_UUID, tableCounts, trpcCall } from '../../test/fixtures'
+import { appCode, MISSING_UUID, releaseProduct, tableCounts, trpcCall } from '../../test/fixtures'
 import { ADMIN_PASSWORD, signIn, userWithScope, useHarness } from '../../test/harness'
 import { createDepartment, createField, createOperation, eventsOf, insertProduct, uploadImage } from './test-helpers'
 
@@ -186,18 +186,18 @@ describe('product process', () => {
     expect(last.data).toMatchObject({ removed: [{ _key: c!._key, name: 'Extra' }] })
   })
 
-  test('a phase work orders were made from cannot be deleted (409 PHASE_IN_USE); its steps can still change', async () => {
+  test('a phase work orders were made from can leave the draft: the released revision keeps it for them', async () => {
     const product = await insertProduct(h, 'P-WORKED')
     const [a, b] = (await put(product, [{ operation_key: assembly._key }, { operation_key: test2._key }])).body.detail.phases as Phase[]
+    await releaseProduct(h, admin, product)
     const wo = await h.request('POST', '/api/work-order', { token: admin, body: { product_key: product, quantity: 5 } })
     expect(wo.status).toBe(201)
-    const before = await tableCounts(h)
-    const refused = await put(product, asInput([a!]))
-    expect(refused.status).toBe(409)
-    expect(refused.body.detail).toMatchObject({ code: 'PHASE_IN_USE', phases: [b!._key], work_orders: [wo.body.detail.code] })
-    expect(await tableCounts(h)).toEqual(before)
-    const renamed = await put(product, [...asInput([a!]), { ...asInput([b!])[0], name: 'Collaudo finale', steps: [] }])
-    expect(renamed.status).toBe(200)
+    const removed = await put(product, asInput([a!]))
+    expect(removed.status).toBe(200)
+    expect(removed.body.detail.phases.map((p: Phase) => p._key)).toEqual([a!._key])
+    const detail = await h.request('GET', `/api/work-order/${wo.body.detail._key}`, { token: admin })
+    expect(detail.body.detail.phases.map((p: { name: string }) => p.name)).toEqual([a!.name, b!.name])
+    expect(detail.body.detail.revision.number).toBe(1)
   })
 
   test('unknown phase, operation, department, media and field keys are refused with their codes; nothing is written', async () => {

@@ -32,12 +32,16 @@ export function selectCounterChoices(db: Db) {
 /** JSON that a phase's steps contain when one of them has this key (served by the GIN index). */
 export const stepWithKey = (key: string) => JSON.stringify([{ _key: key }])
 
-/** The phase holding a step (step keys are unique across all processes). */
+/**
+ * The draft phase holding a step (step keys are unique across processes; a product's released
+ * revisions carry the same keys, frozen).
+ */
 export function phaseOfStep(db: Db, stepKey: string) {
   return db
     .selectFrom('product_phases')
     .select(['id', 'product_id', 'steps'])
     .where(sql<boolean>`steps @> ${stepWithKey(stepKey)}::jsonb`)
+    .where('revision_id', 'is', null)
 }
 
 /**
@@ -63,16 +67,4 @@ export async function stepKeysUsedElsewhere(db: Db, productId: string, keys: rea
     for (const row of [...phases, ...operations]) for (const s of row.steps) if (wanted.has(s._key)) used.add(s._key)
   }
   return used
-}
-
-/** Work orders made from any of these phases (their jobs and material flow refer to the phase). */
-export function workOrdersUsingPhases(db: Db, phaseIds: readonly string[]) {
-  return db
-    .selectFrom('work_order_phases as wop')
-    .innerJoin('work_orders as wo', 'wo.id', 'wop.work_order_id')
-    .select(['wop.phase_id', 'wo.code'])
-    .where('wop.phase_id', 'in', [...phaseIds])
-    .orderBy('wo.code')
-    .limit(50)
-    .execute()
 }

@@ -12,13 +12,13 @@ import { normaliseSteps, sameSteps, type Step, stepFieldKeys, stepMediaKeys, ste
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { badRequest, conflict, isForeignKeyViolation, unprocessable } from '../../errors'
+import { badRequest, conflict, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { assertFieldsUsable } from '../form-fields/service'
 import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
 import { lockProduct, productNotFound } from '../products/service'
-import { selectCounterChoices, selectPhaseRows, stepKeysUsedElsewhere, workOrdersUsingPhases } from './queries'
+import { selectCounterChoices, selectPhaseRows, stepKeysUsedElsewhere } from './queries'
 import { invalidField } from '../../input-issues'
 
 /**
@@ -29,8 +29,8 @@ import { invalidField } from '../../input-issues'
  *   updated (what is missing stays as it was), phases without one are added (the operation's
  *   default steps copied with new step keys, the admin's default phase parameters), phases
  *   missing from the list are removed: refused for a phase with components (409
- *   PHASE_HAS_COMPONENTS) and for a phase work orders were made from (409 PHASE_IN_USE: their
- *   jobs and material flow refer to it); then nothing at all is written.
+ *   PHASE_HAS_COMPONENTS); then nothing at all is written. Only the draft is edited (revision_id
+ *   null): work orders run on released revisions, which keep their own copies of the phases.
  * - A product in the trash is read-only (409 PRODUCT_IN_TRASH, the products module's lock).
  * - Step keys are unique across every process and operation: a step sent with a key used
  *   elsewhere (a pasted copy) gets a new key; a key used twice in the list is refused.
@@ -44,8 +44,9 @@ type StoredPhase = Omit<Phase, 'parameters'> & { product_id: string; parameters:
 
 const toPhase = ({ product_id: _product, ...row }: StoredPhase): Phase => ({ ...row, parameters: withPhaseDefaults(row.parameters) })
 
+/** The product's draft phases: the library edits only the draft (released revisions are frozen). */
 async function readPhases(db: Db, productId: string): Promise<Phase[]> {
-  const rows = await selectPhaseRows(db).where('p.product_id', '=', productId).orderBy('p.position').orderBy('p.id').execute()
+  const rows = await selectPhaseRows(db).where('p.product_id', '=', productId).where('p.revision_id', 'is', null).orderBy('p.position').orderBy('p.id').execute()
   return (rows as StoredPhase[]).map(toPhase)
 }
 
@@ -135,163 +136,150 @@ type Planned = {
 export async function updateProcess(svc: Services, actor: Actor, productKey: string, input: ProcessInput): Promise<Process> {
   if (!isUuid(productKey)) throw productNotFound()
   const now = svc.clock.now()
-  try {
-    await svc.db.transaction().execute(async (trx) => {
-      const product = await lockProduct(trx, productKey)
-      const current = await readPhases(trx, product.id)
-      const byKey = new Map(current.map((p) => [p._key, p]))
+  await svc.db.transaction().execute(async (trx) => {
+    const product = await lockProduct(trx, productKey)
+    const current = await readPhases(trx, product.id)
+    const byKey = new Map(current.map((p) => [p._key, p]))
 
-      // Which phases stay, which go.
-      const kept = new Set<string>()
-      for (const [index, p] of input.phases.entries()) {
-        if (p._key === undefined) continue
-        if (kept.has(p._key)) throw invalidField({ path: `phases.${index}._key`, kind: 'duplicate', message: `${phaseLabel(index)} repeats the _key of another phase` }, { phase: index })
-        kept.add(p._key)
-      }
-      const unknown = [...kept].filter((k) => !byKey.has(k))
-      if (unknown.length) throw unprocessable('UNKNOWN_PHASE', `unknown phase: ${unknown.join(', ')}`, { phases: unknown })
-      const removed = current.filter((p) => !kept.has(p._key))
-      const blocked = removed.filter((p) => p.component_count > 0)
-      if (blocked.length) {
-        throw conflict('PHASE_HAS_COMPONENTS', `a phase with components cannot be deleted (${blocked.map((p) => p.name).join(', ')})`, {
-          phases: blocked.map((p) => p._key),
-        })
-      }
-      const worked = removed.length ? await workOrdersUsingPhases(trx, removed.map((p) => p._key)) : []
-      if (worked.length) {
-        const phases = [...new Set(worked.map((w) => w.phase_id))]
-        const codes = [...new Set(worked.map((w) => w.code))]
-        throw conflict('PHASE_IN_USE', `a phase used by work orders cannot be deleted (${codes.join(', ')})`, { phases, work_orders: codes })
-      }
-
-      const operations = await referenced(
-        trx,
-        unique(input.phases.map((p) => p.operation_key)),
-        unique(input.phases.flatMap((p) => (p.department_key ? [p.department_key] : []))),
-      )
-      await assertCountersExist(trx, input.phases)
-      const defaults = input.phases.some((p) => p._key === undefined && p.parameters === undefined) ? await getDefaultPhaseParameters({ db: trx }) : null
-
-      // What each phase will be.
-      const plan: Planned[] = input.phases.map((p, index) => {
-        const old = p._key ? byKey.get(p._key) : undefined
-        const operation = operations.get(p.operation_key)!
-        if (p.steps) assertStepRules(index, p.steps)
-        const name = p.name ?? old?.name ?? ''
-        return {
-          _key: old?._key ?? crypto.randomUUID(),
-          isNew: !old,
-          name: name || operation.name,
-          operation_id: p.operation_key,
-          department_id: p.department_key === undefined ? (old?.department_key ?? null) : p.department_key,
-          parameters: checkedParameters(index, p.parameters ?? old?.parameters ?? defaults!),
-          steps: p.steps ? normaliseSteps(p.steps, () => crypto.randomUUID()) : old ? old.steps : withNewKeys(operation.default_phase_steps),
-          production_notes: p.production_notes ?? old?.production_notes ?? '',
-          print_templates: p.print_templates ? unique(p.print_templates) : (old?.print_templates ?? []),
-          traceability_level: p.traceability_level ?? old?.traceability_level ?? 'none',
-          counter_id: p.counter_key === undefined ? (old?.counter_key ?? null) : p.counter_key,
-        }
+    // Which phases stay, which go.
+    const kept = new Set<string>()
+    for (const [index, p] of input.phases.entries()) {
+      if (p._key === undefined) continue
+      if (kept.has(p._key)) throw invalidField({ path: `phases.${index}._key`, kind: 'duplicate', message: `${phaseLabel(index)} repeats the _key of another phase` }, { phase: index })
+      kept.add(p._key)
+    }
+    const unknown = [...kept].filter((k) => !byKey.has(k))
+    if (unknown.length) throw unprocessable('UNKNOWN_PHASE', `unknown phase: ${unknown.join(', ')}`, { phases: unknown })
+    const removed = current.filter((p) => !kept.has(p._key))
+    const blocked = removed.filter((p) => p.component_count > 0)
+    if (blocked.length) {
+      throw conflict('PHASE_HAS_COMPONENTS', `a phase with components cannot be deleted (${blocked.map((p) => p.name).join(', ')})`, {
+        phases: blocked.map((p) => p._key),
       })
-      if (plan.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
+    }
+    const operations = await referenced(
+      trx,
+      unique(input.phases.map((p) => p.operation_key)),
+      unique(input.phases.flatMap((p) => (p.department_key ? [p.department_key] : []))),
+    )
+    await assertCountersExist(trx, input.phases)
+    const defaults = input.phases.some((p) => p._key === undefined && p.parameters === undefined) ? await getDefaultPhaseParameters({ db: trx }) : null
 
-      // Step keys: unique in the list, and new to the system unless already this product's.
-      const ownKeys = new Set(current.flatMap((p) => p.steps.map((s) => s._key)))
-      const listed = new Map<string, number>()
-      for (const [index, phase] of plan.entries()) {
-        for (const [stepIndex, step] of phase.steps.entries()) {
-          if (listed.has(step._key)) {
-            throw invalidField(
-              {
-                path: `phases.${index}.steps.${stepIndex}._key`,
-                kind: 'duplicate',
-                message: `${phaseLabel(index)}, step ${stepIndex + 1}: repeats the _key of a step of ${phaseLabel(listed.get(step._key)!)}`,
-              },
-              { phase: index, step: stepIndex },
-            )
-          }
-          listed.set(step._key, index)
-        }
+    // What each phase will be.
+    const plan: Planned[] = input.phases.map((p, index) => {
+      const old = p._key ? byKey.get(p._key) : undefined
+      const operation = operations.get(p.operation_key)!
+      if (p.steps) assertStepRules(index, p.steps)
+      const name = p.name ?? old?.name ?? ''
+      return {
+        _key: old?._key ?? crypto.randomUUID(),
+        isNew: !old,
+        name: name || operation.name,
+        operation_id: p.operation_key,
+        department_id: p.department_key === undefined ? (old?.department_key ?? null) : p.department_key,
+        parameters: checkedParameters(index, p.parameters ?? old?.parameters ?? defaults!),
+        steps: p.steps ? normaliseSteps(p.steps, () => crypto.randomUUID()) : old ? old.steps : withNewKeys(operation.default_phase_steps),
+        production_notes: p.production_notes ?? old?.production_notes ?? '',
+        print_templates: p.print_templates ? unique(p.print_templates) : (old?.print_templates ?? []),
+        traceability_level: p.traceability_level ?? old?.traceability_level ?? 'none',
+        counter_id: p.counter_key === undefined ? (old?.counter_key ?? null) : p.counter_key,
       }
-      const foreign = await stepKeysUsedElsewhere(trx, product.id, [...listed.keys()].filter((k) => !ownKeys.has(k)))
-      if (foreign.size) for (const phase of plan) phase.steps = phase.steps.map((s) => (foreign.has(s._key) ? { ...s, _key: crypto.randomUUID() } : s))
-
-      // Fields: archived ones only where this product or the operation's defaults already use them.
-      const allSteps = plan.flatMap((p) => p.steps)
-      const allowArchived = new Set([
-        ...stepFieldKeys(current.flatMap((p) => p.steps)),
-        ...stepFieldKeys(plan.filter((p) => p.isNew).flatMap((p) => operations.get(p.operation_id)!.default_phase_steps)),
-      ])
-      await assertFieldsUsable(trx, stepFieldKeys(allSteps), allowArchived)
-      await assertMediaExist(trx, stepMediaKeys(allSteps))
-
-      // Write, then record what changed.
-      if (removed.length) await trx.deleteFrom('product_phases').where('id', 'in', removed.map((p) => p._key)).execute()
-      const added: { _key: string; name: string; operation_key: string; steps: number }[] = []
-      const updated: { _key: string; name: string; changed: string[] }[] = []
-      for (const [index, p] of plan.entries()) {
-        const row = {
-          position: index + 1,
-          name: p.name,
-          operation_id: p.operation_id,
-          department_id: p.department_id,
-          parameters: JSON.stringify(p.parameters),
-          steps: JSON.stringify(p.steps),
-          production_notes: p.production_notes,
-          print_templates: JSON.stringify(p.print_templates),
-          traceability_level: p.traceability_level,
-          counter_id: p.counter_id,
-          updated_at: now,
-        }
-        if (p.isNew) {
-          await trx.insertInto('product_phases').values({ ...row, id: p._key, product_id: product.id, created_at: now }).execute()
-          added.push({ _key: p._key, name: p.name, operation_key: p.operation_id, steps: p.steps.length })
-          continue
-        }
-        const old = byKey.get(p._key)!
-        const changed = [
-          old.name !== p.name && 'name',
-          old.operation_key !== p.operation_id && 'operation',
-          old.department_key !== p.department_id && 'department',
-          !same(old.parameters, p.parameters) && 'parameters',
-          !sameSteps(old.steps, p.steps) && 'steps',
-          old.production_notes !== p.production_notes && 'production_notes',
-          !same(old.print_templates, p.print_templates) && 'print_templates',
-          old.traceability_level !== p.traceability_level && 'traceability_level',
-          old.counter_key !== p.counter_id && 'counter',
-        ].filter((c): c is string => Boolean(c))
-        if (changed.length === 0 && old.position === index + 1) continue
-        await trx.updateTable('product_phases').set(row).where('id', '=', p._key).execute()
-        if (changed.length) updated.push({ _key: p._key, name: p.name, changed })
-      }
-      const keptBefore = current.filter((p) => kept.has(p._key)).map((p) => p._key)
-      const keptAfter = plan.filter((p) => !p.isNew).map((p) => p._key)
-      const reordered = !same(keptBefore, keptAfter)
-      if (added.length === 0 && removed.length === 0 && updated.length === 0 && !reordered) return
-      await trx.updateTable('products').set({ updated_at: now }).where('id', '=', product.id).execute()
-      await appendEvent(
-        trx,
-        actor,
-        {
-          event_type: 'PROCESS_UPDATED',
-          subject_type: 'product',
-          subject_key: product.id,
-          data: {
-            code: product.code,
-            added,
-            removed: removed.map((p) => ({ _key: p._key, name: p.name })),
-            updated,
-            reordered,
-            phases: plan.map((p) => p._key),
-          },
-        },
-        now,
-      )
     })
-  } catch (e) {
-    // A work order made from a removed phase meanwhile (bom saves take the product lock, work orders do not).
-    if (isForeignKeyViolation(e)) throw conflict('PHASE_IN_USE', 'a phase used by work orders cannot be deleted')
-    throw e
-  }
+    if (plan.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
+
+    // Step keys: unique in the list, and new to the system unless already this product's.
+    const ownKeys = new Set(current.flatMap((p) => p.steps.map((s) => s._key)))
+    const listed = new Map<string, number>()
+    for (const [index, phase] of plan.entries()) {
+      for (const [stepIndex, step] of phase.steps.entries()) {
+        if (listed.has(step._key)) {
+          throw invalidField(
+            {
+              path: `phases.${index}.steps.${stepIndex}._key`,
+              kind: 'duplicate',
+              message: `${phaseLabel(index)}, step ${stepIndex + 1}: repeats the _key of a step of ${phaseLabel(listed.get(step._key)!)}`,
+            },
+            { phase: index, step: stepIndex },
+          )
+        }
+        listed.set(step._key, index)
+      }
+    }
+    const foreign = await stepKeysUsedElsewhere(trx, product.id, [...listed.keys()].filter((k) => !ownKeys.has(k)))
+    if (foreign.size) for (const phase of plan) phase.steps = phase.steps.map((s) => (foreign.has(s._key) ? { ...s, _key: crypto.randomUUID() } : s))
+
+    // Fields: archived ones only where this product or the operation's defaults already use them.
+    const allSteps = plan.flatMap((p) => p.steps)
+    const allowArchived = new Set([
+      ...stepFieldKeys(current.flatMap((p) => p.steps)),
+      ...stepFieldKeys(plan.filter((p) => p.isNew).flatMap((p) => operations.get(p.operation_id)!.default_phase_steps)),
+    ])
+    await assertFieldsUsable(trx, stepFieldKeys(allSteps), allowArchived)
+    await assertMediaExist(trx, stepMediaKeys(allSteps))
+
+    // Write, then record what changed.
+    if (removed.length) await trx.deleteFrom('product_phases').where('id', 'in', removed.map((p) => p._key)).execute()
+    const added: { _key: string; name: string; operation_key: string; steps: number }[] = []
+    const updated: { _key: string; name: string; changed: string[] }[] = []
+    for (const [index, p] of plan.entries()) {
+      const row = {
+        position: index + 1,
+        name: p.name,
+        operation_id: p.operation_id,
+        department_id: p.department_id,
+        parameters: JSON.stringify(p.parameters),
+        steps: JSON.stringify(p.steps),
+        production_notes: p.production_notes,
+        print_templates: JSON.stringify(p.print_templates),
+        traceability_level: p.traceability_level,
+        counter_id: p.counter_id,
+        updated_at: now,
+      }
+      if (p.isNew) {
+        await trx.insertInto('product_phases').values({ ...row, id: p._key, product_id: product.id, created_at: now }).execute()
+        added.push({ _key: p._key, name: p.name, operation_key: p.operation_id, steps: p.steps.length })
+        continue
+      }
+      const old = byKey.get(p._key)!
+      const changed = [
+        old.name !== p.name && 'name',
+        old.operation_key !== p.operation_id && 'operation',
+        old.department_key !== p.department_id && 'department',
+        !same(old.parameters, p.parameters) && 'parameters',
+        !sameSteps(old.steps, p.steps) && 'steps',
+        old.production_notes !== p.production_notes && 'production_notes',
+        !same(old.print_templates, p.print_templates) && 'print_templates',
+        old.traceability_level !== p.traceability_level && 'traceability_level',
+        old.counter_key !== p.counter_id && 'counter',
+      ].filter((c): c is string => Boolean(c))
+      if (changed.length === 0 && old.position === index + 1) continue
+      await trx.updateTable('product_phases').set(row).where('id', '=', p._key).execute()
+      if (changed.length) updated.push({ _key: p._key, name: p.name, changed })
+    }
+    const keptBefore = current.filter((p) => kept.has(p._key)).map((p) => p._key)
+    const keptAfter = plan.filter((p) => !p.isNew).map((p) => p._key)
+    const reordered = !same(keptBefore, keptAfter)
+    if (added.length === 0 && removed.length === 0 && updated.length === 0 && !reordered) return
+    await trx.updateTable('products').set({ updated_at: now }).where('id', '=', product.id).execute()
+    await appendEvent(
+      trx,
+      actor,
+      {
+        event_type: 'PROCESS_UPDATED',
+        subject_type: 'product',
+        subject_key: product.id,
+        data: {
+          code: product.code,
+          added,
+          removed: removed.map((p) => ({ _key: p._key, name: p.name })),
+          updated,
+          reordered,
+          phases: plan.map((p) => p._key),
+        },
+      },
+      now,
+    )
+  })
   return getProcess(svc, productKey)
 }
 
@@ -319,7 +307,7 @@ export async function copyProcess(svc: Services, actor: Actor, productKey: strin
       chosen = sourcePhases.filter((p) => wanted.has(p._key))
     }
     if (chosen.length === 0) throw unprocessable('PROCESS_COPY_EMPTY', `product ${source.code} has no phases to copy`)
-    const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).forUpdate().execute()
+    const current = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).where('revision_id', 'is', null).forUpdate().execute()
     if (current.length + chosen.length > MAX_PHASES) throw invalidField({ path: 'phases', kind: 'max_items', limit: MAX_PHASES, message: `at most ${MAX_PHASES} phases` })
     const rows = chosen.map((p, i) => ({
       id: crypto.randomUUID(),

@@ -5,6 +5,7 @@ import { type Harness, signIn, useHarness } from '../../test/harness'
 import { writeSettings } from '../settings/queries'
 import { makeOperator, makeSetup, type Operator } from '../execution/test-fixtures'
 import * as reports from './service'
+import { reshapeReleased, testRevisionOf } from '../../test/revisions'
 
 /**
  * A small plant, every figure computed by hand (times UTC; the plant is in Europe/Rome, UTC+1 in
@@ -59,7 +60,7 @@ describe('reports: a small plant by hand', () => {
     k.product = wo1.productKey
     k.phaseA = wo1.phases[0]!.key
     k.phaseB = wo1.phases[1]!.key
-    await db.updateTable('product_phases').set({ department_id: k.dept }).where('id', '=', k.phaseA).execute()
+    await reshapeReleased(db, (trx) => trx.updateTable('product_phases').set({ department_id: k.dept }).where('id', '=', k.phaseA!).execute())
     k.wo1 = wo1.workOrderKey
     k.JA = wo1.jobs[0]![0]!
     k.JB = wo1.jobs[1]![0]!
@@ -67,7 +68,7 @@ describe('reports: a small plant by hand', () => {
     const addWorkOrder = async (code: string, planned: number, line: string, due: string) => {
       const { id } = await db
         .insertInto('work_orders')
-        .values({ code, product_id: k.product!, planned_qt: planned, line, due_by: due })
+        .values({ code, product_id: k.product!, planned_qt: planned, line, due_by: due, revision_id: await testRevisionOf(db, k.product!) })
         .returning('id')
         .executeTakeFirstOrThrow()
       await db

@@ -7,6 +7,7 @@ import { writeSettings } from '../settings/queries'
 import { makeField } from '../execution/test-fixtures'
 import { makeProduct } from '../work-orders/test-fixtures'
 import { createSerial, editSerial, finalizeBatchSerials, getGenealogy, getSerial, linkSerials, listSerials, unlinkSerial, type NewSerialLink } from './service'
+import { testRevisionOf } from '../../test/revisions'
 
 const h = useHarness()
 let actor: Actor
@@ -171,7 +172,7 @@ describe('genealogy', () => {
 
 describe('finalizeBatchSerials', () => {
   test('at batch completion the batch serials and links turn final, one SERIAL_FINALIZED each; other batches stay as they are', async () => {
-    const wo = await h.svc.db.insertInto('work_orders').values({ code: 'WO-FIN', product_id: assembly, planned_qt: 2 }).returning('id').executeTakeFirstOrThrow()
+    const wo = await h.svc.db.insertInto('work_orders').values({ code: 'WO-FIN', product_id: assembly, planned_qt: 2, revision_id: await testRevisionOf(h.svc.db, assembly) }).returning('id').executeTakeFirstOrThrow()
     const job = await h.svc.db
       .insertInto('jobs')
       .values({ work_order_id: wo.id, phase_id: assemblyPhase, position: 0, quantity: 2 })

@@ -6,6 +6,7 @@ import { adminKey, MISSING_UUID, quickUser } from '../../test/fixtures'
 import { makeProduct } from '../work-orders/test-fixtures'
 import { createSerial, linkSerials, listSerials } from './service'
 import { getWorkOrderSerials } from './work-order-serials'
+import { testRevisionOf } from '../../test/revisions'
 
 const h = useHarness()
 const tokens: Record<string, string> = {}
@@ -32,7 +33,7 @@ beforeAll(async () => {
   phaseName = pump.phases[0]!.name
   phaseKey = phase
   const makeWo = async (code: string) =>
-    (await h.svc.db.insertInto('work_orders').values({ code, product_id: pump.key, planned_qt: 2 }).returning('id').executeTakeFirstOrThrow()).id
+    (await h.svc.db.insertInto('work_orders').values({ code, product_id: pump.key, planned_qt: 2, revision_id: await testRevisionOf(h.svc.db, pump.key) }).returning('id').executeTakeFirstOrThrow()).id
   wo = await makeWo('WO-A')
   otherWo = await makeWo('WO-B')
   const job = await h.svc.db.insertInto('jobs').values({ work_order_id: wo, phase_id: phase, position: 0, quantity: 2 }).returning('id').executeTakeFirstOrThrow()
@@ -78,9 +79,10 @@ describe('getWorkOrderSerials', () => {
   })
 
   test('a work order without serials answers empty lists', async () => {
+    const pump = (await h.svc.db.selectFrom('products').select('id').where('code', '=', 'POMPA').executeTakeFirstOrThrow()).id
     const { id } = await h.svc.db
       .insertInto('work_orders')
-      .values({ code: 'WO-EMPTY', product_id: (await h.svc.db.selectFrom('products').select('id').where('code', '=', 'POMPA').executeTakeFirstOrThrow()).id, planned_qt: 1 })
+      .values({ code: 'WO-EMPTY', product_id: pump, planned_qt: 1, revision_id: await testRevisionOf(h.svc.db, pump) })
       .returning('id')
       .executeTakeFirstOrThrow()
     expect(await getWorkOrderSerials(h.svc, id)).toEqual({ work_order_key: id, work_order_code: expect.any(String), produced: [], produced_total: 0, consumed: [], consumed_total: 0 })

@@ -26,6 +26,7 @@ import { archiveWorkOrder, patchWorkOrder, restoreWorkOrder } from './edit'
 import { workOrderHistory } from './history'
 import { DEFAULT_PAGE_SIZE, listWorkOrders, productChoices, searchOpts } from './list'
 import { changeQuantities } from './quantities'
+import { changeRevision } from './revision'
 import { getSiteQueue, moveInSiteQueue, saveSiteQueue } from './site-queue'
 
 /** Who reads the work order lists, the queue and the history: production and the areas that report on it. */
@@ -118,7 +119,7 @@ export const workOrdersApi = useCases('work orders', {
   }),
   create: mutation({
     summary:
-      'Create a work order for an active product with a process: quantity > 0, start_from/due_by as YYYY/MM/DD or YYYY-MM-DD, answered as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), ' +
+      'Create a work order for an active product with a released revision (422 PRODUCT_NOT_RELEASED), made from its latest revision: quantity > 0, start_from/due_by as YYYY/MM/DD or YYYY-MM-DD, answered as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), ' +
       'line, notes. It gets a code (WO000123), goes to the end of the site queue and gets one job per phase with the whole quantity. ' +
       'Operators: phase_operators[] per phase, else operator_key for every phase, else unassigned - only where the settings allow unassigned jobs ' +
       '(otherwise 422 OPERATOR_REQUIRED naming the phase).',
@@ -148,6 +149,16 @@ export const workOrdersApi = useCases('work orders', {
     response: WorkOrderDetail,
     rest: { method: 'patch', path: '/work-order/{id}/update-quantities', params: byId, body: 'change' },
     run: (ctx, input) => changeQuantities(ctx, ctx.actor, input.key, input.change),
+  }),
+  changeRevision: mutation({
+    summary:
+      "Move a work order none of whose jobs has started to the product's latest released revision (its jobs follow their phases; see the diff first). " +
+      'Errors: 409 WORK_ORDER_STARTED, REVISION_NOT_NEWER, WORK_ORDER_ARCHIVED',
+    access: production,
+    input: ByKey,
+    response: WorkOrderDetail,
+    rest: { method: 'post', path: '/work-order/{id}/revision', params: byId },
+    run: (ctx, input) => changeRevision(ctx, ctx.actor, input.key),
   }),
   archive: mutation({
     summary: 'Archive a completed or closed work order (409 WORK_ORDER_NOT_FINISHED otherwise); it leaves the active list and the site queue',

@@ -12,11 +12,13 @@ import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
 import { readDetail } from './detail'
+import { latestRevisionRef, phaseLineages, revisionPhases, stepSequence } from './revision'
 import { assertDates, assertOperators, formatWorkOrderCode, SUBJECT, todayOf } from './shared'
 
 /**
- * `POST work-order`: product active, not in the trash, with a process; quantity > 0; due_by not
- * before start_from. In one transaction: the work order (code WO000123, at the end of the site
+ * `POST work-order`: product active, not in the trash, with a released revision (422
+ * PRODUCT_NOT_RELEASED; WORK_ORDER_PRODUCT_NO_PROCESS without even a draft process); quantity > 0;
+ * due_by not before start_from. The work order runs on the latest revision, its jobs on that revision's phases. In one transaction: the work order (code WO000123, at the end of the site
  * queue), one work_order_phases row per phase (phase 1 released_in_qt = the whole quantity) and
  * one job per phase with the whole quantity and the phase's steps; event WORK_ORDER_CREATED.
  */
@@ -36,21 +38,23 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
       .executeTakeFirst()
     if (!product) throw badRequest('UNKNOWN_PRODUCT', 'product not found')
     if (!product.active || product.trashed_at) throw unprocessable('WORK_ORDER_PRODUCT_INACTIVE', 'the product is not active or is in the trash')
-    const phases = await trx
-      .selectFrom('product_phases')
-      .select(['id', 'name', 'steps'])
-      .where('product_id', '=', product.id)
-      .orderBy('position')
-      .orderBy('id')
-      .execute()
-    if (phases.length === 0) throw unprocessable('WORK_ORDER_PRODUCT_NO_PROCESS', 'the product has no process: add at least one phase')
+    const revision = await latestRevisionRef(trx, product.id)
+    if (!revision) {
+      const draft = await trx.selectFrom('product_phases').select('id').where('product_id', '=', product.id).where('revision_id', 'is', null).limit(1).execute()
+      if (draft.length === 0) throw unprocessable('WORK_ORDER_PRODUCT_NO_PROCESS', 'the product has no process: add at least one phase')
+      throw unprocessable('PRODUCT_NOT_RELEASED', `product ${product.code} has no released revision: release its process in the library first`)
+    }
+    const phases = await revisionPhases(trx, revision.id)
 
     // Who runs each phase's job.
     const perPhase = new Map<string, string>()
+    // A phase is named by its key in the revision or in any other revision or the draft (its lineage).
+    const lineages = await phaseLineages(trx, product.id, (input.phase_operators ?? []).map((po) => po.phase_key))
     for (const po of input.phase_operators ?? []) {
-      if (!phases.some((p) => p.id === po.phase_key)) throw badRequest('UNKNOWN_PHASE', 'phase_operators names a phase of another product', { phase_key: po.phase_key })
-      if (perPhase.has(po.phase_key)) throw invalidField({ path: 'phase_operators', kind: 'duplicate', message: 'a phase is repeated' }, { phase_key: po.phase_key })
-      perPhase.set(po.phase_key, po.operator_key)
+      const phase = phases.find((p) => p.lineage === lineages.get(po.phase_key))
+      if (!phase) throw badRequest('UNKNOWN_PHASE', 'phase_operators names a phase of another product', { phase_key: po.phase_key })
+      if (perPhase.has(phase.id)) throw invalidField({ path: 'phase_operators', kind: 'duplicate', message: 'a phase is repeated' }, { phase_key: po.phase_key })
+      perPhase.set(phase.id, po.operator_key)
     }
     const operators = phases.map((p) => perPhase.get(p.id) ?? input.operator_key ?? null)
     await assertOperators(trx, operators.filter((o): o is string => o !== null))
@@ -78,6 +82,7 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
         // The day the work order was released to the shop floor.
         release_date: toDbDate(today)!,
         notes: input.notes ?? '',
+        revision_id: revision.id,
         created_at: now,
         updated_at: now,
       })
@@ -96,7 +101,7 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
           position: i + 1,
           quantity: input.quantity,
           operator_id: operators[i],
-          step_sequence: JSON.stringify(p.steps.map((s) => ({ _key: s._key, type: s.type }))),
+          step_sequence: stepSequence(p.steps),
           created_at: now,
           updated_at: now,
         })),
@@ -118,6 +123,7 @@ export async function createWorkOrder(svc: Services, actor: Actor, input: WorkOr
           start_from: input.start_from ?? null,
           due_by: input.due_by ?? null,
           line: input.line ?? '',
+          revision: revision.number,
           jobs: jobs.map((j) => ({ job_key: j.id, phase_key: j.phase_id, operator_key: j.operator_id })),
         },
       },

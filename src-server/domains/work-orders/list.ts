@@ -71,7 +71,8 @@ export async function searchOpts(svc: Services, input: { search?: string; archiv
 
 /**
  * Products a work order can be made for (SPEC 5 autocomplete: from 3 characters, first 100):
- * active, not in the trash, with at least one phase; with their phases for the operator choice.
+ * active, not in the trash, with at least one phase (in the draft or a revision); with the revision a
+ * new work order takes and its phases for the operator choice.
  */
 export async function productChoices(svc: Services, search: string): Promise<ProductChoice[]> {
   const words = search.trim().split(/\s+/).filter(Boolean)
@@ -86,18 +87,26 @@ export async function productChoices(svc: Services, search: string): Promise<Pro
     const pattern = containsPattern(word)
     q = q.where((eb) => eb.or([eb('p.code', 'ilike', pattern), eb('p.description', 'ilike', pattern)]))
   }
-  const products = await q.orderBy(sql`lower(p.code)`).limit(OPTIONS_LIMIT).execute()
+  const products = await q
+    .select(sql<number | null>`(select max(r.number) from product_revisions r where r.product_id = p.id)`.as('revision'))
+    .orderBy(sql`lower(p.code)`)
+    .limit(OPTIONS_LIMIT)
+    .execute()
   if (products.length === 0) return []
+  // The latest revision's phases, the draft's for a product not released yet.
   const phases = await svc.db
-    .selectFrom('product_phases')
-    .select(['id', 'product_id', 'name', 'position'])
+    .selectFrom('product_phases as pp')
+    .select(['pp.id', 'pp.product_id', 'pp.name', 'pp.position'])
     .where(
-      'product_id',
+      'pp.product_id',
       'in',
       products.map((p) => p._key),
     )
-    .orderBy('product_id')
-    .orderBy('position')
+    .where(
+      sql<boolean>`pp.revision_id is not distinct from (select r.id from product_revisions r where r.product_id = pp.product_id order by r.number desc limit 1)`,
+    )
+    .orderBy('pp.product_id')
+    .orderBy('pp.position')
     .execute()
   return products.map((p) => ({
     ...p,

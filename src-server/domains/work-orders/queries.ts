@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
 import { isUuid } from '../../../src/uuid'
 import { msOrNull } from '../../db/epoch'
+import type { RevisionRef } from '../../../src/domains/revisions/schemas'
 
 /** DATE columns leave the API as YYYY/MM/DD (SPEC 5). */
 const edgeDate = (column: string) => sql<string | null>`to_char(${sql.ref(column)}, 'YYYY/MM/DD')`
@@ -91,6 +92,8 @@ export function selectListItems(q: ReturnType<typeof filteredWorkOrders>, today:
       hasCriticalJob.as('has_critical_job'),
       'w.sequence',
       msOrNull('w.archived_at').as('archived_at'),
+      sql<RevisionRef>`(select json_build_object('_key', r.id, 'number', r.number) from product_revisions r where r.id = w.revision_id)`.as('revision'),
+      sql<number | null>`(select nullif(max(r.number), (select number from product_revisions c where c.id = w.revision_id)) from product_revisions r where r.product_id = w.product_id)`.as('newer_revision'),
     ])
     .$castTo<WorkOrderListItem>()
 }

@@ -1,10 +1,12 @@
 import { DEFAULT_PHASE_PARAMETERS } from '../../../src/domains/process/phase-parameters'
 import type { Step } from '../../../src/domains/process/steps'
 import type { Db } from '../../db/connect'
+import { draftFromRevision, newTestRevision } from '../../test/revisions'
 
 /**
  * Products with a process written straight into the tables (no dependency on the library
  * services), for production tests: `makeProduct(db, { code, phases: ['Montaggio', 'Collaudo'] })`.
+ * The phases are released as revision 1 (their keys are the revision's) with a draft copy.
  */
 export async function makeProduct(
   db: Db,
@@ -24,6 +26,7 @@ export async function makeProduct(
     .returning('id')
     .executeTakeFirstOrThrow()
   const phases: { key: string; name: string; steps: Step[] }[] = []
+  const revision = opts.phases?.length ? await newTestRevision(db, id) : null
   for (const [i, name] of (opts.phases ?? []).entries()) {
     const steps: Step[] = Array.from({ length: opts.stepsPerPhase ?? 2 }, (_, s) => ({
       _key: crypto.randomUUID(),
@@ -45,11 +48,13 @@ export async function makeProduct(
         parameters: JSON.stringify(DEFAULT_PHASE_PARAMETERS),
         steps: JSON.stringify(steps),
         print_templates: '[]',
+        revision_id: revision,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
     phases.push({ key: phase.id, name, steps })
   }
+  if (revision) await draftFromRevision(db, revision)
   return { key: id, phases }
 }
 

@@ -13,13 +13,23 @@ import { seedDemoUsers } from './users'
 describe('demo processes and boms seed', () => {
   const h = useHarness()
 
-  test('the finished demo products get phases with steps and media, and boms; running again changes nothing', async () => {
+  test('the finished demo products get phases with steps and media, and boms, released as revision 1; running again changes nothing', async () => {
     await seedDemoDepartments(h.svc)
     await seedDemoUsers(h.svc)
     await seedDemoLibraries(h.svc)
     const products = await seedDemoProducts(h.svc)
     const created = await seedDemoProcesses(h.svc, products)
-    expect(created).toEqual(['process of PMP-100 (3 phases)', 'bom of PMP-100 (5 lines)', 'process of CTL-200 (2 phases)', 'bom of CTL-200 (3 lines)', 'process of VLV-300 (2 phases)', 'bom of VLV-300 (3 lines)'])
+    expect(created).toEqual([
+      'process of PMP-100 (3 phases)',
+      'bom of PMP-100 (5 lines)',
+      'revision 1 of PMP-100',
+      'process of CTL-200 (2 phases)',
+      'bom of CTL-200 (3 lines)',
+      'revision 1 of CTL-200',
+      'process of VLV-300 (2 phases)',
+      'bom of VLV-300 (3 lines)',
+      'revision 1 of VLV-300',
+    ])
 
     const pump = await getProcess(h.svc, products['PMP-100']!)
     expect(pump.phases.map((p) => [p.name, p.operation_name, p.component_count])).toEqual([

@@ -5,6 +5,7 @@ import type { Actor, Services } from '../../context'
 import { updateBom } from '../../domains/bom/service'
 import { updateProcess } from '../../domains/process/service'
 import { addStepMedia } from '../../domains/process/step-media'
+import { release } from '../../domains/revisions/service'
 import { getDefaultPhaseParameters } from '../../domains/settings/service'
 import { pngBytes } from '../../test/png'
 
@@ -122,8 +123,9 @@ export async function seedDemoProcesses(svc: Services, products: Record<string, 
     const counts = await svc.db
       .selectFrom('products as p')
       .select([
-        sql<number>`(select count(*)::int from product_phases pp where pp.product_id = p.id)`.as('phases'),
-        sql<number>`(select count(*)::int from bom_lines b where b.product_id = p.id)`.as('lines'),
+        sql<number>`(select count(*)::int from product_phases pp where pp.product_id = p.id and pp.revision_id is null)`.as('phases'),
+        sql<number>`(select count(*)::int from bom_lines b where b.product_id = p.id and b.revision_id is null)`.as('lines'),
+        sql<number>`(select count(*)::int from product_revisions r where r.product_id = p.id)`.as('revisions'),
       ])
       .where('p.id', '=', productKey)
       .where('p.trashed_at', 'is', null)
@@ -154,10 +156,11 @@ export async function seedDemoProcesses(svc: Services, products: Record<string, 
       })
       created.push(`process of ${demo.product} (${usable.length} phases)`)
     } else if (counts.lines > 0) {
+      if (counts.revisions === 0) await releaseDemo(svc, actor, productKey, demo.product, created)
       continue
     } else {
       // A process made by hand: the bom follows it only if it still has the demo's phases in order.
-      const phases = await svc.db.selectFrom('product_phases').select('id').where('product_id', '=', productKey).orderBy('position').orderBy('id').execute()
+      const phases = await svc.db.selectFrom('product_phases').select('id').where('product_id', '=', productKey).where('revision_id', 'is', null).orderBy('position').orderBy('id').execute()
       if (phases.length !== demo.phases.length) continue
       phaseKeys = phases.map((p) => p.id)
     }
@@ -173,6 +176,13 @@ export async function seedDemoProcesses(svc: Services, products: Record<string, 
         created.push(`bom of ${demo.product} (${lines.length} lines)`)
       }
     }
+    if (counts.revisions === 0) await releaseDemo(svc, actor, productKey, demo.product, created)
   }
   return created
+}
+
+/** Work orders are made from released revisions: the demo process and bom become revision 1. */
+async function releaseDemo(svc: Services, actor: Actor, productKey: string, code: string, created: string[]) {
+  await release(svc, actor, productKey, { reason: 'Revisione iniziale (dati dimostrativi)' })
+  created.push(`revision 1 of ${code}`)
 }

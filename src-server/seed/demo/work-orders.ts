@@ -50,7 +50,7 @@ async function demoProducts(db: Db) {
     .select(['p.id', 'p.code'])
     .where('p.active', '=', true)
     .where('p.trashed_at', 'is', null)
-    .where(({ exists, selectFrom }) => exists(selectFrom('product_phases as pp').select('pp.id').whereRef('pp.product_id', '=', 'p.id')))
+    .where(({ exists, selectFrom }) => exists(selectFrom('product_revisions as r').select('r.id').whereRef('r.product_id', '=', 'p.id')))
     .orderBy('p.code')
     .limit(3)
     .execute()
@@ -58,7 +58,7 @@ async function demoProducts(db: Db) {
 
 /**
  * A queue of demo work orders on the demo products that have a process. Idempotent: it only
- * fills an empty plant (no work order yet) and skips when no product has a process yet.
+ * fills an empty plant (no work order yet) and skips when no product has a released revision yet.
  * Returns the codes it created.
  */
 export async function seedDemoWorkOrders(svc: Services): Promise<string[]> {
@@ -79,7 +79,14 @@ export async function seedDemoWorkOrders(svc: Services): Promise<string[]> {
 
   for (const plan of PLAN) {
     const product = products[plan.product % products.length]!
-    const phases = await svc.db.selectFrom('product_phases').select('id').where('product_id', '=', product.id).orderBy('position').orderBy('id').execute()
+    // The phases of the latest revision, which the work order is made from.
+    const phases = await svc.db
+      .selectFrom('product_phases')
+      .select('id')
+      .where('revision_id', '=', (eb) => eb.selectFrom('product_revisions').select('id').where('product_id', '=', product.id).orderBy('number', 'desc').limit(1))
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
     const phaseOperators = phases
       .map((p, i) => ({ phase_key: p.id, operator_key: operator(plan.operators[Math.min(i, plan.operators.length - 1)] ?? null) ?? (allow_unassigned_jobs ? null : fallback) }))
       .filter((po): po is { phase_key: string; operator_key: string } => po.operator_key !== null)

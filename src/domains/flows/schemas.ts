@@ -25,6 +25,8 @@ export const FLOW_EVENT_TYPES = [
   'MOVEMENT_CONFIRMED',
   'MOVEMENT_REVERTED',
   'MISSION_COMPLETED',
+  'REVISION_RELEASED',
+  'WORK_ORDER_REVISION_CHANGED',
 ] as const
 export type FlowEventType = (typeof FLOW_EVENT_TYPES)[number]
 

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { DayInput } from '../../dates'
 import { StorableText } from '../../valibot-helpers'
 import { MAX_JOB_QUANTITY } from '../jobs/schemas'
+import { RevisionRef } from '../revisions/schemas'
 
 /**
  * The work order contract (SPEC 3 Work order and Queue save payload, 7 "Work orders and queue"),
@@ -191,6 +192,10 @@ export const WorkOrderListItem = v.object({
   has_critical_job: v.boolean(),
   sequence: v.number(),
   archived_at: v.nullable(v.number()),
+  /** The released revision of the product's process and bom the work order runs on. */
+  revision: RevisionRef,
+  /** The number of the product's latest revision when newer than the work order's, else null. */
+  newer_revision: v.nullable(v.number()),
 })
 export type WorkOrderListItem = v.InferOutput<typeof WorkOrderListItem>
 export const WorkOrderPage = v.object({ rows: v.array(WorkOrderListItem), total: v.number() })
@@ -268,6 +273,9 @@ export const ProductChoice = v.object({
   _key: v.string(),
   code: v.string(),
   description: v.string(),
+  /** The latest released revision a new work order takes; null: none yet (the work order is refused: release first). */
+  revision: v.nullable(v.number()),
+  /** The phases of that revision (of the draft while there is none). */
   phases: v.array(v.object({ _key: v.string(), name: v.string(), position: v.number() })),
 })
 export type ProductChoice = v.InferOutput<typeof ProductChoice>

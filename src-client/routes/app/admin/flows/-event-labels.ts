@@ -22,4 +22,6 @@ export const EVENT_LABELS: Record<FlowEventType, MessageDescriptor> = {
   MOVEMENT_CONFIRMED: msg`Movimento di magazzino confermato`,
   MOVEMENT_REVERTED: msg`Movimento di magazzino stornato`,
   MISSION_COMPLETED: msg`Missione di magazzino completata`,
+  REVISION_RELEASED: msg`Revisione di processo e distinta rilasciata`,
+  WORK_ORDER_REVISION_CHANGED: msg`Ordine di lavoro portato a una revisione più recente`,
 }

@@ -26,10 +26,15 @@ function BomTab() {
   const { view } = useWorkSession()
   const batchKey = view.batch?._key
   const forBatch = useQuery({ ...trpc.execution.componentBatch.queryOptions({ batch_key: batchKey ?? '' }, { trpc: BACKGROUND }), enabled: !!batchKey })
-  const bom = useQuery({ ...trpc.bom.get.queryOptions({ key: view.product._key }, { trpc: BACKGROUND }), enabled: !batchKey })
+  // Without a batch: the phase's lines as the work order's revision has them.
+  const wo = useQuery({ ...trpc.workOrders.get.queryOptions({ key: view.work_order._key }, { trpc: BACKGROUND }), enabled: !batchKey })
+  const revision = useQuery({
+    ...trpc.revisions.get.queryOptions({ key: view.product._key, number: wo.data?.revision.number ?? 1 }, { trpc: BACKGROUND }),
+    enabled: !batchKey && Boolean(wo.data),
+  })
   const lines: Line[] | undefined = batchKey
     ? forBatch.data?.components
-    : bom.data?.lines.filter((l) => l.phase_key === view.phase._key).map((l) => ({ ...l, batch_quantity: null }))
+    : revision.data?.phases.find((p) => p._key === view.phase._key)?.bom.map((l) => ({ ...l, batch_quantity: null }))
 
   if (!lines) return <Loader />
   if (lines.length === 0) {

@@ -6,14 +6,18 @@ import { createFileRoute } from '@tanstack/react-router'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { BACKGROUND, trpc } from '../../../../../lib/trpc'
 
-/** The product's whole process, this job's phase highlighted. */
+/** The whole process of the work order's revision, this job's phase highlighted. */
 export const Route = createFileRoute('/app/operator/job/$jobKey/process')({
   component: ProcessTab,
 })
 
 function ProcessTab() {
   const { view } = useWorkSession()
-  const { data } = useQuery(trpc.process.get.queryOptions({ key: view.product._key }, { trpc: BACKGROUND }))
+  const { data: wo } = useQuery(trpc.workOrders.get.queryOptions({ key: view.work_order._key }, { trpc: BACKGROUND }))
+  const { data } = useQuery({
+    ...trpc.revisions.get.queryOptions({ key: view.product._key, number: wo?.revision.number ?? 1 }, { trpc: BACKGROUND }),
+    enabled: Boolean(wo),
+  })
   if (!data) return <Loader />
   return (
     <Stack gap="xs" data-testid="process-tab">

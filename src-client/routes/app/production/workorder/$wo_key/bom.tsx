@@ -34,23 +34,23 @@ function phaseNeed(line: Pick<BomLine, 'quantity' | 'quantity_per'>, phase: Pick
   return Math.round(total * 10_000) / 10_000
 }
 
-/** The product's bill of materials times this work order's quantity, phase by phase. */
+/** The bill of materials of the work order's revision times its quantity, phase by phase. */
 function BomTab() {
   const { t, i18n } = useLingui()
   const { wo_key } = Route.useParams()
   const { data: wo } = useWorkOrder(wo_key)
-  const bom = useQuery({ ...trpc.bom.get.queryOptions({ key: wo?.product_key ?? '' }), enabled: Boolean(wo) })
+  const bom = useQuery({ ...trpc.revisions.get.queryOptions({ key: wo?.product_key ?? '', number: wo?.revision.number ?? 1 }), enabled: Boolean(wo) })
   // Stock per component (inventory management): required, consumed, at the line, anywhere, on its way.
   const material = useQuery({ ...trpc.missions.workOrderMaterial.queryOptions({ key: wo_key }), staleTime: 0 })
   const stock = material.data?.inventory_management ? material.data : null
-  const stockOf = (line: BomLine): WorkOrderMaterialLine | undefined =>
+  const stockOf = (line: Pick<BomLine, 'phase_key' | 'item_key'>): WorkOrderMaterialLine | undefined =>
     stock?.lines.find((m) => m.phase_key === line.phase_key && m.item_key === line.item_key)
   if (!wo) return null
   if (bom.isLoading) return <Loading />
   if (bom.isError || !bom.data) {
     return <Alert color="red">{bom.error ? errorMessage(toApiError(bom.error)) : <Trans>Impossibile caricare la distinta base</Trans>}</Alert>
   }
-  const lines = bom.data.lines
+  const lines = bom.data.phases.flatMap((p) => p.bom)
   if (lines.length === 0) {
     return (
       <Paper withBorder radius="md" p="xl" ta="center">
