@@ -348,6 +348,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail: every recorded event newest first, with who, when, the entity, the reason and the changes. Filters: entity type and code (or key), username, event type, days (plant time zone). Pages: pass next_before as before.
+         * @description Needs permission: admin or quality or audit.
+         */
+        get: operations["get_audit_trail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-trail/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail with the same filters as a file: CSV (';'-separated, UTF-8 with BOM) or XLSX; column headers in Italian (lang=it, default) or English. At most 100,000 events (400 EXPORT_TOO_LARGE: narrow the filters).
+         * @description Needs permission: admin or quality or audit.
+         */
+        get: operations["get_audit_trail_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Walks the event chain: intact with the number of events, or the first event changed, removed or recorded outside it
+         * @description Needs permission: admin or audit.
+         */
+        get: operations["get_audit_chain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/create": {
         parameters: {
             query?: never;
@@ -1236,6 +1296,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/product/{key}/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The released revisions of a product, newest first (number, reason, origin, who released it and when), and draft_changed: the draft differs from the latest revision
+         * @description Needs permission: library or production or operator or quality or traceability or warehouse.
+         */
+        get: operations["get_product_key_revision"];
+        put?: never;
+        /**
+         * Release the draft as the next revision (1, 2, 3 ...) with a reason; it never changes afterwards and new work orders are made from it. Errors: 409 NOTHING_TO_RELEASE (the draft equals the latest revision), PRODUCT_IN_TRASH; 422 PROCESS_EMPTY
+         * @description Needs permission: library.
+         */
+        post: operations["post_product_key_revision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{key}/revision/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One released revision: the whole process (phases with steps, parameters, notes, print templates, traceability, counter, bom lines) and the form fields its steps use, as released. Errors: 404 UNKNOWN_REVISION
+         * @description Needs permission: library or production or operator or quality or traceability or warehouse.
+         */
+        get: operations["get_product_key_revision_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{key}/revision-diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed from one side to the other (from, to: a revision number or "draft"; by default the latest revision and the draft): phases added, removed, moved or changed (attributes, steps, bom lines) and form field definitions. Errors: 404 UNKNOWN_REVISION
+         * @description Needs permission: library or production or operator or quality or traceability or warehouse.
+         */
+        get: operations["get_product_key_revision_diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{key}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard the changes of the draft: it becomes a copy of the latest revision again. Errors: 409 NO_REVISION, PRODUCT_IN_TRASH
+         * @description Needs permission: library.
+         */
+        delete: operations["delete_product_key_draft"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/work-order": {
         parameters: {
             query?: never;
@@ -1250,7 +1394,7 @@ export interface paths {
         get: operations["get_work_order"];
         put?: never;
         /**
-         * Create a work order for an active product with a process: quantity > 0, start_from/due_by as YYYY/MM/DD or YYYY-MM-DD, answered as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), line, notes. It gets a code (WO000123), goes to the end of the site queue and gets one job per phase with the whole quantity. Operators: phase_operators[] per phase, else operator_key for every phase, else unassigned - only where the settings allow unassigned jobs (otherwise 422 OPERATOR_REQUIRED naming the phase).
+         * Create a work order for an active product with a released revision (422 PRODUCT_NOT_RELEASED), made from its latest revision: quantity > 0, start_from/due_by as YYYY/MM/DD or YYYY-MM-DD, answered as YYYY/MM/DD (due_by >= start_from: 400 DUE_BEFORE_START), line, notes. It gets a code (WO000123), goes to the end of the site queue and gets one job per phase with the whole quantity. Operators: phase_operators[] per phase, else operator_key for every phase, else unassigned - only where the settings allow unassigned jobs (otherwise 422 OPERATOR_REQUIRED naming the phase).
          * @description Needs permission: production.
          */
         post: operations["post_work_order"];
@@ -1402,6 +1546,26 @@ export interface paths {
          * @description Needs permission: production.
          */
         patch: operations["patch_work_order_id_update_quantities"];
+        trace?: never;
+    };
+    "/work-order/{id}/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a work order none of whose jobs has started to the product's latest released revision (its jobs follow their phases; see the diff first). Errors: 409 WORK_ORDER_STARTED, REVISION_NOT_NEWER, WORK_ORDER_ARCHIVED
+         * @description Needs permission: production.
+         */
+        post: operations["post_work_order_id_revision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/work-order/{id}/archive": {
@@ -2608,7 +2772,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * OEE = availability x performance x quality per period and by `group_by` (phase, department, line). availability = run / (run + pauses + forced pauses + offline); performance = std_processing_time x pieces / run; quality = (pieces - scrapped) / pieces. Ratios are 0..1 (performance may exceed 1), null without data. `from`, `to`: first and last day, both included (YYYY/MM/DD or YYYY-MM-DD, plant calendar: the server's time zone, named in `time_zone`); `period`: day (default), week (from Monday), month or year; filters `product_key`, `work_order_key`, `phase_key`, `department_key`, `line`, `operator_key`. Durations in milliseconds.
+         * OEE = availability x performance x quality per period and by `group_by` (phase, department, line). availability = run / (run + pauses + forced pauses + offline); performance = std_processing_time x pieces / run; quality = (pieces - scrapped) / pieces. Ratios are 0..1, null without data; performance is raw and may exceed 1 (a standard time to review), OEE takes it capped at 1. planned_ms is the availability denominator (run + pauses + forced pauses + offline). `from`, `to`: first and last day, both included (YYYY/MM/DD or YYYY-MM-DD, plant calendar: the server's time zone, named in `time_zone`); `period`: day (default), week (from Monday), month or year; filters `product_key`, `work_order_key`, `phase_key`, `department_key`, `line`, `operator_key`. Durations in milliseconds.
          * @description Needs permission: reporting.
          */
         get: operations["get_report_oee"];
@@ -2894,7 +3058,7 @@ export interface paths {
         get: operations["get_flow"];
         put?: never;
         /**
-         * Create a data flow: name (unique whatever the case: 409 FLOW_NAME_TAKEN), url (http/https), event_types (any of JOB_STARTED, JOB_PAUSED, JOB_PAUSE_FORCED, JOB_RESUMED, JOB_CLOSED, BATCH_COMPLETED, WORK_ORDER_CREATED, WORK_ORDER_CLOSED, ISSUE_OPENED, ISSUE_MADE_CRITICAL, ISSUE_ESCALATED, ISSUE_CLOSED, SERIAL_CREATED, SERIAL_FINALIZED, SERIAL_LINKED, MOVEMENT_CONFIRMED, MOVEMENT_REVERTED, MISSION_COMPLETED), secret (>= 16 characters; made when omitted), active. Each delivery is a POST of JSON {type, timestamp, data} with the Standard Webhooks headers webhook-id (stable per delivery: drop duplicates by it), webhook-timestamp (seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body" with the secret; a whsec_ secret signs with its base64-decoded bytes). A 2xx answer delivers it; anything else is retried with exponential backoff for 24 h, in order per flow.
+         * Create a data flow: name (unique whatever the case: 409 FLOW_NAME_TAKEN), url (http/https), event_types (any of JOB_STARTED, JOB_PAUSED, JOB_PAUSE_FORCED, JOB_RESUMED, JOB_CLOSED, BATCH_COMPLETED, WORK_ORDER_CREATED, WORK_ORDER_CLOSED, ISSUE_OPENED, ISSUE_MADE_CRITICAL, ISSUE_ESCALATED, ISSUE_CLOSED, SERIAL_CREATED, SERIAL_FINALIZED, SERIAL_LINKED, MOVEMENT_CONFIRMED, MOVEMENT_REVERTED, MISSION_COMPLETED, REVISION_RELEASED, WORK_ORDER_REVISION_CHANGED), secret (>= 16 characters; made when omitted), active. Each delivery is a POST of JSON {type, timestamp, data} with the Standard Webhooks headers webhook-id (stable per delivery: drop duplicates by it), webhook-timestamp (seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body" with the secret; a whsec_ secret signs with its base64-decoded bytes). A 2xx answer delivers it; anything else is retried with exponential backoff for 24 h, in order per flow.
          * @description Needs permission: admin.
          */
         post: operations["post_flow"];
@@ -3100,7 +3264,7 @@ export interface operations {
                                 scope: string;
                                 preferences: {
                                     locale: ("it" | "en") | null;
-                                    home_page: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot") | null;
+                                    home_page: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot" | "auditRoot") | null;
                                     /** @enum {string} */
                                     theme: "light" | "dark";
                                 };
@@ -3234,7 +3398,7 @@ export interface operations {
                             scope: string;
                             preferences: {
                                 locale: ("it" | "en") | null;
-                                home_page: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot") | null;
+                                home_page: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot" | "auditRoot") | null;
                                 /** @enum {string} */
                                 theme: "light" | "dark";
                             };
@@ -3464,7 +3628,7 @@ export interface operations {
                 dir?: "asc" | "desc";
                 archived?: boolean;
                 enabled?: boolean;
-                scope?: "admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse";
+                scope?: "admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit";
             };
             header?: never;
             path?: never;
@@ -3574,7 +3738,7 @@ export interface operations {
                 dir?: "asc" | "desc";
                 archived?: boolean;
                 enabled?: boolean;
-                scope?: "admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse";
+                scope?: "admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit";
                 page?: number;
                 page_size?: number;
             };
@@ -3706,7 +3870,7 @@ export interface operations {
                     enabled?: boolean;
                     preferences?: {
                         locale?: ("it" | "en") | null;
-                        home_page?: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot") | null;
+                        home_page?: ("operatorRoot" | "productionRoot" | "libraryRoot" | "adminPanel" | "qualityRoot" | "traceabilityRoot" | "reportRoot" | "warehouseRoot" | "auditRoot") | null;
                         /** @enum {string} */
                         theme?: "light" | "dark";
                     };
@@ -3996,6 +4160,170 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail?: unknown;
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_audit_trail: {
+        parameters: {
+            query?: {
+                subject_type?: string;
+                code?: string;
+                user?: string;
+                event_type?: string;
+                from?: string;
+                to?: string;
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            rows: {
+                                id: number;
+                                at: unknown;
+                                event_type: string;
+                                user: {
+                                    _key: string;
+                                    username: string;
+                                    full_name: string | null;
+                                } | null;
+                                subject_type: string | null;
+                                subject_key: string | null;
+                                code: string | null;
+                                reason: string | null;
+                                changes: {
+                                    [key: string]: {
+                                        from: unknown;
+                                        to: unknown;
+                                    };
+                                } | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            next_before: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_audit_trail_export: {
+        parameters: {
+            query: {
+                subject_type?: string;
+                code?: string;
+                user?: string;
+                event_type?: string;
+                from?: string;
+                to?: string;
+                format: "csv" | "xlsx";
+                lang?: "it" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv, or application/vnd.openxmlformats-officedocument.spreadsheetml.sheet for xlsx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_audit_chain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @constant */
+                            ok: true;
+                            events: number;
+                            head_hash: string;
+                        } | {
+                            /** @constant */
+                            ok: false;
+                            events: number;
+                            first_break: {
+                                seq: number;
+                                event_id: number | null;
+                                /** @enum {string} */
+                                reason: "changed" | "missing" | "relinked" | "unchained" | "head";
+                            };
+                        };
                     };
                 };
             };
@@ -8233,6 +8561,393 @@ export interface operations {
             };
         };
     };
+    get_product_key_revision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            product_key: string;
+                            revisions: {
+                                _key: string;
+                                number: number;
+                                reason: string;
+                                /** @enum {string} */
+                                origin: "release" | "migration";
+                                released_by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                released_at: number;
+                            }[];
+                            draft_changed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_product_key_revision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            number: number;
+                            reason: string;
+                            /** @enum {string} */
+                            origin: "release" | "migration";
+                            released_by: {
+                                _key: string;
+                                name: string;
+                            } | null;
+                            released_at: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_product_key_revision_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                number: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            product_key: string;
+                            _key: string;
+                            number: number;
+                            reason: string;
+                            /** @enum {string} */
+                            origin: "release" | "migration";
+                            released_by: {
+                                _key: string;
+                                name: string;
+                            } | null;
+                            released_at: number;
+                            phases: {
+                                _key: string;
+                                position: number;
+                                name: string;
+                                operation_key: string;
+                                operation_name: string;
+                                department_key: string | null;
+                                parameters: {
+                                    unsupervised_work_allowed: boolean;
+                                    auto_new_batch: boolean;
+                                    max_offline: number;
+                                    parallel_job_allowed: boolean;
+                                    display_job_timer: boolean;
+                                    production_batch_qt: number;
+                                    release_batch_qt: number;
+                                    /** @enum {string} */
+                                    release_style: "continuous" | "job" | "release_batch";
+                                    std_processing_time: number;
+                                    step_check: boolean;
+                                    step_check_force_order: boolean;
+                                };
+                                steps: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    type: "instruction" | "form";
+                                    title: string;
+                                    text: string;
+                                    media: string[];
+                                    fields: string[];
+                                    print_templates: string[];
+                                }[];
+                                production_notes: string;
+                                print_templates: string[];
+                                /** @enum {string} */
+                                traceability_level: "none" | "form" | "complete";
+                                counter_key: string | null;
+                                lineage: string;
+                                department_name: string | null;
+                                counter_name: string | null;
+                                bom: {
+                                    _key: string;
+                                    phase_key: string;
+                                    item_key: string;
+                                    item_code: string;
+                                    item_description: string;
+                                    quantity: number;
+                                    /** @enum {string} */
+                                    quantity_per: "item" | "job" | "batch";
+                                    /** @enum {string} */
+                                    traceability: "none" | "form" | "complete";
+                                    declared_serials: boolean;
+                                }[];
+                            }[];
+                            form_fields: {
+                                [key: string]: {
+                                    _key: string;
+                                    name: string;
+                                    type: string;
+                                    options: string[];
+                                    multiple: boolean;
+                                    mandatory: boolean;
+                                    help_text: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_product_key_revision_diff: {
+        parameters: {
+            query: {
+                from: "draft" | (number | string);
+                to: "draft" | (number | string);
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            changed: boolean;
+                            phases: {
+                                lineage: string;
+                                name: string;
+                                /** @enum {string} */
+                                change: "added" | "removed" | "changed" | "unchanged";
+                                moved: boolean;
+                                position: {
+                                    from: number | null;
+                                    to: number | null;
+                                };
+                                attributes: {
+                                    attribute: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                steps: {
+                                    key: string;
+                                    /** @enum {string} */
+                                    change: "added" | "removed" | "changed" | "unchanged";
+                                    moved: boolean;
+                                    from: {
+                                        position: number;
+                                        type: string;
+                                        title: string;
+                                        text: string;
+                                        fields: string[];
+                                        media: string[];
+                                    } | null;
+                                    to: {
+                                        position: number;
+                                        type: string;
+                                        title: string;
+                                        text: string;
+                                        fields: string[];
+                                        media: string[];
+                                    } | null;
+                                }[];
+                                bom: {
+                                    item_key: string;
+                                    item_code: string;
+                                    item_description: string;
+                                    /** @enum {string} */
+                                    change: "added" | "removed" | "changed" | "unchanged";
+                                    from: {
+                                        quantity: number;
+                                        quantity_per: string;
+                                        traceability: string;
+                                        declared_serials: boolean;
+                                    } | null;
+                                    to: {
+                                        quantity: number;
+                                        quantity_per: string;
+                                        traceability: string;
+                                        declared_serials: boolean;
+                                    } | null;
+                                }[];
+                            }[];
+                            fields: {
+                                key: string;
+                                name: string;
+                                /** @enum {string} */
+                                change: "added" | "removed" | "changed" | "unchanged";
+                                attributes: {
+                                    attribute: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    delete_product_key_draft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            product_key: string;
+                            revisions: {
+                                _key: string;
+                                number: number;
+                                reason: string;
+                                /** @enum {string} */
+                                origin: "release" | "migration";
+                                released_by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                released_at: number;
+                            }[];
+                            draft_changed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_work_order: {
         parameters: {
             query?: {
@@ -8284,6 +8999,11 @@ export interface operations {
                                 has_critical_job: boolean;
                                 sequence: number;
                                 archived_at: number | null;
+                                revision: {
+                                    _key: string;
+                                    number: number;
+                                };
+                                newer_revision: number | null;
                             }[];
                             total: number;
                         };
@@ -8361,6 +9081,11 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -8449,6 +9174,11 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -8548,6 +9278,11 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -8932,6 +9667,104 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
+                            notes: string;
+                            release_date: string | null;
+                            closed_at: number | null;
+                            created_at: number;
+                            updated_at: number;
+                            phases: {
+                                _key: string;
+                                position: number;
+                                name: string;
+                                department_key: string | null;
+                                production_batch_qt: number;
+                                released_in_qt: number;
+                                taken_qt: number;
+                                completed_qt: number;
+                                released_out_qt: number;
+                                jobs: {
+                                    _key: string;
+                                    phase_key: string;
+                                    operator_key: string | null;
+                                    operator_name: string | null;
+                                    quantity: number;
+                                    completed_qt: number;
+                                    active_qt: number;
+                                    /** @enum {string} */
+                                    status: "queued" | "started" | "paused" | "closed";
+                                    active: boolean;
+                                    ready: boolean;
+                                    critical: boolean;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_work_order_id_revision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            code: string;
+                            product_key: string;
+                            product_code: string;
+                            product_description: string;
+                            planned_qt: number;
+                            completed_qt: number;
+                            remaining_qt: number;
+                            progress: number;
+                            start_from: string | null;
+                            due_by: string | null;
+                            line: string;
+                            /** @enum {string} */
+                            status: "active" | "completed" | "closed";
+                            late: boolean;
+                            critical: boolean;
+                            has_critical_job: boolean;
+                            sequence: number;
+                            archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -9020,6 +9853,11 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -9108,6 +9946,11 @@ export interface operations {
                             has_critical_job: boolean;
                             sequence: number;
                             archived_at: number | null;
+                            revision: {
+                                _key: string;
+                                number: number;
+                            };
+                            newer_revision: number | null;
                             notes: string;
                             release_date: string | null;
                             closed_at: number | null;
@@ -11943,6 +12786,7 @@ export interface operations {
                     "application/json": {
                         detail: {
                             work_order_key: string;
+                            work_order_code: string;
                             produced: {
                                 serial_key: string;
                                 code: string;
@@ -12313,7 +13157,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -12394,7 +13240,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -12483,7 +13331,9 @@ export interface operations {
                             user_key: string | null;
                             user_name: string | null;
                             reverts_key: string | null;
+                            reverts_number: number | null;
                             reverted_by_key: string | null;
+                            reverted_by_number: number | null;
                             revert_reason: string | null;
                             work_order_key: string | null;
                             batch_key: string | null;
@@ -12551,7 +13401,9 @@ export interface operations {
                             user_key: string | null;
                             user_name: string | null;
                             reverts_key: string | null;
+                            reverts_number: number | null;
                             reverted_by_key: string | null;
+                            reverted_by_number: number | null;
                             revert_reason: string | null;
                             work_order_key: string | null;
                             batch_key: string | null;
@@ -12625,7 +13477,9 @@ export interface operations {
                             user_key: string | null;
                             user_name: string | null;
                             reverts_key: string | null;
+                            reverts_number: number | null;
                             reverted_by_key: string | null;
+                            reverted_by_number: number | null;
                             revert_reason: string | null;
                             work_order_key: string | null;
                             batch_key: string | null;
@@ -12693,7 +13547,9 @@ export interface operations {
                             user_key: string | null;
                             user_name: string | null;
                             reverts_key: string | null;
+                            reverts_number: number | null;
                             reverted_by_key: string | null;
+                            reverted_by_number: number | null;
                             revert_reason: string | null;
                             work_order_key: string | null;
                             batch_key: string | null;
@@ -12768,7 +13624,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -12799,7 +13657,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -13130,7 +13990,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13314,7 +14176,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13422,7 +14286,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13533,7 +14399,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13639,7 +14507,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13739,7 +14609,9 @@ export interface operations {
                                     user_key: string | null;
                                     user_name: string | null;
                                     reverts_key: string | null;
+                                    reverts_number: number | null;
                                     reverted_by_key: string | null;
+                                    reverted_by_number: number | null;
                                     revert_reason: string | null;
                                     work_order_key: string | null;
                                     batch_key: string | null;
@@ -13848,7 +14720,9 @@ export interface operations {
                                         user_key: string | null;
                                         user_name: string | null;
                                         reverts_key: string | null;
+                                        reverts_number: number | null;
                                         reverted_by_key: string | null;
+                                        reverted_by_number: number | null;
                                         revert_reason: string | null;
                                         work_order_key: string | null;
                                         batch_key: string | null;
@@ -13925,7 +14799,9 @@ export interface operations {
                             user_key: string | null;
                             user_name: string | null;
                             reverts_key: string | null;
+                            reverts_number: number | null;
                             reverted_by_key: string | null;
+                            reverted_by_number: number | null;
                             revert_reason: string | null;
                             work_order_key: string | null;
                             batch_key: string | null;
@@ -14083,7 +14959,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -14166,7 +15044,9 @@ export interface operations {
                                 user_key: string | null;
                                 user_name: string | null;
                                 reverts_key: string | null;
+                                reverts_number: number | null;
                                 reverted_by_key: string | null;
+                                reverted_by_number: number | null;
                                 revert_reason: string | null;
                                 work_order_key: string | null;
                                 batch_key: string | null;
@@ -15470,6 +16350,7 @@ export interface operations {
                             printer_name: string | null;
                             user_key: string | null;
                             username: string | null;
+                            user_name: string | null;
                             documents: number;
                             subject: {
                                 [key: string]: unknown;
@@ -15623,6 +16504,7 @@ export interface operations {
                             printer_name: string | null;
                             user_key: string | null;
                             username: string | null;
+                            user_name: string | null;
                             documents: number;
                             subject: {
                                 [key: string]: unknown;
@@ -15697,6 +16579,7 @@ export interface operations {
                             printer_name: string | null;
                             user_key: string | null;
                             username: string | null;
+                            user_name: string | null;
                             documents: number;
                             subject: {
                                 [key: string]: unknown;
@@ -15787,7 +16670,7 @@ export interface operations {
                     name: string;
                     url: string;
                     secret?: string;
-                    event_types: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED")[];
+                    event_types: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED")[];
                     active?: boolean;
                 };
             };
@@ -15937,7 +16820,7 @@ export interface operations {
                     name?: string;
                     url?: string;
                     secret?: string;
-                    event_types?: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED")[];
+                    event_types?: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED")[];
                     active?: boolean;
                 };
             };
@@ -16230,6 +17113,10 @@ export interface operations {
                                     field: string | null;
                                     code: string;
                                     message: string;
+                                    /** @enum {string} */
+                                    kind?: "required" | "type" | "min_length" | "max_length" | "min_items" | "max_items" | "min_value" | "max_value" | "integer" | "choice" | "format" | "unknown_key" | "not_a_number" | "two_separators" | "too_many_digits" | "max_decimals" | "duplicate" | "empty_item" | "bad_characters" | "empty_file" | "not_allowed" | "max_years" | "invalid";
+                                    limit?: number;
+                                    value?: string | null;
                                 }[];
                             }[];
                             valid: number;
@@ -16291,6 +17178,10 @@ export interface operations {
                                     field: string | null;
                                     code: string;
                                     message: string;
+                                    /** @enum {string} */
+                                    kind?: "required" | "type" | "min_length" | "max_length" | "min_items" | "max_items" | "min_value" | "max_value" | "integer" | "choice" | "format" | "unknown_key" | "not_a_number" | "two_separators" | "too_many_digits" | "max_decimals" | "duplicate" | "empty_item" | "bad_characters" | "empty_file" | "not_allowed" | "max_years" | "invalid";
+                                    limit?: number;
+                                    value?: string | null;
                                 }[];
                             }[];
                             valid: number;
