@@ -100,7 +100,7 @@ describe('API tokens', () => {
       'expiration: 2026/02/30 is not a calendar date: February 2026 has 28 days',
     )
     expect((await create({ description: 'x', expiration: inDays(1), scope: 'admin root' })).body.detail).toMatchObject({
-      message: '"root" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse',
+      message: '"root" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse, audit',
       unknown: ['root'],
     })
     expect(await tokenRows(h)).toEqual(before)

@@ -253,7 +253,7 @@ describe('execution: serials declared in a batch', () => {
   test('a component declared per batch or per job is in the genealogy of every piece, and goes into every piece', async () => {
     for (const per of ['batch', 'job'] as const) {
       const t = await traced({ perPiece: 1 })
-      await h.svc.db.updateTable('bom_lines').set({ quantity_per: per, quantity: 1 }).where('id', '=', t.component).execute()
+      await reshapeReleased(h.svc.db, (trx) => trx.updateTable('bom_lines').set({ quantity_per: per, quantity: 1 }).where('id', '=', t.component).execute())
       const lot = unique('LOT')
       const saved = await save(t, [links(t, 1, [lot]), { piece: 2 }])
       expect(saved.complete).toBe(true)
