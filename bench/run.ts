@@ -1,3 +1,4 @@
+import { auditBench } from './audit'
 import { clientLoad } from './client'
 import { genealogyBench } from './genealogy'
 import { heartbeat } from './heartbeat'
@@ -14,7 +15,7 @@ import { warehouseBench } from './warehouse'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench, auditBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

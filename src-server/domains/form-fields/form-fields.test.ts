@@ -51,7 +51,7 @@ describe('form fields', () => {
       [{ name: ' ', type: 'text' }, 400, 'FIELD_NAME_REQUIRED', 'form field name required'],
       [{ name: 'campo TEXT', type: 'number' }, 409, 'FIELD_NAME_TAKEN', 'form field name already in use'],
       [{ name: 'Colore', type: 'choice' }, 400, 'FIELD_OPTIONS_REQUIRED', 'a choice field needs at least one option'],
-      [{ name: 'Colore', type: 'choice', options: ['A', ' a '] }, 400, 'INVALID_INPUT', 'options: must all be different'],
+      [{ name: 'Colore', type: 'choice', options: ['A', ' a '] }, 400, 'INVALID_INPUT', 'options must all be different'],
       [{ name: 'Colore', type: 'choice', options: ['A', ''] }, 400, 'INVALID_INPUT', 'options: may not be empty'],
       [{ name: 'Ok', type: 'boolean', multiple: true }, 400, 'INVALID_INPUT', 'multiple: boolean fields take a single value: multiple values are not available'],
       [{ name: 'Strano', type: 'color' }, 400, 'INVALID_INPUT', 'type: type must be one of text, number, boolean, ternary, choice, date, time, files'],

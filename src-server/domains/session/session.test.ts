@@ -65,7 +65,7 @@ describe('POST session and DELETE session/{session_key}', () => {
       session_key: token.split('.')[0],
       name: 'Admin',
       surname: '',
-      scope: 'admin library operator production quality traceability reporting warehouse',
+      scope: 'admin library operator production quality traceability reporting warehouse audit',
       preferences: { locale: null, home_page: null, theme: 'light' },
     })
   })

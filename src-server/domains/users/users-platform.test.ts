@@ -32,7 +32,7 @@ describe('POST user: SPEC messages and nothing written on failure', () => {
     ['taken username, other case', { username: 'mARIO', scope: 'operator' }, 409, 'USERNAME_TAKEN', 'username already in use'],
     ['taken username with spaces', { username: ' mario ', scope: 'operator' }, 409, 'USERNAME_TAKEN', 'username already in use'],
     ['no permission', { username: 'nobody', scope: '' }, 400, 'PERMISSION_REQUIRED', 'check at least a permission'],
-    ['unknown permission', { username: 'nobody', scope: 'superuser' }, 400, 'UNKNOWN_PERMISSION', '"superuser" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse'],
+    ['unknown permission', { username: 'nobody', scope: 'superuser' }, 400, 'UNKNOWN_PERMISSION', '"superuser" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse, audit'],
   ]
   for (const [what, body, status, code, message] of refusals) {
     test(`${what}: ${status} ${code}`, async () => {

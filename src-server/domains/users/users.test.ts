@@ -76,9 +76,9 @@ describe('users: create and the SPEC rules', () => {
       [{ username: '   ', scope: 'operator' }, 400, 'USERNAME_REQUIRED', 'username required'],
       [{ username: 'MRossi', scope: 'operator' }, 409, 'USERNAME_TAKEN', 'username already in use'],
       [{ username: 'nuovo', scope: '' }, 400, 'PERMISSION_REQUIRED', 'check at least a permission'],
-      [{ username: 'nuovo', scope: 'superuser nobody' }, 400, 'UNKNOWN_PERMISSION', '"superuser", "nobody" are not permissions: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse'],
+      [{ username: 'nuovo', scope: 'superuser nobody' }, 400, 'UNKNOWN_PERMISSION', '"superuser", "nobody" are not permissions: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse, audit'],
       // A typo next to a real word is refused too, never dropped.
-      [{ username: 'nuovo', scope: 'operator qualty' }, 400, 'UNKNOWN_PERMISSION', '"qualty" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse'],
+      [{ username: 'nuovo', scope: 'operator qualty' }, 400, 'UNKNOWN_PERMISSION', '"qualty" is not a permission: the permissions (SPEC 6 scopes) are admin, library, operator, production, quality, traceability, reporting, warehouse, audit'],
       [{ username: 'nuovo', scope: 'operator', hourly_cost: -0.01 }, 400, 'HOURLY_COST_NEGATIVE', 'hourly cost must be >= 0'],
       [{ username: 'nuovo', scope: 'operator', department_key: MISSING_KEY }, 422, 'WRONG_DEPARTMENT_KEY', 'wrong department key'],
       [{ username: 'nuovo', scope: 'operator', email: 'not-an-address' }, 400, 'INVALID_INPUT', 'email: invalid email address'],

@@ -1,3 +1,4 @@
+import { testRevisionOf } from '../../test/revisions'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { trpcCall } from '../../test/fixtures'
@@ -130,8 +131,9 @@ describe('work order list: search, filters, paging (server side)', () => {
       return rows[0]!
     }
     expect(await totals()).toEqual({ active: 4, archived: 1 })
-    await sql`insert into work_orders (code, product_id, planned_qt, archived_at)
-      select 'CNT-' || i, ${valve}::uuid, 1, case when i % 3 = 0 then now() end from generate_series(1, 7) i`.execute(db)
+    const revision = await testRevisionOf(db, valve)
+    await sql`insert into work_orders (code, product_id, planned_qt, archived_at, revision_id)
+      select 'CNT-' || i, ${valve}::uuid, 1, case when i % 3 = 0 then now() end, ${revision}::uuid from generate_series(1, 7) i`.execute(db)
     expect(await totals()).toEqual(await counted())
     expect(await totals()).toEqual({ active: 9, archived: 3 })
     // Archive some, restore others, and touch a column that is not the archive in the same statement.
