@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, shot, signIn, uniqueName } from './helpers'
+import { adminApi, releaseProduct, shot, signIn, uniqueName } from './helpers'
 
 // An English browser would show mm/dd/yyyy in a native date field: the app's own fields follow
 // SPEC 5 (YYYY/MM/DD) whatever the browser, with month names in the app's language.
@@ -55,6 +55,7 @@ test('new work order: the due date typed key by key is saved as typed; a day tha
   const operations = (await (await api.get('/api/operation')).json()).detail as { _key: string }[]
   const process = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio' }] } })
   expect(process.status(), await process.text()).toBe(200)
+  await releaseProduct(api, productKey)
   const workOrdersOfProduct = async () => (await (await api.get(`/api/work-order?product_key=${productKey}`)).json()).detail.rows as { _key: string }[]
 
   await signIn(page, 'produzione')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, uniqueName } from './helpers'
+import { adminApi, createReadyUser, releaseProduct, fillLogin, type NewUser, uniqueName } from './helpers'
 
 /**
  * Issue 26, OEE: a batch recorded far faster than its standard time (an hour a piece, done in
@@ -41,6 +41,7 @@ test.beforeAll(async ({ baseURL }) => {
       },
     }),
   )
+  await releaseProduct(api, product._key)
   line = uniqueName('L').toUpperCase()
   const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key, line } }),
