@@ -33,7 +33,7 @@ for (const viewport of TABLETS) {
       await expect(toggle).toHaveAttribute('aria-expanded', 'false')
       await toggle.click()
       await expect(toggle).toHaveAttribute('aria-expanded', 'true')
-      await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
+      await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(9)
       await shot(page, `layout-admin-nav-open-${viewport.width}`)
       await page.getByRole('navigation').getByRole('link', { name: 'Quality', exact: true }).click()
       await expect(page).toHaveURL(/\/app\/quality\/issues/)
@@ -51,7 +51,7 @@ test.describe('desktop 1440x900', () => {
   test('a user of several areas finds the navigation open and can close it', async ({ page }) => {
     await signIn(page, 'capoturno')
     const nav = page.getByRole('navigation')
-    await expect(nav.getByRole('link')).toHaveText(['Operator', 'Production', 'Quality'])
+    await expect(nav.getByRole('link')).toHaveText(['Operator', 'Production', 'Quality', 'Audit trail'])
     expect(await mainLeft(page)).toBeGreaterThan(200)
     await nav.getByRole('link', { name: 'Production', exact: true }).click()
     await expect(page).toHaveURL(/\/app\/production/)
