@@ -4,10 +4,10 @@ import { ADMIN_PASSWORD, createUser, DEMO_PASSWORD, fillLogin, inArea, shot, sig
 test.describe('homepage by scope priority (operator > production > library > admin > quality > traceability > reporting)', () => {
   const cases = [
     { user: 'operatore1', path: '/app/operator', title: 'Operator', nav: ['Operator'] },
-    { user: 'capoturno', path: '/app/operator', title: 'Operator', nav: ['Operator', 'Production', 'Quality'] },
+    { user: 'capoturno', path: '/app/operator', title: 'Operator', nav: ['Operator', 'Production', 'Quality', 'Audit trail'] },
     { user: 'produzione', path: '/app/production', title: 'Production', nav: ['Production'] },
     { user: 'libreria', path: '/app/library', title: 'Library', nav: ['Library'] },
-    { user: 'qualita', path: '/app/quality', title: 'Quality', nav: ['Quality'] },
+    { user: 'qualita', path: '/app/quality', title: 'Quality', nav: ['Quality', 'Audit trail'] },
     { user: 'tracciabilita', path: '/app/traceability', title: 'Traceability', nav: ['Traceability'] },
     { user: 'rapporti', path: '/app/report', title: 'Reports', nav: ['Reports'] },
   ]
@@ -31,7 +31,7 @@ test.describe('homepage by scope priority (operator > production > library > adm
     await signIn(page, 'admin', 'e2e-admin-password')
     await expect(page).toHaveURL(inArea('/app/operator'))
     await page.getByTestId('nav-toggle').click()
-    await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(8)
+    await expect(page.getByRole('navigation').getByRole('link')).toHaveCount(9)
   })
 
   test('a warehouse-only user lands on the warehouse area (issue 14)', async ({ page }) => {
