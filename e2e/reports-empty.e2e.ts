@@ -31,12 +31,16 @@ for (const lang of ['it', 'en'] as const) {
     await fillLogin(page, reporter.username, reporter.password)
     await expect(page).toHaveURL(/\/app\/report\/production/)
     // A line nobody works on: nothing to draw.
-    await page.getByTestId('report-line').pressSequentially(uniqueName('VUOTA').toUpperCase())
+    const emptyLine = uniqueName('VUOTA').toUpperCase()
+    await page.getByTestId('report-line').pressSequentially(emptyLine)
     await page.getByTestId('report-line').press('Enter')
     await expect(page.getByTestId('chart-groups-empty')).toHaveText(s.empty)
     await expect(page.getByTestId('chart-buckets-empty')).toHaveText(s.empty)
+    // Each report tab opens on its own filters: the same empty line typed again (other specs record labour in the plant).
     await page.getByRole('tab', { name: s.labour }).click()
     await expect(page).toHaveURL(/\/app\/report\/labour/)
+    await page.getByTestId('report-line').pressSequentially(emptyLine)
+    await page.getByTestId('report-line').press('Enter')
     await expect(page.getByTestId('chart-buckets-empty')).toHaveText(s.empty)
     await page.screenshot({ path: `/tmp/e2e-shots/reports-empty-${lang}.png`, fullPage: true })
     // The plant without a line filter: the labour figures' cost in euro.
