@@ -26,14 +26,8 @@ export function ReleasedRevisionCard({ productKey }: { productKey: string }) {
           <Text fw={600}>
             <Trans>Rev {latest.number}</Trans>
           </Text>
-          <Text size="sm" c="dimmed">
-            {latest.released_by ? (
-              <Trans>
-                {formatDateTime(latest.released_at)}, {latest.released_by.name}
-              </Trans>
-            ) : (
-              formatDateTime(latest.released_at)
-            )}
+          <Text size="sm" c="dimmed" data-testid="released-by">
+            <ReleasedBy at={latest.released_at} by={latest.released_by?.name ?? null} />
           </Text>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {latest.reason}
@@ -46,4 +40,9 @@ export function ReleasedRevisionCard({ productKey }: { productKey: string }) {
       )}
     </Card>
   )
+}
+
+function ReleasedBy({ at, by }: { at: number; by: string | null }) {
+  const when = formatDateTime(at)
+  return by ? <Trans>Rilasciata il {when} da {by}</Trans> : <Trans>Rilasciata il {when}</Trans>
 }

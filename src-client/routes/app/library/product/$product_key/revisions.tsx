@@ -56,7 +56,7 @@ function RevisionTable({ list }: { list: RevisionList }) {
             <Trans>Rilasciata il</Trans>
           </Table.Th>
           <Table.Th>
-            <Trans>Da</Trans>
+            <Trans>Rilasciata da</Trans>
           </Table.Th>
           <Table.Th>
             <Trans>Motivo</Trans>
