@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test'
+import { adminApi, createReadyUser, fillLogin, releaseProduct, shot, uniqueName } from './helpers'
+
+/**
+ * Issue 21 in the library: a released product's draft is edited (a step reworded), the screens
+ * say "Bozza", the library releases rev 2 with a reason typed like a person, and the compare view
+ * shows the old and the new wording.
+ */
+const TEXTS = {
+  it: {
+    locale: 'it-IT',
+    editProcess: 'Modifica processo',
+    procedure: /Procedura/,
+    phase: 'Fase 1: Montaggio',
+    text: 'Testo',
+    saveProcess: 'Salva processo',
+    draft: 'Bozza',
+    release: 'Rilascia',
+    releasedRev: (n: number) => `Rilasciata rev ${n}`,
+    revisions: 'Revisioni',
+    home: 'Parametri',
+    reason: 'Motivo',
+  },
+  en: {
+    locale: 'en-US',
+    editProcess: 'Edit process',
+    procedure: /Procedure/,
+    phase: 'Phase 1: Montaggio',
+    text: 'Text',
+    saveProcess: 'Save process',
+    draft: 'Draft',
+    release: 'Release',
+    releasedRev: (n: number) => `Released rev ${n}`,
+    revisions: 'Revisions',
+    home: 'Parameters',
+    reason: 'Reason',
+  },
+}
+
+async function releasedProduct(baseURL: string) {
+  const api = await adminApi(baseURL)
+  const code = uniqueName('REV').toUpperCase()
+  const created = await api.post('/api/product', { data: { code, description: 'Prodotto revisioni e2e' } })
+  expect(created.status(), await created.text()).toBe(201)
+  const productKey = (await created.json()).detail._key as string
+  const operations = (await (await api.get('/api/operation')).json()).detail as { _key: string }[]
+  const steps = [
+    { type: 'instruction', title: 'Viti', text: 'Stringi le viti a 5 Nm.' },
+    { type: 'instruction', title: 'Controllo', text: 'Controlla la tenuta.' },
+  ]
+  const process = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio', steps }] } })
+  expect(process.status(), await process.text()).toBe(200)
+  await releaseProduct(api, productKey, 'Prima emissione')
+  return productKey
+}
+
+for (const lang of ['it', 'en'] as const) {
+  const s = TEXTS[lang]
+  test.describe(lang, () => {
+    test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+
+    test('the library rewords a step, releases rev 2 with a reason and compares it with rev 1', async ({ page, baseURL }) => {
+      const productKey = await releasedProduct(baseURL!)
+      const user = await createReadyUser(baseURL!, 'library', { name: 'Lia', surname: 'Bruni' })
+      const path = `/app/library/product/${productKey}/process`
+      await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
+      await fillLogin(page, user.username, user.password)
+      await expect(page).toHaveURL(new RegExp(`${path}$`))
+      const badge = page.getByTestId('revision-badge')
+      await expect(badge).toHaveText(s.releasedRev(1))
+      await expect(page.getByRole('button', { name: s.release, exact: true })).toHaveCount(0)
+
+      // Reword the first step of the draft.
+      await page.getByRole('button', { name: s.editProcess }).click()
+      await page.getByRole('button', { name: s.phase }).click()
+      await page.getByTestId('phase-detail').getByRole('tab', { name: s.procedure }).click()
+      const text = page.getByTestId('step-0').getByRole('textbox', { name: s.text })
+      await text.click()
+      await text.press('ControlOrMeta+a')
+      await page.keyboard.type('Stringi le viti M4 a 6 Nm.')
+      await page.getByRole('button', { name: s.saveProcess }).click()
+      await expect(badge).toHaveText(s.draft)
+
+      // Release with a reason: an empty reason is refused first.
+      await page.getByRole('button', { name: s.release, exact: true }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('button', { name: s.release, exact: true }).click()
+      await expect(dialog).toBeVisible()
+      await dialog.getByRole('textbox', { name: s.reason }).click()
+      await page.keyboard.type('Coppia di serraggio aggiornata')
+      await dialog.getByRole('button', { name: s.release, exact: true }).click()
+      await expect(dialog).toBeHidden()
+      await expect(badge).toHaveText(s.releasedRev(2))
+
+      // The product home names the released revision, who released it and why.
+      await page.getByRole('tab', { name: s.home }).first().click()
+      const card = page.getByTestId('released-revision')
+      await expect(card).toContainText('Rev 2')
+      await expect(card).toContainText('Lia Bruni')
+      await expect(card).toContainText('Coppia di serraggio aggiornata')
+      await shot(page, `revisions-home-${lang}`)
+
+      // The compare view: rev 1 against rev 2, the reworded step with its old and new text.
+      await page.getByRole('tab', { name: s.revisions }).click()
+      await expect(page.getByTestId('revision-list').getByRole('row')).toHaveCount(3)
+      const step = page.getByTestId('revision-compare').getByTestId('step-change')
+      await expect(step).toHaveCount(1)
+      await expect(step.getByTestId('step-text-old')).toHaveText('Stringi le viti a 5 Nm.')
+      await expect(step.getByTestId('step-text-new')).toHaveText('Stringi le viti M4 a 6 Nm.')
+      await expect(step.getByTestId('step-text-new').locator('mark')).toHaveText([/M4/, '6'])
+      await shot(page, `revisions-compare-${lang}`)
+    })
+  })
+}
+
