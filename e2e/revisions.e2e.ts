@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, createReadyUser, fillLogin, releaseProduct, shot, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, releaseProduct, shot, uniqueName } from './helpers'
 
 /**
  * Issue 21 in the library: a released product's draft is edited (a step reworded), the screens
@@ -19,6 +19,8 @@ const TEXTS = {
     releasedRev: (n: number) => `Rilasciata rev ${n}`,
     revisions: 'Revisioni',
     home: 'Parametri',
+    update: 'Aggiorna alla rev 2',
+    rev: (n: number) => `Rev ${n}`,
     reason: 'Motivo',
   },
   en: {
@@ -33,6 +35,8 @@ const TEXTS = {
     releasedRev: (n: number) => `Released rev ${n}`,
     revisions: 'Revisions',
     home: 'Parameters',
+    update: 'Update to rev 2',
+    rev: (n: number) => `Rev ${n}`,
     reason: 'Reason',
   },
 }
@@ -51,7 +55,7 @@ async function releasedProduct(baseURL: string) {
   const process = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio', steps }] } })
   expect(process.status(), await process.text()).toBe(200)
   await releaseProduct(api, productKey, 'Prima emissione')
-  return productKey
+  return { api, productKey, operationKey: operations[0]!._key, steps }
 }
 
 for (const lang of ['it', 'en'] as const) {
@@ -60,7 +64,7 @@ for (const lang of ['it', 'en'] as const) {
     test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
 
     test('the library rewords a step, releases rev 2 with a reason and compares it with rev 1', async ({ page, baseURL }) => {
-      const productKey = await releasedProduct(baseURL!)
+      const { productKey } = await releasedProduct(baseURL!)
       const user = await createReadyUser(baseURL!, 'library', { name: 'Lia', surname: 'Bruni' })
       const path = `/app/library/product/${productKey}/process`
       await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
@@ -80,6 +84,7 @@ for (const lang of ['it', 'en'] as const) {
       await page.keyboard.type('Stringi le viti M4 a 6 Nm.')
       await page.getByRole('button', { name: s.saveProcess }).click()
       await expect(badge).toHaveText(s.draft)
+      await shot(page, `revisions-draft-${lang}`)
 
       // Release with a reason: an empty reason is refused first.
       await page.getByRole('button', { name: s.release, exact: true }).click()
@@ -113,3 +118,36 @@ for (const lang of ['it', 'en'] as const) {
   })
 }
 
+
+for (const lang of ['it', 'en'] as const) {
+  const s = TEXTS[lang]
+  test.describe(lang, () => {
+    test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+
+    test('production moves a work order not yet started to the newer revision after seeing the diff', async ({ page, baseURL }) => {
+      const { api, productKey, operationKey, steps } = await releasedProduct(baseURL!)
+      const made = await api.post('/api/work-order', { data: { product_key: productKey, quantity: 2 } })
+      expect(made.status(), await made.text()).toBe(201)
+      const woKey = (await made.json()).detail._key as string
+      const process = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { _key: string; steps: { _key: string }[] }[] }
+      const [phase] = process.phases
+      const reworded = steps.map((step, i) => ({ ...step, _key: phase!.steps[i]!._key, ...(i === 1 ? { text: 'Controlla la tenuta a 2 bar.' } : {}) }))
+      const put = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ _key: phase!._key, operation_key: operationKey, name: 'Montaggio', steps: reworded }] } })
+      expect(put.status(), await put.text()).toBe(200)
+      await releaseProduct(api, productKey, 'Pressione di prova')
+
+      const path = `/app/production/workorder/${woKey}`
+      await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
+      await fillLogin(page, 'produzione', DEMO_PASSWORD)
+      await expect(page.getByTestId('wo-revision')).toHaveText(s.rev(1))
+      await page.getByRole('button', { name: s.update }).click()
+      const dialog = page.getByRole('dialog')
+      await expect(dialog.getByTestId('step-text-new')).toHaveText('Controlla la tenuta a 2 bar.')
+      await shot(page, `revisions-workorder-update-${lang}`)
+      await dialog.getByRole('button', { name: s.update }).click()
+      await expect(dialog).toBeHidden()
+      await expect(page.getByTestId('wo-revision')).toHaveText(s.rev(2))
+      await expect(page.getByRole('button', { name: s.update })).toHaveCount(0)
+    })
+  })
+}
