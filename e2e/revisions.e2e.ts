@@ -124,9 +124,10 @@ for (const lang of ['it', 'en'] as const) {
   test.describe(lang, () => {
     test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
 
-    test('production moves a work order not yet started to the newer revision after seeing the diff', async ({ page, baseURL }) => {
+    test('production moves a work order not yet started to the newer revision after seeing the diff; the operator works on it', async ({ page, browser, baseURL }) => {
       const { api, productKey, operationKey, steps } = await releasedProduct(baseURL!)
-      const made = await api.post('/api/work-order', { data: { product_key: productKey, quantity: 2 } })
+      const operator = await createReadyUser(baseURL!, 'operator')
+      const made = await api.post('/api/work-order', { data: { product_key: productKey, quantity: 2, operator_key: operator.key } })
       expect(made.status(), await made.text()).toBe(201)
       const woKey = (await made.json()).detail._key as string
       const process = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { _key: string; steps: { _key: string }[] }[] }
@@ -148,6 +149,22 @@ for (const lang of ['it', 'en'] as const) {
       await expect(dialog).toBeHidden()
       await expect(page.getByTestId('wo-revision')).toHaveText(s.rev(2))
       await expect(page.getByRole('button', { name: s.update })).toHaveCount(0)
+
+      // The operator's work session names the revision its steps come from.
+      const job = (await (await api.get(`/api/work-order/${woKey}`)).json()).detail.phases[0].jobs[0]._key as string
+      const floor = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+      await floor.goto('/login')
+      await fillLogin(floor, operator.username, operator.password)
+      const card = floor.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
+      await expect(card).toBeVisible()
+      if ((await card.getAttribute('data-selected')) === null) await card.click()
+      await floor.getByTestId('to-confirm').click()
+      await floor.getByTestId('start-jobs').click()
+      await expect(floor.getByTestId('ws-context')).toContainText('(rev 2)')
+      await floor.getByText('Controllo', { exact: true }).click()
+      await expect(floor.getByText('Controlla la tenuta a 2 bar.')).toBeVisible()
+      await shot(floor, `revisions-operator-${lang}`)
+      await floor.close()
     })
   })
 }
