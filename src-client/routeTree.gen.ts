@@ -102,6 +102,7 @@ import { Route as AppLibraryProductProduct_keyIndexRouteImport } from './routes/
 import { Route as AppLibraryProductProduct_keyBomRouteImport } from './routes/app/library/product/$product_key/bom'
 import { Route as AppLibraryProductProduct_keyHomeRouteImport } from './routes/app/library/product/$product_key/home'
 import { Route as AppLibraryProductProduct_keyProcessRouteImport } from './routes/app/library/product/$product_key/process'
+import { Route as AppLibraryProductProduct_keyRevisionsRouteImport } from './routes/app/library/product/$product_key/revisions'
 import { Route as AppOperatorJobJobKeyIndexRouteImport } from './routes/app/operator/job/$jobKey/index'
 import { Route as AppOperatorJobJobKeyBomRouteImport } from './routes/app/operator/job/$jobKey/bom'
 import { Route as AppOperatorJobJobKeyDocsRouteImport } from './routes/app/operator/job/$jobKey/docs'
@@ -634,6 +635,12 @@ const AppLibraryProductProduct_keyProcessRoute =
     path: '/process',
     getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
   } as any)
+const AppLibraryProductProduct_keyRevisionsRoute =
+  AppLibraryProductProduct_keyRevisionsRouteImport.update({
+    id: '/revisions',
+    path: '/revisions',
+    getParentRoute: () => AppLibraryProductProduct_keyRouteRoute,
+  } as any)
 const AppOperatorJobJobKeyIndexRoute =
   AppOperatorJobJobKeyIndexRouteImport.update({
     id: '/',
@@ -868,6 +875,7 @@ export interface FileRoutesByFullPath {
   '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
   '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/library/product/$product_key/revisions': typeof AppLibraryProductProduct_keyRevisionsRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
@@ -972,6 +980,7 @@ export interface FileRoutesByTo {
   '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
   '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/library/product/$product_key/revisions': typeof AppLibraryProductProduct_keyRevisionsRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
@@ -1092,6 +1101,7 @@ export interface FileRoutesById {
   '/app/library/product/$product_key/bom': typeof AppLibraryProductProduct_keyBomRoute
   '/app/library/product/$product_key/home': typeof AppLibraryProductProduct_keyHomeRoute
   '/app/library/product/$product_key/process': typeof AppLibraryProductProduct_keyProcessRoute
+  '/app/library/product/$product_key/revisions': typeof AppLibraryProductProduct_keyRevisionsRoute
   '/app/operator/job/$jobKey/bom': typeof AppOperatorJobJobKeyBomRoute
   '/app/operator/job/$jobKey/docs': typeof AppOperatorJobJobKeyDocsRoute
   '/app/operator/job/$jobKey/messages': typeof AppOperatorJobJobKeyMessagesRoute
@@ -1213,6 +1223,7 @@ export interface FileRouteTypes {
     | '/app/library/product/$product_key/bom'
     | '/app/library/product/$product_key/home'
     | '/app/library/product/$product_key/process'
+    | '/app/library/product/$product_key/revisions'
     | '/app/operator/job/$jobKey/bom'
     | '/app/operator/job/$jobKey/docs'
     | '/app/operator/job/$jobKey/messages'
@@ -1317,6 +1328,7 @@ export interface FileRouteTypes {
     | '/app/library/product/$product_key/bom'
     | '/app/library/product/$product_key/home'
     | '/app/library/product/$product_key/process'
+    | '/app/library/product/$product_key/revisions'
     | '/app/operator/job/$jobKey/bom'
     | '/app/operator/job/$jobKey/docs'
     | '/app/operator/job/$jobKey/messages'
@@ -1436,6 +1448,7 @@ export interface FileRouteTypes {
     | '/app/library/product/$product_key/bom'
     | '/app/library/product/$product_key/home'
     | '/app/library/product/$product_key/process'
+    | '/app/library/product/$product_key/revisions'
     | '/app/operator/job/$jobKey/bom'
     | '/app/operator/job/$jobKey/docs'
     | '/app/operator/job/$jobKey/messages'
@@ -2125,6 +2138,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLibraryProductProduct_keyProcessRouteImport
       parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
     }
+    '/app/library/product/$product_key/revisions': {
+      id: '/app/library/product/$product_key/revisions'
+      path: '/revisions'
+      fullPath: '/app/library/product/$product_key/revisions'
+      preLoaderRoute: typeof AppLibraryProductProduct_keyRevisionsRouteImport
+      parentRoute: typeof AppLibraryProductProduct_keyRouteRoute
+    }
     '/app/operator/job/$jobKey/': {
       id: '/app/operator/job/$jobKey/'
       path: '/'
@@ -2464,6 +2484,7 @@ interface AppLibraryProductProduct_keyRouteRouteChildren {
   AppLibraryProductProduct_keyBomRoute: typeof AppLibraryProductProduct_keyBomRoute
   AppLibraryProductProduct_keyHomeRoute: typeof AppLibraryProductProduct_keyHomeRoute
   AppLibraryProductProduct_keyProcessRoute: typeof AppLibraryProductProduct_keyProcessRoute
+  AppLibraryProductProduct_keyRevisionsRoute: typeof AppLibraryProductProduct_keyRevisionsRoute
   AppLibraryProductProduct_keyIndexRoute: typeof AppLibraryProductProduct_keyIndexRoute
 }
 
@@ -2474,6 +2495,8 @@ const AppLibraryProductProduct_keyRouteRouteChildren: AppLibraryProductProduct_k
       AppLibraryProductProduct_keyHomeRoute,
     AppLibraryProductProduct_keyProcessRoute:
       AppLibraryProductProduct_keyProcessRoute,
+    AppLibraryProductProduct_keyRevisionsRoute:
+      AppLibraryProductProduct_keyRevisionsRoute,
     AppLibraryProductProduct_keyIndexRoute:
       AppLibraryProductProduct_keyIndexRoute,
   }

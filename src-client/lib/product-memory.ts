@@ -2,7 +2,7 @@
  * SPEC 3 client-only product fields: the last tab (`last_page`), phase (`last_phase`) and steps
  * (`last_steps`) viewed, remembered per product in this browser.
  */
-export type ProductPage = 'home' | 'process' | 'bom'
+export type ProductPage = 'home' | 'process' | 'bom' | 'revisions'
 type Memory = { last_page?: ProductPage; last_phase?: string; last_steps?: string }
 
 const KEY = 'mes.product-memory'

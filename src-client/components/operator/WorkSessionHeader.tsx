@@ -46,7 +46,7 @@ export function WorkSessionHeader({ view, state, offline, busy, readOnly, receiv
           </Title>
           <Text size="md" lineClamp={1} data-testid="ws-context">
             <Trans>
-              OdL <b>{work_order.code}</b> · Fase {phase.position}/{phase.phase_count}: <b>{phase.name}</b>
+              OdL <b>{work_order.code}</b> (rev {work_order.revision.number}) · Fase {phase.position}/{phase.phase_count}: <b>{phase.name}</b>
             </Trans>
           </Text>
         </Box>

@@ -3,9 +3,10 @@ import { Anchor, Group, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { trpc } from '../../lib/trpc'
+import { RevisionBar } from '../revisions/RevisionBar'
 import { ProductStateBadge } from './ProductBadges'
 
-/** Above a product's tabs: back to the list, its code, description and state. */
+/** Above a product's tabs: back to the list, its code, description and state, and its revision (draft or released). */
 export function ProductHeader({ productKey }: { productKey: string }) {
   const { data } = useQuery(trpc.products.get.queryOptions({ key: productKey }))
   return (
@@ -24,6 +25,7 @@ export function ProductHeader({ productKey }: { productKey: string }) {
         )}
         {data && <ProductStateBadge active={data.active} trash={data.trash} size="md" />}
       </Group>
+      {data && <RevisionBar productKey={productKey} readOnly={data.trash} />}
     </div>
   )
 }

@@ -194,6 +194,7 @@ export function workSessionHead(db: Db, jobId: string) {
     .selectFrom('jobs as j')
     .innerJoin('work_orders as w', 'w.id', 'j.work_order_id')
     .innerJoin('products as p', 'p.id', 'w.product_id')
+    .innerJoin('product_revisions as r', 'r.id', 'w.revision_id')
     .innerJoin('product_phases as ph', 'ph.id', 'j.phase_id')
     .innerJoin('operations as o', 'o.id', 'ph.operation_id')
     .innerJoin('work_order_phases as m', (join) => join.onRef('m.work_order_id', '=', 'j.work_order_id').onRef('m.phase_id', '=', 'j.phase_id'))
@@ -206,6 +207,8 @@ export function workSessionHead(db: Db, jobId: string) {
       'w.line as wo_line',
       'w.notes as wo_notes',
       'w.critical as wo_critical',
+      'w.revision_id as wo_revision_key',
+      'r.number as wo_revision_number',
       sql<string | null>`to_char(w.start_from, 'YYYY/MM/DD')`.as('wo_start_from'),
       sql<string | null>`to_char(w.due_by, 'YYYY/MM/DD')`.as('wo_due_by'),
       'p.id as product_key',

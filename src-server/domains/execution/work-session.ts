@@ -80,6 +80,7 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
       notes: head.wo_notes,
       start_from: head.wo_start_from,
       due_by: head.wo_due_by,
+      revision: { _key: head.wo_revision_key, number: head.wo_revision_number },
     },
     product: { _key: head.product_key, code: head.product_code, description: head.product_description },
     phase: {

@@ -182,6 +182,7 @@ describe('revisions', () => {
     const job = moved.body.detail.phases[0].jobs[0]._key
     const session = (await h.request('GET', `/api/job/${job}/work-session`, { token: operator.token })).body.detail
     expect(session.steps[0].title).toBe('Pulire bene la sede')
+    expect(session.work_order.revision.number).toBe(2)
 
     // Once a job has started, the work order keeps its revision to the end.
     expect((await h.request('POST', `/api/job/${job}/start`, { token: operator.token, body: { idempotency_key: crypto.randomUUID() } })).status).toBe(200)
@@ -222,6 +223,7 @@ describe('revisions', () => {
 
     const during = await session()
     expect(during.steps.map((s: { title: string }) => s.title)).toEqual(['Pulire la sede', 'Serrare le viti', 'Controllare il serraggio'])
+    expect(during.work_order.revision.number).toBe(1)
     expect(during.steps[1].fields.map((f: { name: string }) => f.name)).toEqual(['Coppia'])
     expect(during.batch.step_data.map((s: { _key: string }) => s._key)).toEqual([s1, s2, s3])
     expect((await complete(s2, { form_data: [{ field_key: field, value: 5 }] })).status).toBe(200)

@@ -3,6 +3,7 @@ import { FIELD_TYPES } from '../form-fields/schemas'
 import { PhaseParameters } from '../process/phase-parameters'
 import { STEP_TYPES } from '../process/steps'
 import { QUANTITY_PER, TRACEABILITY_LEVELS } from '../products/bom'
+import { RevisionRef } from '../revisions/schemas'
 import { START_BLOCKERS } from './rules'
 
 /**
@@ -350,6 +351,8 @@ export const WorkSessionView = v.object({
     notes: v.string(),
     start_from: v.nullable(v.string()),
     due_by: v.nullable(v.string()),
+    /** The released revision the job runs on (its steps, fields and bom come from it). */
+    revision: RevisionRef,
   }),
   product: v.object({ _key: v.string(), code: v.string(), description: v.string() }),
   phase: v.object({

@@ -30,6 +30,7 @@ import { notifySuccess } from '../../../../../lib/notify'
 import { rememberProduct } from '../../../../../lib/product-memory'
 import { TRACEABILITY_LABELS } from '../../../../../lib/library-labels'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { draftChanged } from '../../../../../components/revisions/RevisionBar'
 
 export const Route = createFileRoute('/app/library/product/$product_key/bom')({
   component: BomPage,
@@ -162,6 +163,7 @@ function BomEditor({ bom, phases }: { bom: Bom; phases: Phase[] }) {
         lines: ordered.map((l) => ({ phase_key: l.phase_key, item_key: l.item!._key, quantity: quantityOf(l)!, quantity_per: l.quantity_per, traceability: l.traceability, declared_serials: l.declared_serials })),
       })
       queryClient.setQueryData(trpc.bom.get.queryKey({ key: productKey }), result)
+      await draftChanged()
       // Component counts per phase show in the process.
       await queryClient.invalidateQueries({ queryKey: trpc.process.get.queryKey({ key: productKey }) })
       setEditing(false)

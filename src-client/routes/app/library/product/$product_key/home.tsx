@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { FieldRow } from '../../../../../../src/domains/form-fields/schemas'
 import { PRODUCT_CODE_MAX, PRODUCT_DESCRIPTION_MAX, PRODUCT_NOTES_MAX, PRODUCT_QUANTITY_MAX } from '../../../../../../src/domains/products/schemas'
 import { type NumberRules, readNumberText } from '../../../../../../src/i18n/number-text'
+import { ReleasedRevisionCard } from '../../../../../components/revisions/ReleasedRevisionCard'
 import { TagBadges } from '../../../../../components/products/ProductBadges'
 import { Card, DocumentsCard, ImageCard, StateCard } from '../../../../../components/products/ProductCards'
 import { MetadataEditor, MetadataView, metadataProblems, metadataValue, removedFiles } from '../../../../../components/products/Metadata'
@@ -43,6 +44,7 @@ function ProductHome() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="md">
+            <ReleasedRevisionCard productKey={data._key} />
             <StateCard product={data} />
             <ImageCard product={data} readOnly={data.trash} />
           </Stack>

@@ -17,6 +17,7 @@ import { errorMessage } from '../../../../../lib/error-messages'
 import { notifySuccess } from '../../../../../lib/notify'
 import { productMemory, rememberProduct } from '../../../../../lib/product-memory'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { draftChanged } from '../../../../../components/revisions/RevisionBar'
 import { PhaseTraceability } from './-phase-traceability'
 import { AddPhase, CopyProcessModal, type DraftPhase, NEW_PREFIX, PhaseList, PhasePrints, toDraft } from './-process-parts'
 
@@ -193,6 +194,7 @@ function ProcessEditor({ process }: { process: Process }) {
         })),
       })
       queryClient.setQueryData(trpc.process.get.queryKey({ key: productKey }), result)
+      await draftChanged()
       // Phase names and order show in the bill of materials too.
       await queryClient.invalidateQueries({ queryKey: trpc.bom.get.queryKey({ key: productKey }) })
       if (current?.isNew) setSelected(result.phases[index]?._key ?? null)

@@ -20,6 +20,7 @@ function ProductLayout() {
           { to: `${base}/home`, label: <Trans>Parametri</Trans> },
           { to: `${base}/process`, label: <Trans>Processo</Trans> },
           { to: `${base}/bom`, label: <Trans>Distinta base</Trans> },
+          { to: `${base}/revisions`, label: <Trans>Revisioni</Trans> },
         ]}
       />
       <Outlet />

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, Group, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Alert, Anchor, Badge, Button, Group, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
@@ -8,6 +8,7 @@ import { formatDate } from '../../../../../../src/i18n/format'
 import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
 import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { workOrderThreads } from '../../../../../components/messages/work-order-threads'
+import { RevisionUpdateDialog } from '../../../../../components/revisions/RevisionUpdateDialog'
 import { RouteTabs } from '../../../../../components/RouteTabs'
 import { WorkOrderPrints } from '../../../../../components/printing/WorkOrderPrints'
 import { toApiError } from '../../../../../lib/api-error'
@@ -111,6 +112,7 @@ type Confirm = 'close' | 'archive' | null
 function Header({ wo }: { wo: WorkOrderDetail }) {
   const { t } = useLingui()
   const [quantityOpen, setQuantityOpen] = useState(false)
+  const [revisionOpen, setRevisionOpen] = useState(false)
   const queryClient = useQueryClient()
   // The dialog starts from the jobs as they are now (others may have rebalanced meanwhile).
   async function openQuantity() {
@@ -149,6 +151,9 @@ function Header({ wo }: { wo: WorkOrderDetail }) {
             <Title order={2} data-testid="wo-code">
               {wo.code}
             </Title>
+            <Badge variant="outline" color="gray" size="lg" data-testid="wo-revision">
+              <Trans>Rev {wo.revision.number}</Trans>
+            </Badge>
             <StatusBadge status={wo.status} />
             <TimingBadge late={wo.late} status={wo.status} dueBy={wo.due_by} />
             <CriticalMarker critical={wo.critical} criticalJob={wo.has_critical_job} />
@@ -164,6 +169,11 @@ function Header({ wo }: { wo: WorkOrderDetail }) {
         </div>
         {!archived && (
           <Group gap="xs">
+            {wo.newer_revision !== null && (
+              <Button variant="light" color="teal" onClick={() => setRevisionOpen(true)} data-testid="revision-update">
+                <Trans>Aggiorna alla rev {wo.newer_revision}</Trans>
+              </Button>
+            )}
             <Tooltip label={t`Riapri l'ordine di lavoro per cambiarne la quantità`} disabled={wo.status !== 'closed'}>
               <Button variant="light" onClick={openQuantity} disabled={wo.status === 'closed'}>
                 <Trans>Cambia quantità</Trans>
@@ -221,6 +231,9 @@ function Header({ wo }: { wo: WorkOrderDetail }) {
         </SimpleGrid>
       </Paper>
 
+      {revisionOpen && wo.newer_revision !== null && (
+        <RevisionUpdateDialog wo={wo} to={wo.newer_revision} onClose={() => setRevisionOpen(false)} onDone={invalidateWorkOrders} />
+      )}
       {quantityOpen && <QuantityDialog wo={wo} onClose={() => setQuantityOpen(false)} />}
 
       <Modal opened={confirm === 'close'} onClose={() => setConfirm(null)} title={t`Chiudere ${wo.code}?`} centered>
