@@ -191,11 +191,31 @@ export async function patchTemplate(svc: Services, actor: Actor, key: string, pa
  * also its operation's), and for products and positions the settings' label template. Keys in
  * those lists that name no template are left out.
  */
+/**
+ * The keys of one phase across its product's revisions (its lineage): an assignment made on the
+ * draft's phase is offered at the same phase of every revision, so work running on a released
+ * revision prints with it (docs/revisions.md).
+ */
+async function samePhaseKeys(db: Db, phaseKey: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('product_phases as p')
+    .innerJoin('product_phases as same', 'same.lineage', 'p.lineage')
+    .select(sql<string>`same.id::text`.as('id'))
+    .where(sql<string>`p.id::text`, '=', phaseKey.toLowerCase())
+    .execute()
+  return rows.length ? rows.map((r) => r.id) : [phaseKey.toLowerCase()]
+}
+
 async function contextTemplateIds(db: Db, context: string, contextKey: string): Promise<string[]> {
   const ctx = context.toLowerCase()
   const key = contextKey
   const ids = new Set<string>()
-  const assigned = await db.selectFrom('print_template_assignments').select('template_id').where('context', '=', ctx).where(sql<string>`lower(context_key)`, '=', key.toLowerCase()).execute()
+  const assigned = await db
+    .selectFrom('print_template_assignments')
+    .select('template_id')
+    .where('context', '=', ctx)
+    .where(sql<string>`lower(context_key)`, 'in', ctx === 'phase' ? await samePhaseKeys(db, key) : [key.toLowerCase()])
+    .execute()
   for (const a of assigned) ids.add(a.template_id)
   const own = await db
     .selectFrom('print_templates')
