@@ -180,8 +180,8 @@ test('every area reads in Italian: no English text or label on the main screens'
   leaks.push(...(await englishOn(page, '/app/traceability')))
   // Found by its code: other specs add serials to the shared overview.
   await page.getByTestId('serials-search').pressSequentially('SN-PMP-0001')
-  // The serial's own link (the row holds a link to its work order's traceability too).
-  await page.getByTestId('serials-table').locator('tbody tr', { hasText: 'SN-PMP-0001' }).getByRole('link', { name: 'SN-PMP-0001', exact: true }).click()
+  // On the serial's own cell: the row's middle holds a link to its work order's traceability.
+  await page.getByTestId('serials-table').locator('tbody tr', { hasText: 'SN-PMP-0001' }).locator('td').first().click()
   await expect(page.getByTestId('serial-code')).toHaveText('SN-PMP-0001')
   await settle(page)
   leaks.push(...(await englishOn(page, 'serial detail')))
