@@ -10778,6 +10778,10 @@ export interface operations {
                                 notes: string;
                                 start_from: string | null;
                                 due_by: string | null;
+                                revision: {
+                                    _key: string;
+                                    number: number;
+                                };
                             };
                             product: {
                                 _key: string;
