@@ -72,10 +72,10 @@ export async function auditTrail(db: Db, input: AuditTrailInput): Promise<AuditP
 }
 
 /** Every matching event, newest first, in pages (the exports read it without holding it all). */
-export async function* auditTrailAll(db: Db, filter: AuditFilter, pageSize = 2_000): AsyncGenerator<AuditEntry[]> {
+export async function* auditTrailAll(db: Db, filter: AuditFilter): AsyncGenerator<AuditEntry[]> {
   let before: number | undefined
   for (;;) {
-    const page = await auditTrail(db, { ...filter, limit: Math.min(pageSize, 500), ...(before ? { before } : {}) })
+    const page = await auditTrail(db, { ...filter, limit: 500, ...(before ? { before } : {}) })
     if (page.rows.length) yield page.rows
     if (page.next_before === null) return
     before = page.next_before
