@@ -15,6 +15,7 @@ import {
 import { Key } from '../../../src/valibot-helpers'
 import { mutation, query, useCases } from '../../api/use-case'
 import { WAREHOUSE_EDITORS, WAREHOUSE_READERS, WAREHOUSE_SETTINGS_EDITORS } from './access'
+import * as reads from './list'
 import * as movements from './service'
 import { getWarehouseSettings, updateWarehouseSettings } from './settings'
 
@@ -30,7 +31,7 @@ export const movementsApi = useCases('warehouse', {
     input: MovementListInput,
     response: MovementList,
     rest: { method: 'get', path: '/movement' },
-    run: (ctx, input) => movements.listMovements(ctx, input),
+    run: (ctx, input) => reads.listMovements(ctx, input),
   }),
   create: mutation({
     summary:
@@ -47,7 +48,7 @@ export const movementsApi = useCases('warehouse', {
     input: ByKey,
     response: MovementRow,
     rest: { method: 'get', path: '/movement/{key}' },
-    run: (ctx, input) => movements.getMovement(ctx, input.key),
+    run: (ctx, input) => reads.getMovement(ctx, input.key),
   }),
   confirm: mutation({
     summary: 'Confirm a planned movement (quantity: what actually moved, default the planned one); the stock changes in the same transaction. 409 MOVEMENT_NOT_PLANNED, INSUFFICIENT_STOCK',

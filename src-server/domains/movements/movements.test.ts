@@ -12,13 +12,12 @@ import {
   countPosition,
   createMovement,
   createMovementInTrx,
-  getMovement,
-  listMovements,
   readInventory,
   revertMovement,
   stockForProducts,
   stockOfProduct,
 } from './service'
+import { getMovement, listMovements } from './list'
 import { readWarehouseSettings, updateWarehouseSettings } from './settings'
 
 const h = useHarness()
