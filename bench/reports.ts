@@ -1,3 +1,4 @@
+import { oeeReport } from '../src-server/domains/reports/oee'
 import { sql } from 'kysely'
 import type { Actor, Services } from '../src-server/context'
 import { type Db, openPostgres } from '../src-server/db/connect'
@@ -119,8 +120,8 @@ const CASES: { label: string; run: (svc: Svc, range: typeof MONTH | typeof YEAR)
   { label: 'production by operator, line L3', run: async (svc, r) => (await reports.productionReport(svc, { ...r, group_by: 'operator', line: 'L3' })).rows.length },
   { label: 'labour and cost', run: async (svc, r) => (await reports.labourReport(svc, ACTOR, r)).operators.length },
   { label: 'quality by type', run: async (svc, r) => (await reports.qualityReport(svc, { ...r, group_by: 'type' })).rows.length },
-  { label: 'OEE by phase', run: async (svc, r) => (await reports.oeeReport(svc, { ...r, group_by: 'phase' })).rows.length },
-  { label: 'OEE by line', run: async (svc, r) => (await reports.oeeReport(svc, { ...r, group_by: 'line' })).rows.length },
+  { label: 'OEE by phase', run: async (svc, r) => (await oeeReport(svc, { ...r, group_by: 'phase' })).rows.length },
+  { label: 'OEE by line', run: async (svc, r) => (await oeeReport(svc, { ...r, group_by: 'line' })).rows.length },
   { label: 'drill-down jobs (one product)', run: async (svc, r) => (await reports.reportJobs(svc, { ...r, product_key: (await productKey(svc)) })).jobs.length },
 ]
 let product: string | undefined

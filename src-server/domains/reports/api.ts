@@ -1,3 +1,4 @@
+import { oeeReport } from './oee'
 import type { Scope } from '../../../src/auth/scopes'
 import {
   LabourReport,
@@ -67,7 +68,7 @@ export const reportsApi = useCases('reports', {
     input: OeeReportInput,
     response: OeeReport,
     rest: { method: 'get', path: '/report/oee' },
-    run: (ctx, input) => reports.oeeReport(ctx, input),
+    run: (ctx, input) => oeeReport(ctx, input),
   }),
   jobs: query({
     summary: `Drill-down: the jobs with pieces completed or work sessions in the range (or in the period starting on \`bucket\`), at most 500. ${RANGE}`,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { oeeParts } from './service'
+import { oeeParts } from './oee'
 
 const MIN = 60_000
 const base = { pause_ms: 0, forced_pause_ms: 0, offline_ms: 0, scrapped: 0 }

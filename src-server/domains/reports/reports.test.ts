@@ -1,3 +1,4 @@
+import { oeeReport } from './oee'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Db } from '../../db/connect'
 import { appCode } from '../../test/fixtures'
@@ -287,7 +288,7 @@ describe('reports: a small plant by hand', () => {
   })
 
   test('OEE per phase: availability, performance, quality and their product', async () => {
-    const r = await reports.oeeReport(svc, { ...range, group_by: 'phase' })
+    const r = await oeeReport(svc, { ...range, group_by: 'phase' })
     const a = r.rows.find((x) => x.key === k.phaseA)!
     expect(a).toMatchObject({ run_ms: 360 * MIN, pause_ms: 90 * MIN, forced_pause_ms: 10 * MIN, offline_ms: 20 * MIN, planned_ms: 480 * MIN, std_ms: 14_400_000, pieces: 12, scrapped: 1 })
     expect(a.availability).toBeCloseTo(0.75, 10)
@@ -302,10 +303,10 @@ describe('reports: a small plant by hand', () => {
     expect(r.totals.performance).toBeCloseTo(19_200_000 / (470 * MIN), 10)
     expect(r.totals.quality).toBeCloseTo(19 / 20, 10)
     expect(r.totals.oee).toBeCloseTo((470 / 590) * (19_200_000 / (470 * MIN)) * 0.95, 10)
-    const byDept = await reports.oeeReport(svc, { ...range, group_by: 'department' })
+    const byDept = await oeeReport(svc, { ...range, group_by: 'department' })
     expect(byDept.rows.find((x) => x.key === k.dept)).toMatchObject({ label: 'Montaggio', run_ms: 360 * MIN })
     // A day without work: no ratios.
-    const empty = await reports.oeeReport(svc, { from: '2026/11/20', to: '2026/11/20' })
+    const empty = await oeeReport(svc, { from: '2026/11/20', to: '2026/11/20' })
     expect(empty.totals).toMatchObject({ run_ms: 0, availability: null, performance: null, quality: null, oee: null })
   })
 

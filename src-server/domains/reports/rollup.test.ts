@@ -1,3 +1,4 @@
+import { oeeReport } from './oee'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import type { Db } from '../../db/connect'
@@ -97,7 +98,7 @@ describe('reports: the daily rollup stays equal to a from-scratch computation', 
     expect({ label, rows: now }).toEqual({ label, rows: await rebuilt(db) })
     const f: Frame = { tz: TZ, period: 'day', from: '2026-11-09', to: '2026-11-13', now: svc.clock.now() }
     const raw = await rawTotals(db, f)
-    const oee = await reports.oeeReport(svc, { ...range, group_by: 'phase' })
+    const oee = await oeeReport(svc, { ...range, group_by: 'phase' })
     const t = oee.totals
     expect({ label, run: t.run_ms, pause: t.pause_ms, forced: t.forced_pause_ms, offline: t.offline_ms, pieces: t.pieces, scrapped: t.scrapped, std: t.std_ms }).toEqual({
       label,

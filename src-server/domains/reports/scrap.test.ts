@@ -1,3 +1,4 @@
+import { oeeReport } from './oee'
 import { describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
 import { startJobs } from '../execution/start-pause'
@@ -34,7 +35,7 @@ describe('reports: scrapped pieces at batch completion', () => {
     const [event] = await eventsOf(h.svc.db, job, 'BATCH_COMPLETED')
     expect(event!.data).toMatchObject({ qt_total: 3, scrapped_qt: 1 })
 
-    const oee = await reports.oeeReport({ ...h.svc, timeZone: 'UTC' }, { from: '2026/11/12', to: '2026/11/12' })
+    const oee = await oeeReport({ ...h.svc, timeZone: 'UTC' }, { from: '2026/11/12', to: '2026/11/12' })
     // 3 pieces, 1 scrapped: quality 2/3; 3 x 60 s standard in 3 minutes of run: performance 1.
     expect(oee.totals).toMatchObject({ pieces: 3, scrapped: 1, run_ms: 180_000, std_ms: 180_000, performance: 1 })
     expect(oee.totals.quality).toBeCloseTo(2 / 3, 10)
