@@ -1,3 +1,4 @@
+import { labourReport } from '../src-server/domains/reports/labour'
 import { oeeReport } from '../src-server/domains/reports/oee'
 import { sql } from 'kysely'
 import type { Actor, Services } from '../src-server/context'
@@ -118,7 +119,7 @@ const ACTOR: Actor = { userId: '00000000-0000-4000-8000-000000000000', sessionId
 const CASES: { label: string; run: (svc: Svc, range: typeof MONTH | typeof YEAR) => Promise<number> }[] = [
   { label: 'production by product', run: async (svc, r) => (await reports.productionReport(svc, { ...r, group_by: 'product' })).rows.length },
   { label: 'production by operator, line L3', run: async (svc, r) => (await reports.productionReport(svc, { ...r, group_by: 'operator', line: 'L3' })).rows.length },
-  { label: 'labour and cost', run: async (svc, r) => (await reports.labourReport(svc, ACTOR, r)).operators.length },
+  { label: 'labour and cost', run: async (svc, r) => (await labourReport(svc, ACTOR, r)).operators.length },
   { label: 'quality by type', run: async (svc, r) => (await reports.qualityReport(svc, { ...r, group_by: 'type' })).rows.length },
   { label: 'OEE by phase', run: async (svc, r) => (await oeeReport(svc, { ...r, group_by: 'phase' })).rows.length },
   { label: 'OEE by line', run: async (svc, r) => (await oeeReport(svc, { ...r, group_by: 'line' })).rows.length },

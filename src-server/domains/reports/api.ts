@@ -1,3 +1,4 @@
+import { labourReport } from './labour'
 import { oeeReport } from './oee'
 import type { Scope } from '../../../src/auth/scopes'
 import {
@@ -48,7 +49,7 @@ export const reportsApi = useCases('reports', {
     input: LabourReportInput,
     response: LabourReport,
     rest: { method: 'get', path: '/report/labour' },
-    run: (ctx, input) => reports.labourReport(ctx, ctx.actor, input),
+    run: (ctx, input) => labourReport(ctx, ctx.actor, input),
   }),
   quality: query({
     summary:

@@ -1,3 +1,4 @@
+import { labourReport } from './labour'
 import { oeeReport } from './oee'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Db } from '../../db/connect'
@@ -230,7 +231,7 @@ describe('reports: a small plant by hand', () => {
   })
 
   test('labour: hours, pauses, forced pauses and offline apart; cost from hourly cost or the default; per work order against standard', async () => {
-    const r = await reports.labourReport(svc, reporter.actor, { ...range })
+    const r = await labourReport(svc, reporter.actor, { ...range })
     expect(r.default_hourly_cost).toBe(20)
     expect(r.operators).toEqual([
       {
