@@ -122,7 +122,7 @@ export function sessionsCte(f: Frame, filters: RawBuilder<unknown>) {
  * order's output).
  */
 export function batchesCte(f: Frame, filters: RawBuilder<unknown>) {
-  return sql`lastph as (select distinct on (product_id) id from product_phases order by product_id, position desc),
+  return sql`lastph as (select distinct on (product_id, revision_id) id from product_phases order by product_id, revision_id, position desc),
     bt as (
       select b.qt_total, b.scrapped_qt, b.completed_by, b.completed_at, j.id as job_id, j.work_order_id, j.phase_id, ph.department_id, wo.line, wo.product_id,
         b.qt_total * ${stdSeconds} * 1000 as std_ms,
@@ -188,7 +188,8 @@ export function rollupCte(f: Frame, input: Omit<ReportRangeInput, 'from' | 'to' 
       select array_agg(g::date order by g) as b
       from generate_series(date_trunc(${f.period}, ${f.from}::date::timestamp), ${f.to}::date::timestamp + ('1 ' || ${f.period})::interval, ('1 ' || ${f.period})::interval) g
     ),
-    lastph as (select distinct on (product_id) id from product_phases order by product_id, position desc),
+    -- Each revision (and the draft) has its own last phase: a job's is its work order's revision's.
+    lastph as (select distinct on (product_id, revision_id) id from product_phases order by product_id, revision_id, position desc),
     phs as materialized (
       select ph.id, ph.department_id, (${stdSeconds} * 1000)::float8 as std_ms, ph.id in (select id from lastph) as final from product_phases ph
     ),

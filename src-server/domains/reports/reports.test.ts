@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { labourReport } from './labour'
 import { oeeReport } from './oee'
 import { beforeAll, describe, expect, test } from 'bun:test'
@@ -7,7 +8,7 @@ import { type Harness, signIn, useHarness } from '../../test/harness'
 import { writeSettings } from '../settings/queries'
 import { makeOperator, makeSetup, type Operator } from '../execution/test-fixtures'
 import * as reports from './service'
-import { reshapeReleased, testRevisionOf } from '../../test/revisions'
+import { draftFromRevision, reshapeReleased, testRevisionOf } from '../../test/revisions'
 
 /**
  * A small plant, every figure computed by hand (times UTC; the plant is in Europe/Rome, UTC+1 in
@@ -64,6 +65,13 @@ describe('reports: a small plant by hand', () => {
     k.phaseB = wo1.phases[1]!.key
     await reshapeReleased(db, (trx) => trx.updateTable('product_phases').set({ department_id: k.dept }).where('id', '=', k.phaseA!).execute())
     k.wo1 = wo1.workOrderKey
+    // The library's draft beside the released revision, a phase longer: a work order's output is
+    // still its own revision's last phase, never the draft's.
+    const released = await testRevisionOf(db, k.product!)
+    await draftFromRevision(db, released)
+    await sql`insert into product_phases (product_id, position, name, operation_id, parameters, steps, production_notes, print_templates, lineage)
+      select product_id, 2, 'C', operation_id, parameters, steps, production_notes, print_templates, gen_random_uuid() from product_phases
+      where product_id = ${k.product!} and revision_id is null and position = 1`.execute(db)
     k.JA = wo1.jobs[0]![0]!
     k.JB = wo1.jobs[1]![0]!
     // WO2 and WO3: the same product and phases.
