@@ -10052,6 +10052,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10124,6 +10125,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10252,6 +10254,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10336,6 +10339,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10439,6 +10443,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10572,6 +10577,7 @@ export interface operations {
                                     due_by: string | null;
                                     product_key: string;
                                     product_code: string;
+                                    revision_number: number;
                                     phase_key: string;
                                     phase_name: string;
                                     phase_position: number;
@@ -10607,6 +10613,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10695,6 +10702,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -12466,6 +12474,7 @@ export interface operations {
                                 product_description: string;
                                 work_order_key: string | null;
                                 work_order_code: string | null;
+                                revision_number: number | null;
                                 job_key: string | null;
                                 batch_key: string | null;
                                 batch_number: number | null;
@@ -12529,6 +12538,7 @@ export interface operations {
                             product_description: string;
                             work_order_key: string | null;
                             work_order_code: string | null;
+                            revision_number: number | null;
                             job_key: string | null;
                             batch_key: string | null;
                             batch_number: number | null;
@@ -12634,6 +12644,7 @@ export interface operations {
                             product_description: string;
                             work_order_key: string | null;
                             work_order_code: string | null;
+                            revision_number: number | null;
                             job_key: string | null;
                             batch_key: string | null;
                             batch_number: number | null;
