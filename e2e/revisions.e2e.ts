@@ -22,6 +22,7 @@ const TEXTS = {
     update: 'Aggiorna alla rev 2',
     rev: (n: number) => `Rev ${n}`,
     reason: 'Motivo',
+    discard: 'Scarta bozza',
   },
   en: {
     locale: 'en-US',
@@ -38,6 +39,7 @@ const TEXTS = {
     update: 'Update to rev 2',
     rev: (n: number) => `Rev ${n}`,
     reason: 'Reason',
+    discard: 'Discard draft',
   },
 }
 
@@ -114,6 +116,30 @@ for (const lang of ['it', 'en'] as const) {
       await expect(step.getByTestId('step-text-new')).toHaveText('Stringi le viti M4 a 6 Nm.')
       await expect(step.getByTestId('step-text-new').locator('mark')).toHaveText([/M4/, '6'])
       await shot(page, `revisions-compare-${lang}`)
+    })
+
+    test('a draft edit is discarded: the process reads as released again', async ({ page, baseURL }) => {
+      const { api, productKey, operationKey, steps } = await releasedProduct(baseURL!)
+      const process = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { _key: string; steps: { _key: string }[] }[] }
+      const [phase] = process.phases
+      const reworded = steps.map((step, i) => ({ ...step, _key: phase!.steps[i]!._key, ...(i === 0 ? { text: 'Bozza da scartare.' } : {}) }))
+      const put = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ _key: phase!._key, operation_key: operationKey, name: 'Montaggio', steps: reworded }] } })
+      expect(put.status(), await put.text()).toBe(200)
+
+      const user = await createReadyUser(baseURL!, 'library')
+      const path = `/app/library/product/${productKey}/process`
+      await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
+      await fillLogin(page, user.username, user.password)
+      const badge = page.getByTestId('revision-badge')
+      await expect(badge).toHaveText(s.draft)
+      await page.getByRole('button', { name: s.discard }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('button', { name: s.discard }).click()
+      await expect(dialog).toBeHidden()
+      await expect(badge).toHaveText(s.releasedRev(1))
+      await expect(page.getByRole('button', { name: s.discard })).toHaveCount(0)
+      const after = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { steps: { text: string }[] }[] }
+      expect(after.phases[0]!.steps[0]!.text).toBe('Stringi le viti a 5 Nm.')
     })
   })
 }
