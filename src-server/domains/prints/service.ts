@@ -268,7 +268,8 @@ export async function print(svc: Services, actor: Actor, input: PrintInput): Pro
 export async function testPrint(svc: Services, actor: Actor, printerKey: string): Promise<PrintRow> {
   const printer = await getPrinter(svc, printerKey)
   if (printer.trash) throw new AppError(404, 'UNKNOWN_PRINTER', `the printer ${printer.name} is in the trash`)
-  const pdf = await testDocument(printer, svc.clock.now())
+  const user = await svc.db.selectFrom('users').select(['username', 'name', 'surname']).where('id', '=', actor.userId).executeTakeFirst()
+  const pdf = await testDocument(printer, svc.clock.now(), user ? `${user.name} ${user.surname}`.trim() || user.username : '')
   return deliver(svc, actor, { template: null, pdf, documents: 1, subject: { test: true }, printerKey })
 }
 

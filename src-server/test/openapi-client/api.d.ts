@@ -2946,7 +2946,7 @@ export interface paths {
         get: operations["get_printer"];
         put?: never;
         /**
-         * New printer: name (unique), host, protocol ipp (default port 631, path /ipp/print) or raw (TCP, default port 9100)
+         * New printer: name (unique) and uri (ipp://host[:port]/path, ipps:// for IPP over TLS such as a CUPS queue, socket://host[:port] for raw TCP; default ports 631 and 9100), or host with protocol ipp, ipps or raw, port and path; 400 PRINTER_URI_INVALID saying what is wrong
          * @description Needs permission: admin.
          */
         post: operations["post_printer"];
@@ -16198,7 +16198,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         }[];
@@ -16232,13 +16232,14 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    host: string;
+                    uri?: string;
+                    host?: string;
                     port?: number;
                     /**
                      * @default ipp
                      * @enum {string}
                      */
-                    protocol?: "ipp" | "raw";
+                    protocol?: "ipp" | "ipps" | "raw";
                     path?: string;
                 };
             };
@@ -16257,7 +16258,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         };
@@ -16293,10 +16294,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    uri?: string;
                     host?: string;
                     port?: number;
                     /** @enum {string} */
-                    protocol?: "ipp" | "raw";
+                    protocol?: "ipp" | "ipps" | "raw";
                     path?: string;
                     trash?: boolean;
                 };
@@ -16316,7 +16318,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         };
@@ -16417,7 +16419,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         } | null;
@@ -16468,7 +16470,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         } | null;
