@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { ADMIN_PASSWORD, openArea, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, openArea, shot, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 26, printers: a printer is added by its full URI (ipp://, ipps:// for a CUPS queue over TLS,
@@ -36,6 +36,7 @@ for (const lang of ['it', 'en'] as const) {
     await page.getByTestId('printer-add').click()
     await expect(page.getByText(s.added)).toBeVisible()
     await expect(page.getByTestId(`printer-${name}`)).toContainText('ipps://cups.local:631/printers/Ufficio')
+    await shot(page, `printers-uri-${lang}`)
     await page.context().close()
   })
 }
