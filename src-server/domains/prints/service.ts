@@ -8,6 +8,7 @@ import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { type DocumentValues, fillTemplate } from '../print-templates/fill'
 import { basePdfBytes, usableTemplate } from '../print-templates/service'
+import { positionRowByCode } from '../positions/service'
 import { getPrinter, sendToPrinter, testDocument, usablePrinter } from '../printers/service'
 
 /**
@@ -118,7 +119,16 @@ export async function resolveSubject(db: Db, actor: Actor, subject: PrintSubject
     .where('id', '=', operatorId ?? actor.userId)
     .executeTakeFirst()
   if (operator) presets.operator = `${operator.name} ${operator.surname}`.trim() || operator.username
-  if (subject.position_code !== undefined) presets.position_code = subject.position_code.trim().toUpperCase()
+  if (subject.position_code !== undefined) {
+    presets.position_code = subject.position_code.trim().toUpperCase()
+    // A shelf label carries where the shelf is too; a code not (yet) in the warehouse prints as typed.
+    const position = await positionRowByCode(db, subject.position_code)
+    if (position) {
+      presets.position_code = position.code
+      presets.position_description = position.description
+      presets.position_path = position.path_codes.join(' / ')
+    }
+  }
   for (const [k, val] of Object.entries(serialData)) custom[k.toLowerCase()] = text(val)
   for (const [k, val] of Object.entries(subject.values ?? {})) {
     if ((PRESETS as readonly string[]).includes(k)) (presets as Record<string, string>)[k] = val
@@ -292,6 +302,8 @@ export async function previewTemplate(svc: Services, key: string, values: Record
       operator: 'Mario Rossi',
       serial_code: 'SN-000123',
       position_code: 'A-01-02',
+      position_description: 'Scaffale A, ripiano 2',
+      position_path: 'MAG / A / A-01-02',
       issue_code: 'NC-0001',
       issue_title: 'Graffio sul pannello',
       today: localDay(svc.clock.now()),

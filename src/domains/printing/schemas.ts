@@ -27,6 +27,8 @@ export const PRESETS = [
   'operator',
   'serial_code',
   'position_code',
+  'position_description',
+  'position_path',
   'issue_code',
   'issue_title',
   'today',
