@@ -85,6 +85,23 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
     ['text', 'product_code'],
     ['qrcode', 'work_order_code'],
   ])
+  // "Save and preview": the template filled with sample values, drawn in the page (no PDF viewer needed).
+  await page.getByTestId('editor-preview').click()
+  const preview = page.getByRole('dialog', { name: /Preview of/ })
+  await expect(preview.getByTestId('preview-canvas')).toBeVisible()
+  await expect
+    .poll(() =>
+      preview.getByTestId('preview-canvas').evaluate((c: HTMLCanvasElement) => {
+        const pixels = c.width > 0 ? c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data : []
+        let dark = 0
+        for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 128) dark++
+        return dark
+      }),
+    )
+    .toBeGreaterThan(100)
+  await page.screenshot({ path: `${SHOTS_DIR}/printing-preview-en.png`, fullPage: true })
+  await preview.getByRole('button', { name: 'Close', exact: true }).last().click()
+  await expect(preview).toBeHidden()
 
   // Assign to the phase: find the product by code, choose the phase.
   await page.getByRole('link', { name: 'Back to templates' }).click()

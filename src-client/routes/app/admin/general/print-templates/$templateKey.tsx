@@ -2,14 +2,13 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Box, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import * as pdfjs from 'pdfjs-dist'
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { FIELD_KINDS, type FieldKind, LINK_TYPES, type LinkType, PRESETS, type Preset, type PrintTemplateRow, type TemplateField } from '../../../../../../src/domains/printing/schemas'
 import { Loading } from '../../../../../components/QueryState'
-import { openPdfBase64 } from '../../../../../components/printing/pdf'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { usePdfPage } from './-pdf-page'
+import { PreviewDialog, previewPdf } from './-preview-dialog'
 
 /** The field editor: the base PDF's first page rendered by pdf.js, fields placed by clicking on it (its own lazy chunk). */
 export const Route = createFileRoute('/app/admin/general/print-templates/$templateKey')({
@@ -41,30 +40,8 @@ function Editor({ template }: { template: PrintTemplateRow }) {
   const scale = Math.min(1.6, 720 / template.page_width)
   const formFields = useQuery(trpc.formFields.list.queryOptions({ active_only: true }))
 
-  useEffect(() => {
-    let cancelled = false
-    // Set here, not at module level: a top-level statement would keep pdf.js in the route tree's first load.
-    pdfjs.GlobalWorkerOptions.workerSrc = workerUrl
-    const task = pdfjs.getDocument({ url: template.base_pdf_url, withCredentials: true })
-    void task.promise
-      .then(async (doc) => {
-        const page = await doc.getPage(1)
-        const viewport = page.getViewport({ scale })
-        const c = canvas.current
-        if (!c || cancelled) return
-        c.width = viewport.width
-        c.height = viewport.height
-        await page.render({ canvas: c, canvasContext: c.getContext('2d')!, viewport }).promise
-      })
-      // Leaving the screen destroys the loading task: that rejection is no error for the user.
-      .catch((e) => {
-        if (!cancelled) notifyError(e)
-      })
-    return () => {
-      cancelled = true
-      void task.destroy()
-    }
-  }, [template.base_pdf_url, scale])
+  const base = useMemo(() => ({ url: template.base_pdf_url }), [template.base_pdf_url])
+  usePdfPage(canvas, base, scale)
 
   const presetLabels: Record<Preset, string> = {
     product_code: t`Codice prodotto`,
@@ -119,13 +96,17 @@ function Editor({ template }: { template: PrintTemplateRow }) {
       setBusy(false)
     }
   }
-  const preview = async () => {
+  const [preview, setPreview] = useState<Uint8Array | null>(null)
+  const [previewing, setPreviewing] = useState(false)
+  const saveAndPreview = async () => {
+    setPreviewing(true)
     try {
       await trpcClient.printTemplates.patch.mutate({ key: template._key, patch: { fields } })
-      const { pdf_base64 } = await trpcClient.printTemplates.preview.mutate({ key: template._key })
-      openPdfBase64(pdf_base64)
+      setPreview(await previewPdf(template._key))
     } catch (e) {
       notifyError(e)
+    } finally {
+      setPreviewing(false)
     }
   }
   const linkChoices =
@@ -135,6 +116,7 @@ function Editor({ template }: { template: PrintTemplateRow }) {
 
   return (
     <Stack gap="md">
+      {preview && <PreviewDialog pdf={preview} name={template.name} onClose={() => setPreview(null)} />}
       <Group justify="space-between">
         <Title order={3}>
           <Trans>Campi di {template.name}</Trans>
@@ -143,7 +125,7 @@ function Editor({ template }: { template: PrintTemplateRow }) {
           <Button variant="default" renderRoot={(p) => <Link {...p} to="/app/admin/general/print-templates" />}>
             <Trans>Torna ai modelli</Trans>
           </Button>
-          <Button variant="default" onClick={() => void preview()} data-testid="editor-preview">
+          <Button variant="default" onClick={() => void saveAndPreview()} loading={previewing} data-testid="editor-preview">
             <Trans>Salva e anteprima</Trans>
           </Button>
           <Button onClick={() => void save()} loading={busy} data-testid="editor-save">

@@ -5,11 +5,11 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { ASSIGNMENT_CONTEXTS, type AssignmentContext, BASE_PDF_MAX_BYTES, type PrintTemplateRow, SETTINGS_LABELS } from '../../../../../../src/domains/printing/schemas'
 import { Loading } from '../../../../../components/QueryState'
-import { openPdfBase64 } from '../../../../../components/printing/pdf'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { rest } from '../../../../../lib/rest'
 import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import { Section, SettingsTable } from '../-settings-ui'
+import { PreviewDialog, previewPdf } from './-preview-dialog'
 
 export const Route = createFileRoute('/app/admin/general/print-templates/')({
   component: PrintTemplatesTab,
@@ -21,6 +21,14 @@ function PrintTemplatesTab() {
   const [view, setView] = useState<'active' | 'trash'>('active')
   const { data } = useQuery(trpc.printTemplates.list.queryOptions({ trash: view === 'trash' }))
   const [assigning, setAssigning] = useState<PrintTemplateRow | null>(null)
+  const [preview, setPreview] = useState<{ pdf: Uint8Array; name: string } | null>(null)
+  const showPreview = async (tpl: PrintTemplateRow) => {
+    try {
+      setPreview({ pdf: await previewPdf(tpl._key), name: tpl.name })
+    } catch (e) {
+      notifyError(e)
+    }
+  }
   return (
     <Stack maw={1100} gap="lg">
       <Section
@@ -79,7 +87,7 @@ function PrintTemplatesTab() {
                         </Button>
                       </>
                     )}
-                    <Button size="compact-sm" variant="default" onClick={() => void preview(tpl._key)}>
+                    <Button size="compact-sm" variant="default" onClick={() => void showPreview(tpl)}>
                       <Trans>Anteprima</Trans>
                     </Button>
                     <Button size="compact-sm" variant="subtle" color={tpl.trash ? 'blue' : 'red'} onClick={() => void setTrash(tpl, !tpl.trash)}>
@@ -93,17 +101,9 @@ function PrintTemplatesTab() {
         )}
       </Section>
       {assigning && <AssignmentsDialog template={assigning} onClose={() => setAssigning(null)} />}
+      {preview && <PreviewDialog pdf={preview.pdf} name={preview.name} onClose={() => setPreview(null)} />}
     </Stack>
   )
-}
-
-async function preview(key: string) {
-  try {
-    const { pdf_base64 } = await trpcClient.printTemplates.preview.mutate({ key })
-    openPdfBase64(pdf_base64)
-  } catch (e) {
-    notifyError(e)
-  }
 }
 
 async function setTrash(tpl: PrintTemplateRow, trash: boolean) {
