@@ -2,15 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
 import { recordPdf } from './record-pdf'
 import { serialRecord, workOrderRecord } from './service'
-import { makeRecordWorld, type RecordWorld } from './test-fixtures'
-
-/** The text pdftotext reads from a PDF (poppler-utils), with runs of spaces made one. */
-export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const proc = Bun.spawn(['pdftotext', '-layout', '-', '-'], { stdin: bytes, stdout: 'pipe', stderr: 'pipe' })
-  const text = await new Response(proc.stdout).text()
-  if ((await proc.exited) !== 0) throw new Error(`pdftotext failed: ${await new Response(proc.stderr).text()}`)
-  return text.replace(/[ \t]+/g, ' ')
-}
+import { makeRecordWorld, pdfText, type RecordWorld } from './test-fixtures'
 
 describe('history record (service, real database)', () => {
   const h = useHarness()

@@ -21,7 +21,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
   pdf.space(4)
   const rev = record.revision
   pdf.facts([
-    [l.product, `${record.product.code} - ${record.product.description}`],
+    [l.product, named(record.product.code, record.product.description)],
     [l.revision, String(rev.number)],
     [l.releasedBy, rev.released_by?.name ?? (rev.origin === 'migration' ? l.migrated : '')],
     [l.releasedAt, f.dateTime(rev.released_at)],
@@ -45,7 +45,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
     pdf.heading(l.serialSection)
     pdf.facts([
       [l.code, s.code],
-      [l.product, `${s.product_code} - ${s.product_description}`],
+      [l.product, named(s.product_code, s.product_description)],
       [l.state, f.status(s.state)],
       [l.phase, s.phase_name ?? ''],
       [l.batch, s.batch_number === null ? '' : String(s.batch_number)],
@@ -66,7 +66,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
           { title: l.product, width: w - 50 - 170 - 80 },
           { title: l.state, width: 80 },
         ],
-        parts.map((g) => [String(g.depth), `${'  '.repeat(g.depth - 1)}${g.code}`, `${g.product_code} - ${g.product_description}`, f.status(g.state)]),
+        parts.map((g) => [String(g.depth), `${'  '.repeat(g.depth - 1)}${g.code}`, named(g.product_code, g.product_description), f.status(g.state)]),
       )
   }
 
@@ -144,7 +144,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
         { title: l.number, width: 45 },
         { title: l.type, width: 70 },
         { title: l.product, width: 100 },
-        { title: l.quantity, width: 50 },
+        { title: l.quantityCol, width: 50 },
         { title: `${l.from} / ${l.to}`, width: 90 },
         { title: l.status, width: 60 },
         { title: l.when, width: w - 415 },
@@ -162,6 +162,8 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
 
   return pdf.finish(l.page)
 }
+
+const named = (code: string, description: string) => (description ? `${code} - ${description}` : code)
 
 function batchSection(pdf: PdfWriter, batch: RecordBatch, l: Labels, f: Formatters) {
   const who = (name: string | undefined, at: number | null) => (name ? `${name} ${l.on} ${f.dateTime(at)}` : f.dateTime(at))

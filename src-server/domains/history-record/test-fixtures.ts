@@ -108,3 +108,11 @@ export async function makeRecordWorld(h: Harness, prefix: string): Promise<Recor
     issueCode: issue.code,
   }
 }
+
+/** The text pdftotext reads from a PDF (poppler-utils), with runs of spaces made one. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const proc = Bun.spawn(['pdftotext', '-layout', '-', '-'], { stdin: bytes, stdout: 'pipe', stderr: 'pipe' })
+  const text = await new Response(proc.stdout).text()
+  if ((await proc.exited) !== 0) throw new Error(`pdftotext failed: ${await new Response(proc.stderr).text()}`)
+  return text.replace(/[ \t]+/g, ' ')
+}
