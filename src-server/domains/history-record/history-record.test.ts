@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
+import { createSerial } from '../serials/service'
 import { recordPdf } from './record-pdf'
 import { serialRecord, workOrderRecord } from './service'
 import { makeRecordWorld, pdfText, type RecordWorld } from './test-fixtures'
@@ -64,6 +65,14 @@ describe('history record (service, real database)', () => {
     expect(r.issues.map((i) => i.code)).toEqual([w.issueCode])
     expect(r.movements).toHaveLength(1)
     expect((await serialRecord(h.svc, w.serialKey)).serial?.code).toBe(w.serialCode)
+  })
+
+  test('a serial recorded outside any batch of its work order tells the whole work order', async () => {
+    const key = await h.svc.db.transaction().execute((trx) => createSerial(trx, w.op.actor, { code: 'DHRSVC-LOOSE-1', product_id: w.productKey, work_order_id: w.workOrderKey }, h.clock.now()))
+    const r = await serialRecord(h.svc, key)
+    expect(r.serial?.code).toBe('DHRSVC-LOOSE-1')
+    expect(r.phases[0]!.jobs[0]!.batches.map((b) => b._key)).toEqual(w.batches)
+    expect(r.serials.produced.map((s) => s.code)).toEqual(['DHRSVC-LOOSE-1'])
   })
 
   test('unknown work orders and serials are 404 with a message; a serial made outside a work order is 422', async () => {

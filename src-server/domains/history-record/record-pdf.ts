@@ -71,6 +71,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
   }
 
   pdf.heading(l.phases)
+  if (record.phases.length === 0) pdf.paragraph(l.none, { grey: true })
   for (const phase of record.phases) {
     pdf.subheading(`${l.phase} ${phase.position} - ${phase.name} (${l.completed} ${f.number(phase.completed_qt)}, ${l.scrappedShort} ${f.number(phase.scrapped_qt)})`, 11)
     for (const job of phase.jobs) {

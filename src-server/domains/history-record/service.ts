@@ -34,8 +34,9 @@ export function workOrderRecord(svc: Svc, key: string): Promise<HistoryRecord> {
 /**
  * `GET serial/{key}/history-record`: by key or code. The serial, what it is made of (every level)
  * and what it went into, with its work order's record narrowed to the batches that made it or
- * fitted its components, the issues of those batches and of the work order as a whole, and the
- * movements of those batches, of the work order as a whole and of the serial itself.
+ * fitted its components (all of them when it was recorded outside any batch), the issues of those
+ * batches and of the work order as a whole, and the movements of those batches, of the work order
+ * as a whole and of the serial itself.
  */
 export async function serialRecord(svc: Svc, key: string): Promise<HistoryRecord> {
   const serial = await findSerial(svc, key)
@@ -56,8 +57,10 @@ async function findSerial(svc: Svc, key: string): Promise<SerialDetail> {
 
 async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, detail?: SerialDetail): Promise<HistoryRecord> {
   const wo = await getWorkOrder(svc, key)
-  // A serial's batches: the one that made it and those where its components were fitted.
-  const batches = detail ? [...new Set([detail.batch_key, ...detail.components.map((c) => c.batch_key)].filter((b): b is string => b !== null))] : undefined
+  // A serial's batches: the one that made it and those where its components were fitted. A serial
+  // recorded outside any batch narrows nothing: its work order's whole record is its story.
+  const own = detail ? [...new Set([detail.batch_key, ...detail.components.map((c) => c.batch_key)].filter((b): b is string => b !== null))] : []
+  const batches = own.length ? own : undefined
   const [revision, jobsByPhase, serials, issues, movements] = await Promise.all([
     revisionSummary(svc, wo.product_key, wo.revision.number),
     workOrderBatchRecords(svc.db, wo._key, batches),
@@ -79,7 +82,7 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
   const inBatches = (b: string | null) => !batches || b === null || batches.includes(b)
   // Scrap counts where the work order's output is counted: its last phase.
   const last = wo.phases.at(-1)
-  const scrapped = detail ? phases.reduce((n, p) => n + p.scrapped_qt, 0) : (phases.find((p) => p._key === last?._key)?.scrapped_qt ?? 0)
+  const scrapped = batches ? phases.reduce((n, p) => n + p.scrapped_qt, 0) : (phases.find((p) => p._key === last?._key)?.scrapped_qt ?? 0)
   return {
     kind: serial ? 'serial' : 'work_order',
     generated_at: svc.clock.now().getTime(),
@@ -98,7 +101,7 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
     revision,
     quantities: { planned: wo.planned_qt, done: wo.completed_qt, scrapped },
     serial,
-    phases: serial ? phases.filter((p) => p.jobs.length > 0) : phases,
+    phases: batches ? phases.filter((p) => p.jobs.length > 0) : phases,
     serials: detail
       ? {
           produced: serials.produced.filter((s) => s.serial_key === detail._key),
