@@ -1,3 +1,4 @@
+import { PDFDocument } from '@pdfme/pdf-lib'
 import { sql } from 'kysely'
 import { systemClock } from '../src-server/clock'
 import type { Services } from '../src-server/context'
@@ -130,7 +131,7 @@ async function seed(svc: Services, batches: number): Promise<{ workOrder: string
     )
     .execute()
   const pdf = await recordPdf(await workOrderRecord(svc, wo), 'it')
-  const pages = Number(/\/Type \/Pages[\s\S]*?\/Count (\d+)/.exec(new TextDecoder('latin1').decode(pdf))?.[1] ?? 0)
+  const pages = (await PDFDocument.load(pdf)).getPageCount()
   return { workOrder: wo, steps: batches * 5, values, pages }
 }
 

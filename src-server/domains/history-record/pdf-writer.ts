@@ -12,6 +12,7 @@ const BOTTOM = 48
 const GREY = rgb(0.4, 0.4, 0.4)
 const LINE = rgb(0.75, 0.75, 0.75)
 const SHADE = rgb(0.93, 0.93, 0.93)
+const BLACK = rgb(0, 0, 0)
 
 export type Column = { title: string; width: number }
 
@@ -20,6 +21,8 @@ export class PdfWriter {
   private y = 0
   private readonly pages: PDFPage[] = []
   private readonly supported: Set<number>
+  private readonly widths = new Map<string, number>()
+  private readonly pageFont = new WeakMap<PDFPage, PDFFont>()
 
   private constructor(
     private readonly doc: PDFDocument,
@@ -62,35 +65,63 @@ export class PdfWriter {
     if (this.y - height < BOTTOM) this.newPage()
   }
 
+  /** The width of a word, measured once per font and size (a record repeats the same words thousands of times). */
+  private measure(word: string, size: number, font: PDFFont): number {
+    const key = `${font === this.bold ? 'b' : 'r'}${size}|${word}`
+    let width = this.widths.get(key)
+    if (width === undefined) {
+      width = font.widthOfTextAtSize(word, size)
+      this.widths.set(key, width)
+    }
+    return width
+  }
+
   /** Splits text into lines no wider than `width`; a word longer than the line is cut. */
   wrap(text: string, width: number, size: number, font = this.font): string[] {
+    const space = this.measure(' ', size, font)
     const lines: string[] = []
     for (const paragraph of text.split('\n')) {
       let line = ''
-      for (const word of this.clean(paragraph).split(' ')) {
-        const candidate = line ? `${line} ${word}` : word
-        if (font.widthOfTextAtSize(candidate, size) <= width) {
-          line = candidate
+      let lineWidth = 0
+      for (let word of this.clean(paragraph).split(' ')) {
+        let wordWidth = this.measure(word, size, font)
+        if (line && lineWidth + space + wordWidth <= width) {
+          line += ` ${word}`
+          lineWidth += space + wordWidth
           continue
         }
         if (line) lines.push(line)
-        line = word
-        while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-          let cut = line.length - 1
-          while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--
-          lines.push(line.slice(0, cut))
-          line = line.slice(cut)
+        while (wordWidth > width && word.length > 1) {
+          let cut = word.length - 1
+          while (cut > 1 && font.widthOfTextAtSize(word.slice(0, cut), size) > width) cut--
+          lines.push(word.slice(0, cut))
+          word = word.slice(cut)
+          wordWidth = this.measure(word, size, font)
         }
+        line = word
+        lineWidth = wordWidth
       }
       lines.push(line)
     }
     return lines
   }
 
+  /**
+   * Draws one line of text. The page's font is switched only when it changes: pdf-lib's drawText
+   * with a `font` option adds a font resource to the page on every call (thousands per record).
+   */
+  private text(text: string, x: number, y: number, size: number, font: PDFFont, color = BLACK) {
+    if (this.pageFont.get(this.page) !== font) {
+      this.page.setFont(font)
+      this.pageFont.set(this.page, font)
+    }
+    this.page.drawText(text, { x, y, size, color })
+  }
+
   heading(text: string, size = 13) {
     this.room(size + 30)
     this.y -= size + 8
-    this.page.drawText(this.clean(text), { x: MARGIN, y: this.y, size, font: this.bold })
+    this.text(this.clean(text), MARGIN, this.y, size, this.bold)
     this.y -= 4
     this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4.width - MARGIN, y: this.y }, thickness: 0.6, color: LINE })
     this.y -= 6
@@ -100,7 +131,7 @@ export class PdfWriter {
     this.room(size + 24)
     this.y -= size + 6
     for (const line of this.wrap(text, this.contentWidth, size, this.bold)) {
-      this.page.drawText(line, { x: MARGIN, y: this.y, size, font: this.bold })
+      this.text(line, MARGIN, this.y, size, this.bold)
       this.y -= size + 2
     }
     this.y += size + 2 - 3
@@ -112,7 +143,7 @@ export class PdfWriter {
     for (const line of this.wrap(text, this.contentWidth - indent, size)) {
       this.room(size + 3)
       this.y -= size + 3
-      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font: this.font, color: opts.grey ? GREY : undefined })
+      this.text(line, MARGIN + indent, this.y, size, this.font, opts.grey ? GREY : BLACK)
     }
   }
 
@@ -127,8 +158,8 @@ export class PdfWriter {
       this.room(height + 2)
       row.forEach(([label], c) => {
         const x = MARGIN + c * half
-        this.page.drawText(this.clean(label), { x, y: this.y - size - 1, size, font: this.bold, color: GREY })
-        wrapped[c]!.forEach((line, n) => this.page.drawText(line, { x: x + labelWidth, y: this.y - (n + 1) * (size + 3) + 2, size, font: this.font }))
+        this.text(this.clean(label), x, this.y - size - 1, size, this.bold, GREY)
+        wrapped[c]!.forEach((line, n) => this.text(line, x + labelWidth, this.y - (n + 1) * (size + 3) + 2, size, this.font))
       })
       this.y -= height + 2
     }
@@ -172,7 +203,7 @@ export class PdfWriter {
   private cells(columns: Column[], wrapped: string[][], size: number, lineHeight: number, pad: number, font: PDFFont) {
     let x = MARGIN
     columns.forEach((c, i) => {
-      wrapped[i]!.forEach((line, n) => this.page.drawText(line, { x: x + pad, y: this.y - pad - (n + 1) * lineHeight + 2.5, size, font }))
+      wrapped[i]!.forEach((line, n) => this.text(line, x + pad, this.y - pad - (n + 1) * lineHeight + 2.5, size, font))
       x += c.width
     })
   }
@@ -181,9 +212,10 @@ export class PdfWriter {
   async finish(pageWord: (n: number, of: number) => string): Promise<Uint8Array> {
     const size = 7.5
     this.pages.forEach((page, i) => {
-      page.drawText(this.clean(this.title), { x: MARGIN, y: 24, size, font: this.font, color: GREY })
+      this.page = page
+      this.text(this.clean(this.title), MARGIN, 24, size, this.font, GREY)
       const text = this.clean(pageWord(i + 1, this.pages.length))
-      page.drawText(text, { x: A4.width - MARGIN - this.font.widthOfTextAtSize(text, size), y: 24, size, font: this.font, color: GREY })
+      this.text(text, A4.width - MARGIN - this.font.widthOfTextAtSize(text, size), 24, size, this.font, GREY)
     })
     return this.doc.save()
   }
