@@ -3,6 +3,7 @@ import { Button } from '@mantine/core'
 import { useState } from 'react'
 import { ApiError } from '../../lib/api-error'
 import { notifyError } from '../../lib/notify'
+import { download } from '../reports/csv'
 
 /**
  * "Registro di produzione": downloads the device history record of a work order or a serial as
@@ -12,7 +13,7 @@ import { notifyError } from '../../lib/notify'
 export function HistoryRecordButton({ subject, subjectKey }: { subject: 'work-order' | 'serial'; subjectKey: string }) {
   const { i18n } = useLingui()
   const [busy, setBusy] = useState(false)
-  async function download() {
+  async function fetchAndSave() {
     setBusy(true)
     try {
       const lang = i18n.locale.startsWith('en') ? 'en' : 'it'
@@ -22,14 +23,7 @@ export function HistoryRecordButton({ subject, subjectKey }: { subject: 'work-or
         throw new ApiError(res.status, detail?.code ?? 'INTERNAL', detail?.message ?? res.statusText)
       }
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'record.pdf'
-      const url = URL.createObjectURL(await res.blob())
-      const link = document.createElement('a')
-      link.href = url
-      link.download = name
-      document.body.append(link)
-      link.click()
-      link.remove()
-      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+      download(name, await res.blob())
     } catch (e) {
       notifyError(e instanceof TypeError ? new ApiError(0, 'NETWORK', e.message) : e)
     } finally {
@@ -37,7 +31,7 @@ export function HistoryRecordButton({ subject, subjectKey }: { subject: 'work-or
     }
   }
   return (
-    <Button variant="default" size="sm" loading={busy} onClick={() => void download()} data-testid="history-record-download">
+    <Button variant="default" size="sm" loading={busy} onClick={() => void fetchAndSave()} data-testid="history-record-download">
       <Trans>Registro di produzione</Trans>
     </Button>
   )
