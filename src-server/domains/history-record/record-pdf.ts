@@ -66,7 +66,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
           { title: l.product, width: w - 50 - 170 - 80 },
           { title: l.state, width: 80 },
         ],
-        parts.map((g) => [String(g.depth), `${'  '.repeat(g.depth - 1)}${g.code}`, named(g.product_code, g.product_description), f.status(g.state)]),
+        parts.map((g) => [String(g.depth), g.code, named(g.product_code, g.product_description), f.status(g.state)]),
       )
   }
 
@@ -76,7 +76,7 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
     pdf.subheading(`${l.phase} ${phase.position} - ${phase.name} (${l.completed} ${f.number(phase.completed_qt)}, ${l.scrappedShort} ${f.number(phase.scrapped_qt)})`, 11)
     for (const job of phase.jobs) {
       pdf.paragraph(
-        `${l.job} - ${l.operator}: ${job.operator?.name ?? '-'} - ${l.quantity} ${f.number(job.quantity)}, ${l.completed} ${f.number(job.completed_qt)} - ${f.status(job.status)}`,
+        `${l.job} (${f.status(job.status)}): ${l.operator.toLowerCase()} ${job.operator?.name ?? l.unassigned}, ${l.quantity} ${f.number(job.quantity)}, ${l.completed} ${f.number(job.completed_qt)}`,
         { size: 9 },
       )
       if (job.batches.length === 0) pdf.paragraph(l.noBatches, { grey: true, indent: 10 })
