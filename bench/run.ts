@@ -9,6 +9,7 @@ import { liveBench } from './live'
 import type { BenchModule } from './lib/module'
 import { planningScale } from './planning-scale'
 import { reportsBench } from './reports'
+import { revisionsBench } from './revisions'
 import { warehouseBench } from './warehouse'
 
 /**
@@ -16,7 +17,7 @@ import { warehouseBench } from './warehouse'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench, auditBench, historyRecordBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench, auditBench, revisionsBench, historyRecordBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

@@ -22,6 +22,7 @@ const TEXTS = {
     update: 'Aggiorna alla rev 2',
     rev: (n: number) => `Rev ${n}`,
     reason: 'Motivo',
+    discard: 'Scarta bozza',
   },
   en: {
     locale: 'en-US',
@@ -38,6 +39,7 @@ const TEXTS = {
     update: 'Update to rev 2',
     rev: (n: number) => `Rev ${n}`,
     reason: 'Reason',
+    discard: 'Discard draft',
   },
 }
 
@@ -115,6 +117,30 @@ for (const lang of ['it', 'en'] as const) {
       await expect(step.getByTestId('step-text-new').locator('mark')).toHaveText([/M4/, '6'])
       await shot(page, `revisions-compare-${lang}`)
     })
+
+    test('a draft edit is discarded: the process reads as released again', async ({ page, baseURL }) => {
+      const { api, productKey, operationKey, steps } = await releasedProduct(baseURL!)
+      const process = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { _key: string; steps: { _key: string }[] }[] }
+      const [phase] = process.phases
+      const reworded = steps.map((step, i) => ({ ...step, _key: phase!.steps[i]!._key, ...(i === 0 ? { text: 'Bozza da scartare.' } : {}) }))
+      const put = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ _key: phase!._key, operation_key: operationKey, name: 'Montaggio', steps: reworded }] } })
+      expect(put.status(), await put.text()).toBe(200)
+
+      const user = await createReadyUser(baseURL!, 'library')
+      const path = `/app/library/product/${productKey}/process`
+      await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
+      await fillLogin(page, user.username, user.password)
+      const badge = page.getByTestId('revision-badge')
+      await expect(badge).toHaveText(s.draft)
+      await page.getByRole('button', { name: s.discard }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('button', { name: s.discard }).click()
+      await expect(dialog).toBeHidden()
+      await expect(badge).toHaveText(s.releasedRev(1))
+      await expect(page.getByRole('button', { name: s.discard })).toHaveCount(0)
+      const after = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { steps: { text: string }[] }[] }
+      expect(after.phases[0]!.steps[0]!.text).toBe('Stringi le viti a 5 Nm.')
+    })
   })
 }
 
@@ -165,6 +191,55 @@ for (const lang of ['it', 'en'] as const) {
       await expect(floor.getByText('Controlla la tenuta a 2 bar.')).toBeVisible()
       await shot(floor, `revisions-operator-${lang}`)
       await floor.close()
+    })
+
+    test('a release while a job runs changes nothing of it: the open session keeps the rev 1 wording and completes the batch; a new work order takes rev 2', async ({ page, browser, baseURL }) => {
+      test.setTimeout(120_000)
+      const { api, productKey, operationKey, steps } = await releasedProduct(baseURL!)
+      const operator = await createReadyUser(baseURL!, 'operator')
+      const made = await api.post('/api/work-order', { data: { product_key: productKey, quantity: 2, operator_key: operator.key } })
+      expect(made.status(), await made.text()).toBe(201)
+      const job = (await made.json()).detail.phases[0].jobs[0]._key as string
+
+      const floor = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+      await floor.goto('/login')
+      await fillLogin(floor, operator.username, operator.password)
+      const card = floor.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
+      await expect(card).toBeVisible()
+      if ((await card.getAttribute('data-selected')) === null) await card.click()
+      await floor.getByTestId('to-confirm').click()
+      await floor.getByTestId('start-jobs').click()
+      await expect(floor).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+      await floor.getByTestId('confirm-step').click()
+      await expect(floor.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
+
+      // Meanwhile the library rewords step 2 and releases rev 2.
+      const process = (await (await api.get(`/api/product/${productKey}/process`)).json()).detail as { phases: { _key: string; steps: { _key: string }[] }[] }
+      const [phase] = process.phases
+      const reworded = steps.map((step, i) => ({ ...step, _key: phase!.steps[i]!._key, ...(i === 1 ? { text: 'Controlla la tenuta a 3 bar.' } : {}) }))
+      const put = await api.put(`/api/product/${productKey}/process`, { data: { phases: [{ _key: phase!._key, operation_key: operationKey, name: 'Montaggio', steps: reworded }] } })
+      expect(put.status(), await put.text()).toBe(200)
+      await releaseProduct(api, productKey, 'Pressione di prova a 3 bar')
+
+      // The open session reads rev 1 (the server's answer too) and completes its batch from the steps it shows.
+      const session = (await (await api.get(`/api/job/${job}/work-session`)).json()).detail as { steps: { text: string }[] }
+      expect(session.steps.map((step) => step.text)).toEqual(['Stringi le viti a 5 Nm.', 'Controlla la tenuta.'])
+      await expect(floor.getByTestId('ws-context')).toContainText('(rev 1)')
+      await expect(floor.getByTestId('step-panel')).toContainText('Controlla la tenuta.')
+      await expect(floor.getByText('Controlla la tenuta a 3 bar.')).toHaveCount(0)
+      await floor.getByTestId('confirm-step').click()
+      await expect
+        .poll(async () => ((await (await api.get(`/api/job/${job}`)).json()).detail as { completed_qt: number }).completed_qt)
+        .toBeGreaterThan(0)
+      await floor.close()
+
+      // A new work order takes rev 2.
+      const next = await api.post('/api/work-order', { data: { product_key: productKey, quantity: 1 } })
+      expect(next.status(), await next.text()).toBe(201)
+      const path = `/app/production/workorder/${(await next.json()).detail._key}`
+      await page.goto(`/login?redirect_to=${encodeURIComponent(path)}`)
+      await fillLogin(page, 'produzione', DEMO_PASSWORD)
+      await expect(page.getByTestId('wo-revision')).toHaveText(s.rev(2))
     })
   })
 }

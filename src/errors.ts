@@ -224,6 +224,7 @@ export const ERROR_CODES = [
   'UNKNOWN_ASSIGNMENT_TARGET',
   'UNKNOWN_PRINTER',
   'PRINTER_NAME_TAKEN',
+  'PRINTER_URI_INVALID',
   'PRINTER_UNREACHABLE',
   'PRINTER_REFUSED',
   // data flows (admin/flows) and imports

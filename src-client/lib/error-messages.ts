@@ -217,6 +217,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   UNKNOWN_ASSIGNMENT_TARGET: msg`Elemento a cui assegnare il modello inesistente`,
   UNKNOWN_PRINTER: msg`Stampante inesistente: impossibile cambiare la stampante`,
   PRINTER_NAME_TAKEN: msg`Nome stampante già usato`,
+  PRINTER_URI_INVALID: msg`Indirizzo della stampante non valido: scrivi ad esempio ipp://stampante:631/ipp/print, ipps://server/printers/Zebra o socket://192.168.1.50:9100`,
   PRINTER_UNREACHABLE: msg`Stampante non raggiungibile: controlla che sia accesa e in rete`,
   PRINTER_REFUSED: msg`La stampante ha rifiutato il documento`,
   FLOW_NAME_TAKEN: msg`Esiste già un flusso con questo nome`,

@@ -617,7 +617,7 @@ export interface PrintersTable {
   name: string
   host: string
   port: number
-  protocol: 'ipp' | 'raw'
+  protocol: 'ipp' | 'ipps' | 'raw'
   path: Generated<string>
   trashed_at: Timestamp | null
   created_at: CreatedAt

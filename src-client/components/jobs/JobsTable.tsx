@@ -113,7 +113,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
               {row.original.work_order_code}
             </Text>
             <Text size="xs" c="dimmed">
-              {row.original.product_code}
+              {row.original.product_code} <Trans>rev {row.original.revision_number}</Trans>
               {row.original.due_by && (
                 <Text span size="xs" c={row.original.late ? 'orange.8' : undefined} fw={row.original.late ? 600 : undefined}>
                   {` · ${t`consegna`} ${dateText(row.original.due_by)}`}

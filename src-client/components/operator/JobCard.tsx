@@ -45,7 +45,9 @@ export function JobCard({ job, mode, parallel, onClick }: { job: JobRow; mode: C
               {job.product_code}
               <Text span c="dimmed" fw={500} size="lg">
                 {' · '}
-                <Trans>OdL {job.work_order_code}</Trans>
+                <Trans>
+                  OdL {job.work_order_code} (rev {job.revision_number})
+                </Trans>
               </Text>
             </Text>
             <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core'
+import { Badge, Button, Group } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { REVISION_REASON_MAX, type RevisionList } from '../../../src/domains/revisions/schemas'
 import { Confirm } from '../products/ProductCards'
+import { ReasonDialog } from '../ReasonDialog'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../lib/trpc'
 
@@ -90,56 +91,19 @@ export function RevisionBar({ productKey, readOnly }: { productKey: string; read
 
 function ReleaseDialog({ productKey, next, onClose }: { productKey: string; next: number; onClose: () => void }) {
   const { t } = useLingui()
-  const [reason, setReason] = useState('')
-  const [missing, setMissing] = useState(false)
-  const [saving, setSaving] = useState(false)
-  async function submit(e: React.FormEvent) {
-    e.preventDefault()
-    if (!reason.trim()) return setMissing(true)
-    setSaving(true)
-    try {
-      const released = await trpcClient.revisions.release.mutate({ key: productKey, reason: reason.trim() })
-      await revisionsChanged(productKey)
-      notifySuccess(t`Rilasciata la revisione ${released.number}`)
-      onClose()
-    } catch (err) {
-      notifyError(err)
-    } finally {
-      setSaving(false)
-    }
-  }
   return (
-    <Modal opened onClose={onClose} title={t`Rilascia la revisione ${next}`} centered>
-      <form onSubmit={submit}>
-        <Stack>
-          <Text size="sm">
-            <Trans>Processo e distinta base della bozza diventano una revisione che non cambia più: i nuovi ordini di lavoro la useranno.</Trans>
-          </Text>
-          <Textarea
-            label={t`Motivo`}
-            withAsterisk
-            autosize
-            minRows={2}
-            maxLength={REVISION_REASON_MAX}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.currentTarget.value)
-              setMissing(false)
-            }}
-            error={missing ? t`Indica il motivo` : undefined}
-            data-autofocus
-            data-testid="release-reason"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              <Trans>Annulla</Trans>
-            </Button>
-            <Button type="submit" loading={saving} data-testid="release-confirm">
-              <Trans>Rilascia</Trans>
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ReasonDialog
+      title={t`Rilascia la revisione ${next}`}
+      explanation={<Trans>Processo e distinta base della bozza diventano una revisione che non cambia più: i nuovi ordini di lavoro la useranno.</Trans>}
+      maxLength={REVISION_REASON_MAX}
+      confirmLabel={<Trans>Rilascia</Trans>}
+      testId="release"
+      act={async (reason) => {
+        const released = await trpcClient.revisions.release.mutate({ key: productKey, reason })
+        await revisionsChanged(productKey)
+        notifySuccess(t`Rilasciata la revisione ${released.number}`)
+      }}
+      onClose={onClose}
+    />
   )
 }

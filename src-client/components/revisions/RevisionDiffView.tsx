@@ -14,13 +14,11 @@ type AttributeChange = PhaseChange['attributes'][number]
 
 const COLORS: Record<Change, string> = { added: 'teal', removed: 'red', changed: 'blue', unchanged: 'gray' }
 
-function ChangeBadge({ change, moved }: { change: Change; moved?: boolean }) {
-  const labels: Record<Change, React.ReactNode> = {
-    added: <Trans>Aggiunta</Trans>,
-    removed: <Trans>Rimossa</Trans>,
-    changed: <Trans>Modificata</Trans>,
-    unchanged: null,
-  }
+/** Italian agrees with what changed: a phase or a bom line (feminine), a step or a form field (masculine). */
+function ChangeBadge({ change, moved, masculine }: { change: Change; moved?: boolean; masculine?: boolean }) {
+  const labels: Record<Change, React.ReactNode> = masculine
+    ? { added: <Trans>Aggiunto</Trans>, removed: <Trans>Rimosso</Trans>, changed: <Trans>Modificato</Trans>, unchanged: null }
+    : { added: <Trans>Aggiunta</Trans>, removed: <Trans>Rimossa</Trans>, changed: <Trans>Modificata</Trans>, unchanged: null }
   return (
     <Group gap={4}>
       {labels[change] && (
@@ -30,7 +28,7 @@ function ChangeBadge({ change, moved }: { change: Change; moved?: boolean }) {
       )}
       {moved && (
         <Badge size="sm" variant="light" color="violet">
-          <Trans>Spostata</Trans>
+          {masculine ? <Trans>Spostato</Trans> : <Trans>Spostata</Trans>}
         </Badge>
       )}
     </Group>
@@ -74,7 +72,7 @@ function StepRow({ step }: { step: StepChange }) {
           {t`Passo ${side.position}`}
           {title ? `: ${title}` : ''}
         </Text>
-        <ChangeBadge change={step.change} moved={step.moved} />
+        <ChangeBadge change={step.change} moved={step.moved} masculine />
       </Group>
       {step.from && step.to ? (
         step.from.text !== step.to.text && <TextChange before={step.from.text} after={step.to.text} />
@@ -213,7 +211,7 @@ export function RevisionDiffView({ diff }: { diff: RevisionDiff }) {
             <Text fw={700}>
               <Trans>Campo modulo {f.name}</Trans>
             </Text>
-            <ChangeBadge change={f.change} />
+            <ChangeBadge change={f.change} masculine />
           </Group>
           <AttributeRows attributes={f.attributes} />
         </Paper>

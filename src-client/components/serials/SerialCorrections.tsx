@@ -98,7 +98,7 @@ export function UnlinkSerialDialog({ linkKey, childCode, parentCode, ...modal }:
 /**
  * SPEC 5: corrects the data a serial carries with a mandatory reason; the server records the
  * reason and the values before and after in SERIAL_UPDATED. The configured serial fields
- * (Amministrazione › Generale › Campi seriale) come first, each with its own input by type and the
+ * (Impostazioni › Generale › Campi dei seriali) come first, each with its own input by type and the
  * mandatory ones marked; keys the serial already carries that are no serial field (written before
  * the list changed, or by a script) stay editable and removable. No free keys: the server refuses them.
  */
@@ -165,7 +165,7 @@ export function EditSerialDataDialog({
         {serialFields.isPending && <Loader size="sm" />}
         {!serialFields.isPending && fields.length === 0 && extras.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="serial-data-no-fields">
-            <Trans>Nessun campo seriale configurato: l'amministratore li definisce in Amministrazione › Generale › Campi seriale.</Trans>
+            <Trans>Nessun campo seriale configurato: l'amministratore li definisce in Impostazioni › Generale › Campi dei seriali.</Trans>
           </Text>
         )}
         {fields.map((f) => (

@@ -99,6 +99,7 @@ const JOB_ROW_KEYS: Record<keyof JobRow, true> = {
   due_by: true,
   product_key: true,
   product_code: true,
+  revision_number: true,
   phase_key: true,
   phase_name: true,
   phase_position: true,

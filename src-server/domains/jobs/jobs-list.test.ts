@@ -133,6 +133,7 @@ describe('job list: filters, scope, paging, detail', () => {
       work_order_code: 'WO-A',
       due_by: '2026-01-04',
       product_code: 'VALVOLA-10',
+      revision_number: 1,
       phase_name: 'Montaggio',
       phase_position: 1,
       department_key: deptA,

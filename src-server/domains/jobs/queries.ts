@@ -61,6 +61,7 @@ export function selectJobRow(q: Joined, today: string) {
       'wo.due_by',
       'wo.product_id as product_key',
       sql<string>`(select p.code from products p where p.id = wo.product_id)`.as('product_code'),
+      sql<number>`(select r.number from product_revisions r where r.id = wo.revision_id)`.as('revision_number'),
       'j.phase_id as phase_key',
       sql<string>`${PHASE('name')}`.as('phase_name'),
       'j.position as phase_position',

@@ -42,6 +42,11 @@ export async function positionByCode(db: Db, code: string) {
   return db.selectFrom('positions').selectAll().where(sql<string>`lower(code)`, '=', code.trim().toLowerCase()).executeTakeFirst()
 }
 
+/** The same, as lists show it (with the codes of its path). */
+export async function positionRowByCode(db: Db, code: string): Promise<PositionRow | undefined> {
+  return selectPositionRows(db).where(sql<string>`lower(p.code)`, '=', code.trim().toLowerCase()).executeTakeFirst()
+}
+
 async function positionRow(db: Db, id: string): Promise<PositionRow> {
   const row = await selectPositionRows(db).where('p.id', '=', id).executeTakeFirst()
   if (!row) throw positionNotFound()

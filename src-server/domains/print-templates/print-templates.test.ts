@@ -97,10 +97,14 @@ describe('print templates', () => {
       .executeTakeFirstOrThrow()
     const now = h.clock.now()
     const today = `${now.getFullYear()}/${String(now.getMonth() + 1).padStart(2, '0')}/${String(now.getDate()).padStart(2, '0')}`
+    // The shelf IN-01 in rack PT-A of warehouse PT-MAG: its label carries its description and path too.
+    const position = async (code: string, description: string, parent_key?: string) =>
+      (await h.request('POST', '/api/position', { token: admin, body: { code, description, parent_key } })).body.detail._key as string
+    await position('IN-01', 'Ripiano ingresso', await position('PT-A', 'Scaffale A', await position('PT-MAG', 'Magazzino')))
     const { row, pdf } = await printPdf({ template_key: tpl._key, serial_key: serial.id, issue_key: issue.id, position_code: 'in-01' })
     expect(row).toMatchObject({ template_name: 'Tutti i preset', printer_key: null, status: 'made', documents: 1, username: 'pt-operator' })
     const text = await pdfText(pdf)
-    for (const expected of ['PT-PUMP', 'Pompa centrifuga', 'WO-PT-1', '2026/12/24', 'WO-PT-1/1', 'Collaudo finale', 'Maria Bianchi', 'SN-PT-0007', 'IN-01', 'NC-PT-1', 'Graffio sul coperchio', today, 'Etichetta fissa àè', 'ETICHETTA BASE 1']) {
+    for (const expected of ['PT-PUMP', 'Pompa centrifuga', 'WO-PT-1', '2026/12/24', 'WO-PT-1/1', 'Collaudo finale', 'Maria Bianchi', 'SN-PT-0007', 'IN-01', 'Ripiano ingresso', 'PT-MAG / PT-A / IN-01', 'NC-PT-1', 'Graffio sul coperchio', today, 'Etichetta fissa àè', 'ETICHETTA BASE 1']) {
       expect(text).toContain(expected)
     }
     // Batch quantity (3) over the job's (12) when a batch is known.

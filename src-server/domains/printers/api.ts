@@ -18,7 +18,7 @@ export const printersApi = useCases('printers', {
     run: (ctx, input) => printers.listPrinters(ctx, input),
   }),
   create: mutation({
-    summary: 'New printer: name (unique), host, protocol ipp (default port 631, path /ipp/print) or raw (TCP, default port 9100)',
+    summary: 'New printer: name (unique) and uri (ipp://host[:port]/path, ipps:// for IPP over TLS such as a CUPS queue, socket://host[:port] for raw TCP; default ports 631 and 9100), or host with protocol ipp, ipps or raw, port and path; 400 PRINTER_URI_INVALID saying what is wrong',
     access: admin,
     input: PrinterInput,
     response: PrinterRow,

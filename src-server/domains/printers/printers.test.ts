@@ -117,7 +117,30 @@ describe('printers', () => {
     const test = await h.request('POST', `/api/printer/${ufficio._key}/test`, { token: admin })
     expect(test.body.detail).toMatchObject({ status: 'accepted', template_key: null })
     const docs = await ipp.waitForDocuments(2)
-    expect(await pdfText(docs[1]!)).toContain('Stampa di prova')
+    const testPage = await pdfText(docs[1]!)
+    expect(testPage).toContain('Stampa di prova')
+    // The app's date format and who sent it.
+    expect(testPage).toMatch(/\d{4}\/\d{2}\/\d{2} \d{2}:\d{2} - /)
+  }, 30_000)
+
+  test('by URI: ipps:// reaches the printer over TLS, socket:// is raw TCP; a URI naming no printer is refused and nothing is made', async () => {
+    const tls = await create({ name: 'Coda CUPS TLS', uri: `ipps://localhost:${ipp.port}/ipp/print` })
+    expect(tls.status).toBe(201)
+    expect(tls.body.detail).toMatchObject({ protocol: 'ipps', host: 'localhost', port: ipp.port, path: '/ipp/print' })
+    const spooled = ipp.documents().length
+    const sent = await h.request('POST', `/api/printer/${tls.body.detail._key}/test`, { token: admin })
+    expect(sent.body.detail).toMatchObject({ status: 'accepted' })
+    expect(await pdfText((await ipp.waitForDocuments(spooled + 1))[spooled]!)).toContain(`ipps://localhost:${ipp.port}/ipp/print`)
+    expect((await create({ name: 'Etichette 2', uri: 'socket://10.1.2.3' })).body.detail).toMatchObject({ protocol: 'raw', host: '10.1.2.3', port: 9100 })
+    const before = await tableCounts(h)
+    for (const body of [{ name: 'Z1', uri: 'lpd://printer/queue' }, { name: 'Z2', uri: 'printer:631' }, { name: 'Z3' }]) {
+      const r = await create(body)
+      expect({ body, status: r.status, code: appCode(r.body) }).toEqual({ body, status: 400, code: body.uri ? 'PRINTER_URI_INVALID' : 'INVALID_INPUT' })
+    }
+    expect(await tableCounts(h)).toEqual(before)
+    // A patch by URI moves the printer as a whole.
+    const moved = await h.request('PATCH', `/api/printer/${tls.body.detail._key}`, { token: admin, body: { uri: 'ipp://print-server:8631/printers/Ufficio' } })
+    expect(moved.body.detail).toMatchObject({ protocol: 'ipp', host: 'print-server', port: 8631, path: '/printers/Ufficio' })
   }, 30_000)
 
   test('raw TCP 9100: the listener receives exactly the PDF kept for download', async () => {

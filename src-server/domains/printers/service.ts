@@ -1,10 +1,12 @@
 import { PDFDocument, StandardFonts } from '@pdfme/pdf-lib'
 import { sql } from 'kysely'
-import type { PrinterInput, PrinterPatchInput, PrinterRow } from '../../../src/domains/printing/schemas'
+import { DEFAULT_IPP_PATH, DEFAULT_PORTS, type PrinterAddress, parsePrinterUri, printerUri } from '../../../src/domains/printing/printer-uri'
+import type { PrinterInput, PrinterPatchInput, PrinterProtocol, PrinterRow } from '../../../src/domains/printing/schemas'
+import { formatDateTime } from '../../../src/i18n/format'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
-import { conflict, isUniqueViolation, notFound } from '../../errors'
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
 import { ippPrintJob, PrinterUnreachable, type SendResult } from './ipp'
 import { rawSend } from './raw'
@@ -48,18 +50,41 @@ export async function usablePrinter(db: Db, key: string): Promise<PrinterRow> {
   return row
 }
 
-const defaultPort = (protocol: 'ipp' | 'raw') => (protocol === 'ipp' ? 631 : 9100)
+/** Where a printer is: from its URI when given (400 PRINTER_URI_INVALID saying what is wrong), else from host, port, protocol and path. */
+function addressOf(input: { uri?: string; host?: string; port?: number; protocol?: PrinterProtocol; path?: string }, old?: PrinterAddress): PrinterAddress | undefined {
+  if (input.uri !== undefined) {
+    const parsed = parsePrinterUri(input.uri)
+    if (!parsed.ok) throw badRequest('PRINTER_URI_INVALID', URI_PROBLEMS[parsed.reason])
+    return parsed.address
+  }
+  const protocol = input.protocol ?? old?.protocol
+  const host = input.host ?? old?.host
+  if (!protocol || !host) return undefined
+  // A new protocol without a port takes that protocol's default port.
+  const port = input.port ?? (old && protocol === old.protocol ? old.port : DEFAULT_PORTS[protocol])
+  return { protocol, host, port, path: input.path || old?.path || DEFAULT_IPP_PATH }
+}
+
+const URI_PROBLEMS = {
+  syntax: 'uri must read like ipp://host:631/ipp/print, ipps://host/printers/name or socket://host:9100',
+  scheme: 'uri must start with ipp://, ipps:// or socket://',
+  host: 'uri needs a host name or IP address',
+  port: 'uri port must be 1 to 65535',
+  path: 'uri path may hold letters, digits and / . _ ~ - only (socket:// takes none)',
+} as const
 
 export async function createPrinter(svc: Services, actor: Actor, input: PrinterInput): Promise<PrinterRow> {
   const now = svc.clock.now()
   try {
     const id = await svc.db.transaction().execute(async (trx) => {
+      const address = addressOf(input)
+      if (!address) throw badRequest('INVALID_INPUT', 'a printer needs a uri (ipp://host/path) or a host')
       const { id } = await trx
         .insertInto('printers')
-        .values({ name: input.name, host: input.host, port: input.port ?? defaultPort(input.protocol), protocol: input.protocol, path: input.path || '/ipp/print', created_at: now, updated_at: now })
+        .values({ name: input.name, ...address, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow()
-      await appendEvent(trx, actor, { event_type: 'PRINTER_CREATED', subject_type: 'printer', subject_key: id, data: { name: input.name, host: input.host } }, now)
+      await appendEvent(trx, actor, { event_type: 'PRINTER_CREATED', subject_type: 'printer', subject_key: id, data: { name: input.name, host: address.host, uri: printerUri(address) } }, now)
       return id
     })
     return getPrinter(svc, id)
@@ -75,13 +100,7 @@ export async function patchPrinter(svc: Services, actor: Actor, key: string, pat
     await svc.db.transaction().execute(async (trx) => {
       const old = isUuid(key) ? await trx.selectFrom('printers').selectAll().where('id', '=', key).forUpdate().executeTakeFirst() : undefined
       if (!old) throw printerNotFound()
-      const next = {
-        name: patch.name ?? old.name,
-        host: patch.host ?? old.host,
-        protocol: patch.protocol ?? old.protocol,
-        port: patch.port ?? (patch.protocol && patch.protocol !== old.protocol ? defaultPort(patch.protocol) : old.port),
-        path: patch.path || old.path,
-      }
+      const next = { name: patch.name ?? old.name, ...addressOf(patch, old)! }
       const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k])
       const trashChange = patch.trash !== undefined && patch.trash !== (old.trashed_at !== null)
       if (!changed.length && !trashChange) return
@@ -137,8 +156,8 @@ export async function setDefaultPrinter(svc: Services, actor: Actor, printerKey:
 export async function sendToPrinter(printer: PrinterRow, document: Uint8Array, job: { name: string; user: string }): Promise<SendResult & { unreachable: boolean }> {
   try {
     const result =
-      printer.protocol === 'ipp'
-        ? await ippPrintJob({ host: printer.host, port: printer.port, path: printer.path, document, jobName: job.name, user: job.user, timeoutMs: printerTimeouts.ms, busyWaitMs: printerTimeouts.busyMs })
+      printer.protocol !== 'raw'
+        ? await ippPrintJob({ host: printer.host, port: printer.port, path: printer.path, tls: printer.protocol === 'ipps', document, jobName: job.name, user: job.user, timeoutMs: printerTimeouts.ms, busyWaitMs: printerTimeouts.busyMs })
         : await rawSend({ host: printer.host, port: printer.port, document, timeoutMs: printerTimeouts.ms })
     return { ...result, unreachable: false }
   } catch (e) {
@@ -147,15 +166,17 @@ export async function sendToPrinter(printer: PrinterRow, document: Uint8Array, j
   }
 }
 
-/** A one-page test document naming the printer (A6). */
-export async function testDocument(printer: PrinterRow, when: Date): Promise<Uint8Array> {
+/** A one-page test document naming the printer, when (the app's date format) and who sent it (A6). */
+export async function testDocument(printer: PrinterRow, when: Date, by: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false })
   const page = doc.addPage([298, 420])
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  // The standard fonts hold Latin-1 only: anything else prints as '?'.
+  const latin1 = (text: string) => text.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?')
   page.drawText('MES - Stampa di prova / Test print', { x: 20, y: 380, size: 13, font: bold })
-  page.drawText(printer.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'), { x: 20, y: 350, size: 12, font })
-  page.drawText(`${printer.protocol.toUpperCase()} ${printer.host}:${printer.port}`, { x: 20, y: 330, size: 10, font })
-  page.drawText(when.toISOString(), { x: 20, y: 310, size: 10, font })
+  page.drawText(latin1(printer.name), { x: 20, y: 350, size: 12, font })
+  page.drawText(printerUri(printer), { x: 20, y: 330, size: 10, font })
+  page.drawText(`${formatDateTime(when)} - ${latin1(by)}`, { x: 20, y: 310, size: 10, font })
   return doc.save()
 }

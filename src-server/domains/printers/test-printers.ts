@@ -53,7 +53,10 @@ export async function startIppPrinter(name = 'MES Test Printer'): Promise<IppPri
   const dbus = Bun.spawn(['dbus-daemon', '--session', `--address=unix:path=${busPath}`, '--nofork', '--nopidfile'], { stdout: 'ignore', stderr: 'ignore' })
   for (let i = 0; i < 50 && !(await Bun.file(busPath).exists()); i++) await Bun.sleep(50)
   const port = await freePort()
-  const ipp = Bun.spawn(['ippeveprinter', '-p', String(port), '-n', 'localhost', '-d', spool, '-k', '-r', 'off', '-c', '/bin/true', '-f', 'application/pdf', name], {
+  // -K: where it makes its self-signed certificate, so the same port answers ipps:// (TLS) too.
+  const keys = path.join(dir, 'keys')
+  mkdirSync(keys)
+  const ipp = Bun.spawn(['ippeveprinter', '-p', String(port), '-n', 'localhost', '-d', spool, '-K', keys, '-k', '-r', 'off', '-c', '/bin/true', '-f', 'application/pdf', name], {
     env: { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${busPath}` },
     stdout: 'ignore',
     stderr: 'pipe',

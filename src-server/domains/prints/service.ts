@@ -8,6 +8,7 @@ import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { type DocumentValues, fillTemplate } from '../print-templates/fill'
 import { basePdfBytes, usableTemplate } from '../print-templates/service'
+import { positionRowByCode } from '../positions/service'
 import { getPrinter, sendToPrinter, testDocument, usablePrinter } from '../printers/service'
 
 /**
@@ -118,7 +119,16 @@ export async function resolveSubject(db: Db, actor: Actor, subject: PrintSubject
     .where('id', '=', operatorId ?? actor.userId)
     .executeTakeFirst()
   if (operator) presets.operator = `${operator.name} ${operator.surname}`.trim() || operator.username
-  if (subject.position_code !== undefined) presets.position_code = subject.position_code.trim().toUpperCase()
+  if (subject.position_code !== undefined) {
+    presets.position_code = subject.position_code.trim().toUpperCase()
+    // A shelf label carries where the shelf is too; a code not (yet) in the warehouse prints as typed.
+    const position = await positionRowByCode(db, subject.position_code)
+    if (position) {
+      presets.position_code = position.code
+      presets.position_description = position.description
+      presets.position_path = position.path_codes.join(' / ')
+    }
+  }
   for (const [k, val] of Object.entries(serialData)) custom[k.toLowerCase()] = text(val)
   for (const [k, val] of Object.entries(subject.values ?? {})) {
     if ((PRESETS as readonly string[]).includes(k)) (presets as Record<string, string>)[k] = val
@@ -268,7 +278,8 @@ export async function print(svc: Services, actor: Actor, input: PrintInput): Pro
 export async function testPrint(svc: Services, actor: Actor, printerKey: string): Promise<PrintRow> {
   const printer = await getPrinter(svc, printerKey)
   if (printer.trash) throw new AppError(404, 'UNKNOWN_PRINTER', `the printer ${printer.name} is in the trash`)
-  const pdf = await testDocument(printer, svc.clock.now())
+  const user = await svc.db.selectFrom('users').select(['username', 'name', 'surname']).where('id', '=', actor.userId).executeTakeFirst()
+  const pdf = await testDocument(printer, svc.clock.now(), user ? `${user.name} ${user.surname}`.trim() || user.username : '')
   return deliver(svc, actor, { template: null, pdf, documents: 1, subject: { test: true }, printerKey })
 }
 
@@ -291,6 +302,8 @@ export async function previewTemplate(svc: Services, key: string, values: Record
       operator: 'Mario Rossi',
       serial_code: 'SN-000123',
       position_code: 'A-01-02',
+      position_description: 'Scaffale A, ripiano 2',
+      position_path: 'MAG / A / A-01-02',
       issue_code: 'NC-0001',
       issue_title: 'Graffio sul pannello',
       today: localDay(svc.clock.now()),

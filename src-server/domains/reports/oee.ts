@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { type OeeReport, type OeeReportInput } from '../../../src/domains/reports/schemas'
-import { bucketList, dayBucketIndex, rollupCte, sessionsCte } from './queries'
+import { bucketList, dayBucketIndex, phaseLabel, rollupCte, sessionsCte } from './queries'
 import { type ReportSvc, rangeOut, n, ratio, rollupFrame } from './service'
 
 
@@ -9,7 +9,7 @@ import { type ReportSvc, rangeOut, n, ratio, rollupFrame } from './service'
 const OEE_KEYS = {
   phase: {
     key: sql`k.phase_id::text`,
-    label: sql`(select p.code || ' · ' || x.name from product_phases x join products p on p.id = x.product_id where x.id = k.phase_id)`,
+    label: phaseLabel(sql`k.phase_id`),
   },
   department: { key: sql`k.department_id::text`, label: sql`coalesce((select d.name from departments d where d.id = k.department_id), '')` },
   line: { key: sql`k.line`, label: sql`k.line` },

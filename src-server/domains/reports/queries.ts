@@ -42,6 +42,15 @@ export const stdSeconds = sql<number>`coalesce(nullif(ph.parameters->>'std_proce
  * The filters on a job row `j` (with `wo` its work order and `ph` its phase); `operatorCol`
  * is the column the operator filter applies to (the session's user, the batch's completer).
  */
+/**
+ * A phase as report rows name it: product, the revision the phase belongs to, phase name
+ * ("PMP rev 2 · Taglio"): the same phase of two revisions is two rows, told apart.
+ */
+export function phaseLabel(phaseId: RawBuilder<unknown>) {
+  return sql`(select lp.code || coalesce(' rev ' || lr.number, '') || ' · ' || lph.name from product_phases lph join products lp on lp.id = lph.product_id
+    left join product_revisions lr on lr.id = lph.revision_id where lph.id = ${phaseId})`
+}
+
 export function jobFilters(input: Omit<ReportRangeInput, 'from' | 'to' | 'period'>, operatorCol: RawBuilder<unknown> | null) {
   const conds: RawBuilder<unknown>[] = []
   if (input.product_key) conds.push(sql`wo.product_id = ${input.product_key}`)

@@ -304,7 +304,7 @@ describe('reports: a small plant by hand', () => {
     expect(a.performance).toBeCloseTo(2 / 3, 10)
     expect(a.quality).toBeCloseTo(11 / 12, 10)
     expect(a.oee).toBeCloseTo(0.75 * (2 / 3) * (11 / 12), 10)
-    expect(a.label).toEndWith(' · A')
+    expect(a.label).toEndWith(' rev 1 · A')
     const b = r.rows.find((x) => x.key === k.phaseB)!
     expect(b).toMatchObject({ run_ms: 110 * MIN, planned_ms: 110 * MIN, availability: 1, quality: 1 })
     expect(b.performance).toBeCloseTo(4_800_000 / 6_600_000, 10)

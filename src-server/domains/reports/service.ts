@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { type ProductionDashboard, type ProductionReport, type ProductionReportInput, type QualityReport, type QualityReportInput, REPORT_JOBS_MAX, REPORT_RANGE_DAYS_MAX, type ReportJobs, type ReportJobsInput, type ReportRangeInput } from '../../../src/domains/reports/schemas'
 import type { Services } from '../../context'
 import { invalidField } from '../../input-issues'
-import { batchesCte, boundsCte, bucketIndex, bucketList, dayBucketIndex, type Frame, fromTs, isoDay, jobFilters, localDay, msBetween, rollupCte, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
+import { batchesCte, boundsCte, bucketIndex, bucketList, dayBucketIndex, type Frame, fromTs, isoDay, jobFilters, phaseLabel, localDay, msBetween, rollupCte, sessionsCte, stdSeconds, toTs, workOrderFilters } from './queries'
 
 /**
  * Reports (issue 16): read models over batches (pieces completed and scrapped), work sessions
@@ -66,7 +66,7 @@ const PRODUCTION_KEYS = {
   work_order: { key: sql`bt.work_order_id::text`, label: sql`(select w.code from work_orders w where w.id = bt.work_order_id)` },
   phase: {
     key: sql`bt.phase_id::text`,
-    label: sql`(select p.code || ' · ' || x.name from product_phases x join products p on p.id = x.product_id where x.id = bt.phase_id)`,
+    label: phaseLabel(sql`bt.phase_id`),
   },
   department: { key: sql`bt.department_id::text`, label: sql`coalesce((select d.name from departments d where d.id = bt.department_id), '')` },
   line: { key: sql`bt.line`, label: sql`bt.line` },
@@ -205,7 +205,7 @@ const QUALITY_KEYS = {
   product: { key: sql`x.product_id::text`, label: sql`coalesce((select p.code from products p where p.id = x.product_id::uuid), '')` },
   phase: {
     key: sql`x.phase_id::text`,
-    label: sql`coalesce((select p.code || ' · ' || ph.name from product_phases ph join products p on p.id = ph.product_id where ph.id = x.phase_id::uuid), '')`,
+    label: sql`coalesce(${phaseLabel(sql`x.phase_id::uuid`)}, '')`,
   },
 } as const
 

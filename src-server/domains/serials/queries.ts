@@ -21,6 +21,7 @@ export function selectSerialRows(db: Db) {
       'p.description as product_description',
       's.work_order_id as work_order_key',
       'wo.code as work_order_code',
+      sql<number | null>`(select r.number from product_revisions r where r.id = wo.revision_id)`.as('revision_number'),
       's.job_id as job_key',
       's.batch_id as batch_key',
       'b.number as batch_number',

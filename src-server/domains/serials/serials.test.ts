@@ -191,7 +191,7 @@ describe('finalizeBatchSerials', () => {
 
     expect(await inTrx((trx) => finalizeBatchSerials(trx, actor, b1, h.clock.now()))).toBe(2)
     const detail = await getSerial(h.svc, parent)
-    expect(detail).toMatchObject({ state: 'final', work_order_code: 'WO-FIN', batch_number: 2 })
+    expect(detail).toMatchObject({ state: 'final', work_order_code: 'WO-FIN', revision_number: 1, batch_number: 2 })
     expect(detail.components[0]!.state).toBe('final')
     expect((await getSerial(h.svc, other)).state).toBe('temporary')
     expect((await events(parent)).at(-1)).toMatchObject({ event_type: 'SERIAL_FINALIZED', data: { batch_key: b1, link_key: null } })

@@ -3026,7 +3026,7 @@ export interface paths {
         get: operations["get_printer"];
         put?: never;
         /**
-         * New printer: name (unique), host, protocol ipp (default port 631, path /ipp/print) or raw (TCP, default port 9100)
+         * New printer: name (unique) and uri (ipp://host[:port]/path, ipps:// for IPP over TLS such as a CUPS queue, socket://host[:port] for raw TCP; default ports 631 and 9100), or host with protocol ipp, ipps or raw, port and path; 400 PRINTER_URI_INVALID saying what is wrong
          * @description Needs permission: admin.
          */
         post: operations["post_printer"];
@@ -10132,6 +10132,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10204,6 +10205,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10332,6 +10334,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10416,6 +10419,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10519,6 +10523,7 @@ export interface operations {
                             due_by: string | null;
                             product_key: string;
                             product_code: string;
+                            revision_number: number;
                             phase_key: string;
                             phase_name: string;
                             phase_position: number;
@@ -10652,6 +10657,7 @@ export interface operations {
                                     due_by: string | null;
                                     product_key: string;
                                     product_code: string;
+                                    revision_number: number;
                                     phase_key: string;
                                     phase_name: string;
                                     phase_position: number;
@@ -10687,6 +10693,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -10775,6 +10782,7 @@ export interface operations {
                                 due_by: string | null;
                                 product_key: string;
                                 product_code: string;
+                                revision_number: number;
                                 phase_key: string;
                                 phase_name: string;
                                 phase_position: number;
@@ -12546,6 +12554,7 @@ export interface operations {
                                 product_description: string;
                                 work_order_key: string | null;
                                 work_order_code: string | null;
+                                revision_number: number | null;
                                 job_key: string | null;
                                 batch_key: string | null;
                                 batch_number: number | null;
@@ -12609,6 +12618,7 @@ export interface operations {
                             product_description: string;
                             work_order_key: string | null;
                             work_order_code: string | null;
+                            revision_number: number | null;
                             job_key: string | null;
                             batch_key: string | null;
                             batch_number: number | null;
@@ -12714,6 +12724,7 @@ export interface operations {
                             product_description: string;
                             work_order_key: string | null;
                             work_order_code: string | null;
+                            revision_number: number | null;
                             job_key: string | null;
                             batch_key: string | null;
                             batch_number: number | null;
@@ -12983,6 +12994,7 @@ export interface operations {
                                 product_description: string;
                                 work_order_key: string | null;
                                 work_order_code: string | null;
+                                revision_number: number | null;
                                 job_key: string | null;
                                 batch_key: string | null;
                                 batch_number: number | null;
@@ -13288,6 +13300,7 @@ export interface operations {
                                 product_description: string;
                                 work_order_key: string | null;
                                 work_order_code: string | null;
+                                revision_number: number | null;
                                 job_key: string | null;
                                 batch_key: string | null;
                                 batch_number: number | null;
@@ -16877,7 +16890,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         }[];
@@ -16911,13 +16924,14 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    host: string;
+                    uri?: string;
+                    host?: string;
                     port?: number;
                     /**
                      * @default ipp
                      * @enum {string}
                      */
-                    protocol?: "ipp" | "raw";
+                    protocol?: "ipp" | "ipps" | "raw";
                     path?: string;
                 };
             };
@@ -16936,7 +16950,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         };
@@ -16972,10 +16986,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    uri?: string;
                     host?: string;
                     port?: number;
                     /** @enum {string} */
-                    protocol?: "ipp" | "raw";
+                    protocol?: "ipp" | "ipps" | "raw";
                     path?: string;
                     trash?: boolean;
                 };
@@ -16995,7 +17010,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         };
@@ -17096,7 +17111,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         } | null;
@@ -17147,7 +17162,7 @@ export interface operations {
                             host: string;
                             port: number;
                             /** @enum {string} */
-                            protocol: "ipp" | "raw";
+                            protocol: "ipp" | "ipps" | "raw";
                             path: string;
                             trash: boolean;
                         } | null;

@@ -76,6 +76,8 @@ export const JobRow = v.object({
   due_by: v.nullable(v.string()),
   product_key: v.string(),
   product_code: v.string(),
+  /** The number of the released revision the job's work order runs on. */
+  revision_number: v.number(),
   phase_key: v.string(),
   phase_name: v.string(),
   phase_position: v.number(),

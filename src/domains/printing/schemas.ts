@@ -27,6 +27,8 @@ export const PRESETS = [
   'operator',
   'serial_code',
   'position_code',
+  'position_description',
+  'position_path',
   'issue_code',
   'issue_title',
   'today',
@@ -128,7 +130,8 @@ export const AssignmentRow = v.object({ context: v.string(), context_key: v.stri
 
 // --- printers ---------------------------------------------------------------------------------
 
-export const PRINTER_PROTOCOLS = ['ipp', 'raw'] as const
+export const PRINTER_PROTOCOLS = ['ipp', 'ipps', 'raw'] as const
+export type PrinterProtocol = (typeof PRINTER_PROTOCOLS)[number]
 export const PrinterName = v.pipe(v.string(), v.trim(), v.minLength(1, 'a printer needs a name'), v.maxLength(100), StorableText)
 const Host = v.pipe(
   v.string(),
@@ -140,9 +143,14 @@ const Host = v.pipe(
 const Port = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535))
 const IppPath = v.pipe(v.string(), v.trim(), v.maxLength(200), v.regex(/^\/[A-Za-z0-9/._~-]*$/, 'a path starting with /'))
 
+/** The whole address in one: ipp://host[:port]/path, ipps://..., socket://host[:port] (printer-uri.ts). */
+const Uri = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500), StorableText)
+
+/** A printer by its URI, or by host (port, protocol and path defaulted); one of the two is required (the service says so). */
 export const PrinterInput = v.object({
   name: PrinterName,
-  host: Host,
+  uri: v.optional(Uri),
+  host: v.optional(Host),
   port: v.optional(Port),
   protocol: v.optional(v.picklist(PRINTER_PROTOCOLS), 'ipp'),
   /** IPP resource path (default /ipp/print). */
@@ -151,6 +159,7 @@ export const PrinterInput = v.object({
 export type PrinterInput = v.InferOutput<typeof PrinterInput>
 export const PrinterPatchInput = v.object({
   name: v.optional(PrinterName),
+  uri: v.optional(Uri),
   host: v.optional(Host),
   port: v.optional(Port),
   protocol: v.optional(v.picklist(PRINTER_PROTOCOLS)),

@@ -60,6 +60,8 @@ export const SerialRow = v.object({
   product_description: v.string(),
   work_order_key: v.nullable(v.string()),
   work_order_code: v.nullable(v.string()),
+  /** The number of the released revision the piece was made to (its work order's); null without a work order. */
+  revision_number: v.nullable(v.number()),
   job_key: v.nullable(v.string()),
   batch_key: v.nullable(v.string()),
   batch_number: v.nullable(v.number()),

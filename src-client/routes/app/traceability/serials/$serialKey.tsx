@@ -155,6 +155,7 @@ function SerialDetailPage() {
               s.work_order_code
             )}
           </Field>
+          <Field label={t`Revisione`}>{s.revision_number === null ? '' : <span data-testid="serial-revision">{t`Rev ${s.revision_number}`}</span>}</Field>
           <Field label={t`Fase`}>{s.phase_name}</Field>
           <Field label={t`Lotto`}>{s.batch_number === null ? '' : String(s.batch_number)}</Field>
           <Field label={t`Operatore`}>{s.operator_name}</Field>

@@ -77,6 +77,8 @@ function Editor({ template }: { template: PrintTemplateRow }) {
     operator: t`Operatore`,
     serial_code: t`Codice seriale`,
     position_code: t`Codice posizione`,
+    position_description: t`Descrizione posizione`,
+    position_path: t`Percorso posizione (es. MAG / A / A-01)`,
     issue_code: t`Codice segnalazione`,
     issue_title: t`Titolo segnalazione`,
     today: t`Data di oggi`,

@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core'
+import { Badge, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
+import { parsePrinterUri, printerUri } from '../../../../../../src/domains/printing/printer-uri'
 import type { PrinterRow, PrintRow } from '../../../../../../src/domains/printing/schemas'
 import { Loading } from '../../../../../components/QueryState'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
@@ -48,8 +49,9 @@ function PrintersTab() {
         title={<Trans>Stampanti</Trans>}
         description={
           <Trans>
-            Il server stampa direttamente: IPP (porta 631, percorso /ipp/print) per le stampanti d'ufficio, TCP diretto (porta 9100) per le stampanti di etichette che
-            accettano PDF. Ognuno sceglie la propria stampante predefinita quando stampa.
+            Il server stampa direttamente: IPP o IPP cifrato (ipp://, ipps://, porta 631; anche una coda CUPS, ad esempio ipps://server/printers/Ufficio) per le
+            stampanti d'ufficio, TCP diretto (socket://, porta 9100) per le stampanti di etichette che accettano PDF. Ognuno sceglie la propria stampante predefinita
+            quando stampa.
           </Trans>
         }
       >
@@ -72,11 +74,8 @@ function PrintersTab() {
                     </Badge>
                   )}
                 </Table.Td>
-                <Table.Td>
-                  {p.host}:{p.port}
-                  {p.protocol === 'ipp' ? p.path : ''}
-                </Table.Td>
-                <Table.Td>{p.protocol === 'ipp' ? 'IPP' : <Trans>TCP diretto</Trans>}</Table.Td>
+                <Table.Td>{printerUri(p)}</Table.Td>
+                <Table.Td>{p.protocol === 'raw' ? <Trans>TCP diretto</Trans> : p.protocol === 'ipps' ? <Trans>IPP cifrato (TLS)</Trans> : 'IPP'}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
                     {!p.trash && (
@@ -101,23 +100,39 @@ function PrintersTab() {
   )
 }
 
+/** What the typed URI will save, or why it cannot: said under the field as the person types. */
+function useUriHint(uri: string): { hint?: string; error?: string } {
+  const { t } = useLingui()
+  if (!uri.trim()) return { hint: t`ipp://host/percorso, ipps://server/printers/coda o socket://host:9100` }
+  const parsed = parsePrinterUri(uri)
+  if (!parsed.ok) {
+    const reasons = {
+      syntax: t`Scrivi ad esempio ipp://192.168.1.20/ipp/print`,
+      scheme: t`Inizia con ipp://, ipps:// o socket://`,
+      host: t`Manca l'host o l'indirizzo IP`,
+      port: t`Porta da 1 a 65535`,
+      path: t`Percorso non valido (socket:// non ne ha)`,
+    }
+    return { error: reasons[parsed.reason] }
+  }
+  const a = parsed.address
+  const kind = a.protocol === 'raw' ? t`TCP diretto` : a.protocol === 'ipps' ? t`IPP cifrato (TLS)` : 'IPP'
+  return { hint: a.protocol === 'raw' ? t`${kind} · ${a.host} · porta ${a.port}` : t`${kind} · ${a.host} · porta ${a.port} · ${a.path}` }
+}
+
 function AddPrinter() {
   const { t } = useLingui()
   const [name, setName] = useState('')
-  const [host, setHost] = useState('')
-  const [port, setPort] = useState('')
-  const [protocol, setProtocol] = useState<'ipp' | 'raw'>('ipp')
+  const [uri, setUri] = useState('')
   const [busy, setBusy] = useState(false)
-  const portNumber = port.trim() === '' ? undefined : Number(port.trim())
-  const portBad = portNumber !== undefined && !(Number.isInteger(portNumber) && portNumber >= 1 && portNumber <= 65535)
+  const { hint, error } = useUriHint(uri)
   const submit = async () => {
     setBusy(true)
     try {
-      await trpcClient.printers.create.mutate({ name: name.trim(), host: host.trim(), port: portNumber, protocol })
+      await trpcClient.printers.create.mutate({ name: name.trim(), uri: uri.trim() })
       notifySuccess(t`Stampante aggiunta`)
       setName('')
-      setHost('')
-      setPort('')
+      setUri('')
       await refresh()
     } catch (e) {
       notifyError(e)
@@ -126,33 +141,21 @@ function AddPrinter() {
     }
   }
   return (
-    <Group align="flex-end" wrap="wrap">
+    <Group align="flex-start" wrap="wrap">
       <TextInput label={<Trans>Nome</Trans>} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} w={200} data-testid="printer-name" />
-      <TextInput label={<Trans>Host o indirizzo IP</Trans>} value={host} onChange={(e) => setHost(e.currentTarget.value)} maxLength={253} w={200} data-testid="printer-host" />
-      <Select
-        label={<Trans>Protocollo</Trans>}
-        data={[
-          { value: 'ipp', label: 'IPP' },
-          { value: 'raw', label: t`TCP diretto (9100)` },
-        ]}
-        value={protocol}
-        onChange={(v) => setProtocol((v ?? 'ipp') as 'ipp' | 'raw')}
-        allowDeselect={false}
-        w={170}
-        data-testid="printer-protocol"
-      />
       <TextInput
-        label={<Trans>Porta</Trans>}
-        placeholder={protocol === 'ipp' ? '631' : '9100'}
-        description={t`Vuota: ${protocol === 'ipp' ? '631' : '9100'}`}
+        label={<Trans>Indirizzo (URI)</Trans>}
+        placeholder="ipp://192.168.1.20/ipp/print"
+        description={hint}
         inputWrapperOrder={['label', 'input', 'description', 'error']}
-        value={port}
-        onChange={(e) => setPort(e.currentTarget.value)}
-        error={portBad ? t`Da 1 a 65535` : undefined}
-        w={100}
-        data-testid="printer-port"
+        error={error}
+        value={uri}
+        onChange={(e) => setUri(e.currentTarget.value)}
+        maxLength={500}
+        w={420}
+        data-testid="printer-uri"
       />
-      <Button onClick={() => void submit()} disabled={!name.trim() || !host.trim() || portBad} loading={busy} data-testid="printer-add">
+      <Button mt={24} onClick={() => void submit()} disabled={!name.trim() || !uri.trim() || !!error} loading={busy} data-testid="printer-add">
         <Trans>Aggiungi</Trans>
       </Button>
     </Group>
