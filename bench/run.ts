@@ -2,6 +2,7 @@ import { auditBench } from './audit'
 import { clientLoad } from './client'
 import { genealogyBench } from './genealogy'
 import { heartbeat } from './heartbeat'
+import { historyRecordBench } from './history-record'
 import { labelsBench } from './labels'
 import { httpOverhead } from './http-overhead'
 import { liveBench } from './live'
@@ -16,7 +17,7 @@ import { warehouseBench } from './warehouse'
  * `bun run bench --list` lists them. Add a benchmark as its own module exporting a BenchModule
  * and list it here.
  */
-const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench, auditBench, revisionsBench]
+const MODULES: BenchModule[] = [httpOverhead, heartbeat, planningScale, clientLoad, genealogyBench, liveBench, labelsBench, warehouseBench, reportsBench, auditBench, revisionsBench, historyRecordBench]
 
 const args = process.argv.slice(2)
 if (args.includes('--list') || args.includes('-h') || args.includes('--help')) {

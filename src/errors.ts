@@ -178,6 +178,8 @@ export const ERROR_CODES = [
   'SERIAL_ALREADY_LINKED',
   'SERIAL_WRONG_PRODUCT',
   'SERIAL_LINK_CYCLE',
+  // Issue 22: the device history record of a serial made outside any work order
+  'SERIAL_WITHOUT_WORK_ORDER',
   'SERIAL_REASON_REQUIRED',
   'SERIAL_CODE_EDIT_DISABLED',
   'SERIAL_DELETE_DISABLED',

@@ -175,6 +175,7 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SERIAL_ALREADY_LINKED: msg`Il seriale è già collegato a un altro seriale: conferma per rimuoverlo dal collegamento attuale`,
   SERIAL_WRONG_PRODUCT: msg`Il seriale è di un altro prodotto: non può essere usato come questo componente`,
   SERIAL_LINK_CYCLE: msg`Collegamento rifiutato: un seriale non può contenere sé stesso`,
+  SERIAL_WITHOUT_WORK_ORDER: msg`Il seriale non è stato prodotto in un ordine di lavoro: non ha un registro di produzione`,
   SERIAL_REASON_REQUIRED: msg`Indica il motivo della modifica`,
   SERIAL_CODE_EDIT_DISABLED: msg`La modifica dei codici seriali è disattivata nelle impostazioni`,
   SERIAL_DELETE_DISABLED: msg`La rimozione dei collegamenti tra seriali è disattivata nelle impostazioni`,

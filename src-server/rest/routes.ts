@@ -6,6 +6,7 @@ import { auditApi } from '../domains/audit/api'
 import { eventsApi } from '../domains/events/api'
 import { executionApi } from '../domains/execution/api'
 import { flowsApi } from '../domains/flows/api'
+import { historyRecordApi } from '../domains/history-record/api'
 import { formFieldsApi } from '../domains/form-fields/api'
 import { importsApi } from '../domains/imports/api'
 import { issueTypesApi } from '../domains/issue-types/api'
@@ -65,6 +66,7 @@ export const restRoutes: readonly AnyRoute[] = [
   executionApi,
   messagesApi,
   serialsApi,
+  historyRecordApi,
   positionsApi,
   movementsApi,
   missionsApi,

@@ -54,6 +54,11 @@ export async function listRevisions(svc: Pick<Services, 'db'>, productKey: strin
   return { product_key: product, revisions: rows.map(summary), draft_changed: draftChanged(latestContent, draft) }
 }
 
+/** One revision's number, reason and who released it when, without its content (a work order's history record). */
+export async function revisionSummary(svc: Pick<Services, 'db'>, productKey: string, number: number): Promise<RevisionSummary> {
+  return summary(await revisionByNumber(svc.db, await productId(svc.db, productKey), number))
+}
+
 /** `GET product/{key}/revision/{number}`: one revision, its whole process and bom as released. */
 export async function getRevision(svc: Pick<Services, 'db'>, productKey: string, number: number): Promise<Revision> {
   const product = await productId(svc.db, productKey)

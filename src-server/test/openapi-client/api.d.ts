@@ -2200,6 +2200,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/work-order/{key}/history-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The production record (device history record) of a work order, by key or code: product and revision, quantities, every phase, job and batch with its steps, recorded values, who and when, components consumed, serials, issues and material movements
+         * @description Needs permission: admin or production or traceability or quality or audit.
+         */
+        get: operations["get_work_order_key_history_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-order/{key}/history-record.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The production record of a work order as an A4 PDF, in Italian or English (lang; default the user language)
+         * @description Needs permission: admin or production or traceability or quality or audit.
+         */
+        get: operations["get_work_order_key_history_record_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/serial/{key}/history-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The production record of a serial, by key or code: the serial, its genealogy and what it went into, with its work order record narrowed to the batches that made it or fitted its components
+         * @description Needs permission: admin or production or traceability or quality or audit.
+         */
+        get: operations["get_serial_key_history_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/serial/{key}/history-record.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The production record of a serial as an A4 PDF, in Italian or English (lang; default the user language)
+         * @description Needs permission: admin or production or traceability or quality or audit.
+         */
+        get: operations["get_serial_key_history_record_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/position": {
         parameters: {
             query?: never;
@@ -12833,6 +12913,618 @@ export interface operations {
                             consumed_total: number;
                         };
                     };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_work_order_key_history_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            kind: "work_order" | "serial";
+                            generated_at: number;
+                            work_order: {
+                                _key: string;
+                                code: string;
+                                status: string;
+                                line: string;
+                                start_from: string | null;
+                                due_by: string | null;
+                                created_at: number;
+                                closed_at: number | null;
+                                notes: string;
+                            };
+                            product: {
+                                _key: string;
+                                code: string;
+                                description: string;
+                            };
+                            revision: {
+                                _key: string;
+                                number: number;
+                                reason: string;
+                                /** @enum {string} */
+                                origin: "release" | "migration";
+                                released_by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                released_at: number;
+                            };
+                            quantities: {
+                                planned: number;
+                                done: number;
+                                scrapped: number;
+                            };
+                            serial: {
+                                _key: string;
+                                code: string;
+                                product_key: string;
+                                product_code: string;
+                                product_description: string;
+                                work_order_key: string | null;
+                                work_order_code: string | null;
+                                revision_number: number | null;
+                                job_key: string | null;
+                                batch_key: string | null;
+                                batch_number: number | null;
+                                phase_key: string | null;
+                                phase_name: string | null;
+                                operator_key: string | null;
+                                operator_name: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                state: "temporary" | "final";
+                                created_at: number;
+                                updated_at: number;
+                                contained_in: {
+                                    link_key: string;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    phase_key: string | null;
+                                    component_key: string | null;
+                                    batch_key: string | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                } | null;
+                                genealogy: {
+                                    depth: number;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    link_key: string | null;
+                                    created_at: number;
+                                }[];
+                                genealogy_truncated: boolean;
+                            } | null;
+                            phases: {
+                                _key: string;
+                                position: number;
+                                name: string;
+                                completed_qt: number;
+                                scrapped_qt: number;
+                                jobs: {
+                                    _key: string;
+                                    operator: {
+                                        _key: string;
+                                        name: string;
+                                    } | null;
+                                    quantity: number;
+                                    completed_qt: number;
+                                    /** @enum {string} */
+                                    status: "queued" | "started" | "paused" | "closed";
+                                    batches: {
+                                        _key: string;
+                                        number: number;
+                                        /** @enum {string} */
+                                        status: "open" | "completed" | "cancelled";
+                                        qt_total: number;
+                                        scrapped_qt: number;
+                                        opened_by: {
+                                            _key: string;
+                                            name: string;
+                                        } | null;
+                                        opened_at: number;
+                                        completed_by: {
+                                            _key: string;
+                                            name: string;
+                                        } | null;
+                                        completed_at: number | null;
+                                        consumed: {
+                                            item_key: string;
+                                            item_code: string;
+                                            quantity: number;
+                                        }[];
+                                        steps: {
+                                            _key: string;
+                                            position: number;
+                                            /** @enum {string} */
+                                            type: "instruction" | "form";
+                                            title: string;
+                                            text: string;
+                                            done: boolean;
+                                            critical: boolean;
+                                            done_by: {
+                                                _key: string;
+                                                name: string;
+                                            } | null;
+                                            done_at: number | null;
+                                            values: {
+                                                field_key: string;
+                                                name: string;
+                                                /** @enum {string} */
+                                                type: "text" | "number" | "boolean" | "ternary" | "choice" | "date" | "time" | "files";
+                                                value: unknown;
+                                            }[];
+                                        }[];
+                                    }[];
+                                }[];
+                            }[];
+                            serials: {
+                                produced: {
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    phase_name: string | null;
+                                    batch_number: number | null;
+                                    operator_name: string | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                    components: number;
+                                }[];
+                                produced_total: number;
+                                consumed: {
+                                    link_key: string;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    parent_key: string;
+                                    parent_code: string;
+                                    phase_name: string | null;
+                                    batch_number: number | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                }[];
+                                consumed_total: number;
+                            };
+                            issues: {
+                                _key: string;
+                                code: string;
+                                type_code: string;
+                                type_name: string;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                state: "open" | "closed" | "reopened";
+                                critical: boolean;
+                                phase_name: string | null;
+                                batch_key: string | null;
+                                opened_by_name: string | null;
+                                opened_at: number;
+                                closed_at: number | null;
+                                closed_by_name: string | null;
+                            }[];
+                            movements: {
+                                _key: string;
+                                number: number;
+                                product_key: string;
+                                product_code: string;
+                                product_description: string;
+                                serial: string | null;
+                                owned: boolean;
+                                from_position_key: string | null;
+                                from_position_code: string | null;
+                                to_position_key: string | null;
+                                to_position_code: string | null;
+                                /** @enum {string} */
+                                type: "load" | "unload" | "transfer" | "production" | "consumption" | "adjustment";
+                                /** @enum {string} */
+                                status: "planned" | "confirmed" | "cancelled";
+                                planned_quantity: number;
+                                confirmed_quantity: number | null;
+                                reason: string;
+                                started_at: number;
+                                ended_at: number | null;
+                                user_key: string | null;
+                                user_name: string | null;
+                                reverts_key: string | null;
+                                reverts_number: number | null;
+                                reverted_by_key: string | null;
+                                reverted_by_number: number | null;
+                                revert_reason: string | null;
+                                work_order_key: string | null;
+                                batch_key: string | null;
+                                origin_type: string | null;
+                                origin_key: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_work_order_key_history_record_pdf: {
+        parameters: {
+            query?: {
+                lang?: "it" | "en";
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record as an A4 PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_serial_key_history_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            kind: "work_order" | "serial";
+                            generated_at: number;
+                            work_order: {
+                                _key: string;
+                                code: string;
+                                status: string;
+                                line: string;
+                                start_from: string | null;
+                                due_by: string | null;
+                                created_at: number;
+                                closed_at: number | null;
+                                notes: string;
+                            };
+                            product: {
+                                _key: string;
+                                code: string;
+                                description: string;
+                            };
+                            revision: {
+                                _key: string;
+                                number: number;
+                                reason: string;
+                                /** @enum {string} */
+                                origin: "release" | "migration";
+                                released_by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                released_at: number;
+                            };
+                            quantities: {
+                                planned: number;
+                                done: number;
+                                scrapped: number;
+                            };
+                            serial: {
+                                _key: string;
+                                code: string;
+                                product_key: string;
+                                product_code: string;
+                                product_description: string;
+                                work_order_key: string | null;
+                                work_order_code: string | null;
+                                revision_number: number | null;
+                                job_key: string | null;
+                                batch_key: string | null;
+                                batch_number: number | null;
+                                phase_key: string | null;
+                                phase_name: string | null;
+                                operator_key: string | null;
+                                operator_name: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                state: "temporary" | "final";
+                                created_at: number;
+                                updated_at: number;
+                                contained_in: {
+                                    link_key: string;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    phase_key: string | null;
+                                    component_key: string | null;
+                                    batch_key: string | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                } | null;
+                                genealogy: {
+                                    depth: number;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    link_key: string | null;
+                                    created_at: number;
+                                }[];
+                                genealogy_truncated: boolean;
+                            } | null;
+                            phases: {
+                                _key: string;
+                                position: number;
+                                name: string;
+                                completed_qt: number;
+                                scrapped_qt: number;
+                                jobs: {
+                                    _key: string;
+                                    operator: {
+                                        _key: string;
+                                        name: string;
+                                    } | null;
+                                    quantity: number;
+                                    completed_qt: number;
+                                    /** @enum {string} */
+                                    status: "queued" | "started" | "paused" | "closed";
+                                    batches: {
+                                        _key: string;
+                                        number: number;
+                                        /** @enum {string} */
+                                        status: "open" | "completed" | "cancelled";
+                                        qt_total: number;
+                                        scrapped_qt: number;
+                                        opened_by: {
+                                            _key: string;
+                                            name: string;
+                                        } | null;
+                                        opened_at: number;
+                                        completed_by: {
+                                            _key: string;
+                                            name: string;
+                                        } | null;
+                                        completed_at: number | null;
+                                        consumed: {
+                                            item_key: string;
+                                            item_code: string;
+                                            quantity: number;
+                                        }[];
+                                        steps: {
+                                            _key: string;
+                                            position: number;
+                                            /** @enum {string} */
+                                            type: "instruction" | "form";
+                                            title: string;
+                                            text: string;
+                                            done: boolean;
+                                            critical: boolean;
+                                            done_by: {
+                                                _key: string;
+                                                name: string;
+                                            } | null;
+                                            done_at: number | null;
+                                            values: {
+                                                field_key: string;
+                                                name: string;
+                                                /** @enum {string} */
+                                                type: "text" | "number" | "boolean" | "ternary" | "choice" | "date" | "time" | "files";
+                                                value: unknown;
+                                            }[];
+                                        }[];
+                                    }[];
+                                }[];
+                            }[];
+                            serials: {
+                                produced: {
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    phase_name: string | null;
+                                    batch_number: number | null;
+                                    operator_name: string | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                    components: number;
+                                }[];
+                                produced_total: number;
+                                consumed: {
+                                    link_key: string;
+                                    serial_key: string;
+                                    code: string;
+                                    product_code: string;
+                                    product_description: string;
+                                    parent_key: string;
+                                    parent_code: string;
+                                    phase_name: string | null;
+                                    batch_number: number | null;
+                                    /** @enum {string} */
+                                    state: "temporary" | "final";
+                                    created_at: number;
+                                }[];
+                                consumed_total: number;
+                            };
+                            issues: {
+                                _key: string;
+                                code: string;
+                                type_code: string;
+                                type_name: string;
+                                title: string;
+                                description: string;
+                                /** @enum {string} */
+                                state: "open" | "closed" | "reopened";
+                                critical: boolean;
+                                phase_name: string | null;
+                                batch_key: string | null;
+                                opened_by_name: string | null;
+                                opened_at: number;
+                                closed_at: number | null;
+                                closed_by_name: string | null;
+                            }[];
+                            movements: {
+                                _key: string;
+                                number: number;
+                                product_key: string;
+                                product_code: string;
+                                product_description: string;
+                                serial: string | null;
+                                owned: boolean;
+                                from_position_key: string | null;
+                                from_position_code: string | null;
+                                to_position_key: string | null;
+                                to_position_code: string | null;
+                                /** @enum {string} */
+                                type: "load" | "unload" | "transfer" | "production" | "consumption" | "adjustment";
+                                /** @enum {string} */
+                                status: "planned" | "confirmed" | "cancelled";
+                                planned_quantity: number;
+                                confirmed_quantity: number | null;
+                                reason: string;
+                                started_at: number;
+                                ended_at: number | null;
+                                user_key: string | null;
+                                user_name: string | null;
+                                reverts_key: string | null;
+                                reverts_number: number | null;
+                                reverted_by_key: string | null;
+                                reverted_by_number: number | null;
+                                revert_reason: string | null;
+                                work_order_key: string | null;
+                                batch_key: string | null;
+                                origin_type: string | null;
+                                origin_key: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_serial_key_history_record_pdf: {
+        parameters: {
+            query?: {
+                lang?: "it" | "en";
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record as an A4 PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description Error (4xx) with detail.message and detail.code */

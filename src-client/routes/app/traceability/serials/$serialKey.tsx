@@ -7,6 +7,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react'
 import { hasScope } from '../../../../../src/auth/scopes'
 import type { SerialLinkRow } from '../../../../../src/domains/serials/schemas'
 import { formatDateTime } from '../../../../../src/i18n/format'
+import { HistoryRecordButton } from '../../../../components/history-record/HistoryRecordButton'
 import { LoadError, Loading } from '../../../../components/QueryState'
 import { lastSerialsSearch } from '../../../../components/serials/overview-search'
 import { GenealogyTable } from '../../../../components/serials/GenealogyTable'
@@ -125,6 +126,7 @@ function SerialDetailPage() {
             <Trans>Modifica codice</Trans>
           </Button>
         )}
+        {s.work_order_key && <HistoryRecordButton subject="serial" subjectKey={s._key} />}
       </Group>
       {editing && <EditSerialCodeDialog opened onClose={() => setEditing(false)} serialKey={s._key} code={s.code} />}
       {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} data={s.data} batchKey={s.batch_key} />}

@@ -1,7 +1,8 @@
 import { Trans } from '@lingui/react/macro'
-import { Stack, Title } from '@mantine/core'
+import { Group, Stack, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
+import { HistoryRecordButton } from '../../../../components/history-record/HistoryRecordButton'
 import { WorkOrderSerialsView } from '../../../../components/serials/WorkOrderSerialsView'
 import { trpc } from '../../../../lib/trpc'
 
@@ -15,9 +16,12 @@ function WorkOrderTraceabilityPage() {
   const serials = useQuery(trpc.serials.workOrder.queryOptions({ key: wo_key }))
   return (
     <Stack gap="md">
-      <Title order={3} data-testid="wo-traceability-title">
-        <Trans>Tracciabilità dell'ordine di lavoro</Trans> {serials.data?.work_order_code ?? ''}
-      </Title>
+      <Group justify="space-between" align="center">
+        <Title order={3} data-testid="wo-traceability-title">
+          <Trans>Tracciabilità dell'ordine di lavoro</Trans> {serials.data?.work_order_code ?? ''}
+        </Title>
+        <HistoryRecordButton subject="work-order" subjectKey={wo_key} />
+      </Group>
       <WorkOrderSerialsView woKey={wo_key} />
     </Stack>
   )

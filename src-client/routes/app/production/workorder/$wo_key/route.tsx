@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
 import { formatDate } from '../../../../../../src/i18n/format'
+import { HistoryRecordButton } from '../../../../../components/history-record/HistoryRecordButton'
 import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
 import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { workOrderThreads } from '../../../../../components/messages/work-order-threads'
@@ -45,7 +46,10 @@ function WorkOrderLayout() {
     <>
       <BackToList archived={wo.data.archived_at !== null} />
       <Header wo={wo.data} />
-      <WorkOrderPrints workOrderKey={wo_key} />
+      <Group justify="flex-end" gap="xs" align="flex-start">
+        <HistoryRecordButton subject="work-order" subjectKey={wo_key} />
+        <WorkOrderPrints workOrderKey={wo_key} />
+      </Group>
       <RouteTabs
         tabs={[
           { to: `${base}/job-list`, label: <Trans>Lista job</Trans> },
