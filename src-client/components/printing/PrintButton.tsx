@@ -3,7 +3,6 @@ import { Button } from '@mantine/core'
 import { lazy, Suspense, useState } from 'react'
 import type { PrintButtonProps } from './print-button-props'
 
-
 const PrintDialog = lazy(() => import('./PrintDialog'))
 
 /**
@@ -11,7 +10,7 @@ const PrintDialog = lazy(() => import('./PrintDialog'))
  * as PDF or sent to a printer (the user's default one first). An unreachable printer is said at
  * once, with the PDF still to download. The dialog loads when first opened.
  */
-export function PrintButton({ context, contextKey, subject, perSerial, label, size = 'sm', testId = 'print-button' }: PrintButtonProps) {
+export function PrintButton({ label, size = 'sm', testId = 'print-button', ...source }: PrintButtonProps) {
   const [opened, setOpened] = useState(false)
   return (
     <>
@@ -20,7 +19,7 @@ export function PrintButton({ context, contextKey, subject, perSerial, label, si
       </Button>
       {opened && (
         <Suspense fallback={null}>
-          <PrintDialog context={context} contextKey={contextKey} subject={subject} perSerial={perSerial} onClose={() => setOpened(false)} />
+          <PrintDialog source={source} onClose={() => setOpened(false)} />
         </Suspense>
       )}
     </>

@@ -7,12 +7,14 @@ import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../lib/trpc'
-import type { PrintButtonProps } from './print-button-props'
+import type { PrintSource } from './print-button-props'
 
 /** The print dialog (its own chunk: loaded when someone prints). */
-export default function PrintDialog({ context, contextKey, subject, perSerial, onClose }: Omit<PrintButtonProps, 'label' | 'size' | 'testId'> & { onClose: () => void }) {
+export default function PrintDialog({ source, onClose }: { source: PrintSource; onClose: () => void }) {
   const { t } = useLingui()
-  const templates = useQuery(trpc.printTemplates.list.queryOptions({ context, context_key: contextKey }))
+  const templated = 'context' in source ? source : null
+  const perSerial = templated?.perSerial
+  const templates = useQuery({ ...trpc.printTemplates.list.queryOptions({ context: templated?.context ?? '', context_key: templated?.contextKey ?? '' }), enabled: templated !== null })
   const printers = useQuery(trpc.printers.list.queryOptions({}))
   const myDefault = useQuery(trpc.printers.myDefault.queryOptions())
   const [template, setTemplate] = useState<string | null>(null)
@@ -29,8 +31,9 @@ export default function PrintDialog({ context, contextKey, subject, perSerial, o
     if (printer === null && myDefault.data) setPrinter(myDefault.data._key)
   }, [myDefault.data, printer])
 
+  const ready = templated === null || template !== null
   const run = async (send: boolean) => {
-    if (!template) return
+    if (!ready) return
     setBusy(true)
     setLast(null)
     try {
@@ -42,13 +45,16 @@ export default function PrintDialog({ context, contextKey, subject, perSerial, o
           notifyError(e)
         }
       }
-      const row: PrintRow = await trpcClient.prints.print.mutate({
-        ...subject,
-        per_serial: perSerial ? oneEach : undefined,
-        template_key: template,
-        printer_key: send ? printer : null,
-        app_url: window.location.origin,
-      })
+      const printerKey = send ? printer : null
+      const row: PrintRow = templated
+        ? await trpcClient.prints.print.mutate({
+            ...templated.subject,
+            per_serial: perSerial ? oneEach : undefined,
+            template_key: template!,
+            printer_key: printerKey,
+            app_url: window.location.origin,
+          })
+        : await (source as Extract<PrintSource, { document: unknown }>).document(printerKey)
       if (send) {
         notifySuccess(t`Inviato alla stampante ${row.printer_name ?? ''}`)
         setLast({ pdf_url: row.pdf_url, printed: row.printer_name ?? '' })
@@ -116,10 +122,10 @@ export default function PrintDialog({ context, contextKey, subject, perSerial, o
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => void run(false)} disabled={!template || busy} data-testid="print-download">
+          <Button variant="default" onClick={() => void run(false)} disabled={!ready || busy} data-testid="print-download">
             <Trans>Scarica PDF</Trans>
           </Button>
-          <Button onClick={() => void run(true)} disabled={!template || !printer || busy} loading={busy} data-testid="print-send">
+          <Button onClick={() => void run(true)} disabled={!ready || !printer || busy} loading={busy} data-testid="print-send">
             <Trans>Invia alla stampante</Trans>
           </Button>
         </Group>

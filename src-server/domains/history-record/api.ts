@@ -1,19 +1,12 @@
 import { HISTORY_RECORD_READERS, HistoryRecord, RecordInput, RecordPdfInput, type RecordLanguage } from '../../../src/domains/history-record/schemas'
-import { chooseLocale } from '../../../src/i18n/locale'
-import { query, restOnly, type UseCaseCtx, useCases } from '../../api/use-case'
+import { languageOf } from '../../api/language'
+import { query, restOnly, useCases } from '../../api/use-case'
 import { recordPdf } from './record-pdf'
 import { serialRecord, workOrderRecord } from './service'
 
 const readers = { scope: HISTORY_RECORD_READERS }
 
 const pdfStream = { contentType: 'application/pdf', description: 'The record as an A4 PDF.' }
-
-/** The asked language, else the user's preference, else the browser's, else Italian. */
-function languageOf(ctx: UseCaseCtx & { hono?: import('hono').Context }, lang: RecordLanguage | undefined): RecordLanguage {
-  if (lang) return lang
-  const preference = ctx.auth.user.preferences?.locale
-  return chooseLocale(typeof preference === 'string' ? preference : null, ctx.hono?.req.header('accept-language') ?? null)
-}
 
 async function pdfResponse(record: HistoryRecord, lang: RecordLanguage): Promise<Response> {
   const subject = record.serial?.code ?? record.work_order.code

@@ -7,7 +7,7 @@
 import type { HistoryRecord, RecordBatch, RecordLanguage, RecordStep, RecordValue } from '../../../src/domains/history-record/schemas'
 import { plantTimeZone } from '../reports/service'
 import { type Labels, labelsFor } from './labels'
-import { PdfWriter } from './pdf-writer'
+import { PdfWriter } from '../../pdf/writer'
 
 export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Promise<Uint8Array> {
   const l = labelsFor(lang)

@@ -20,7 +20,9 @@ import {
   WorkOrderMaterial,
 } from '../../../src/domains/missions/schemas'
 import { MovementRow } from '../../../src/domains/movements/schemas'
+import { PrintRow } from '../../../src/domains/printing/schemas'
 import { Key } from '../../../src/valibot-helpers'
+import { languageOf } from '../../api/language'
 import { mutation, query, useCases } from '../../api/use-case'
 import * as lists from '../movement-lists/service'
 import { getWorkOrderMaterial } from '../production-stock/service'
@@ -158,6 +160,15 @@ export const missionsApi = useCases('warehouse missions and lists', {
     response: MovementListDetail,
     rest: { method: 'post', path: '/movement-list', status: 201 },
     run: (ctx, input) => lists.createMovementList(ctx, ctx.actor, input),
+  }),
+  printList: mutation({
+    summary:
+      'The movement list as an A4 PDF (every column wraps inside the page), in Italian or English (lang; default the user language), kept in the print log (pdf_url) and sent to printer_key when given. Errors: 404 NOT_FOUND, 404 UNKNOWN_PRINTER, 422 PRINTER_UNREACHABLE / PRINTER_REFUSED (the PDF is kept)',
+    access: read,
+    input: v.object({ key: Key, printer_key: v.optional(v.nullable(Key)), lang: v.optional(v.picklist(['it', 'en'])) }),
+    response: PrintRow,
+    rest: { method: 'post', path: '/movement-list/{key}/print', status: 201 },
+    run: (ctx, input) => lists.printMovementList(ctx, ctx.actor, input.key, { printerKey: input.printer_key, lang: languageOf(ctx, input.lang) }),
   }),
   workOrderMaterial: query({
     summary:

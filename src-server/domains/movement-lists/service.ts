@@ -9,6 +9,7 @@ import {
   movementListCode,
 } from '../../../src/domains/missions/schemas'
 import type { MovementRow } from '../../../src/domains/movements/schemas'
+import type { PrintRow } from '../../../src/domains/printing/schemas'
 import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
@@ -17,6 +18,8 @@ import { notFound, unprocessable } from '../../errors'
 import { invalidInput } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { movementsByKeys } from '../production-stock/queries'
+import { printDocument } from '../prints/service'
+import { movementListSheet, type SheetLanguage, sheetTitle } from './sheet'
 import { allMovements } from '../production-stock/service'
 
 /**
@@ -145,6 +148,13 @@ export async function getMovementList(svc: Pick<Services, 'db'>, key: string): P
   const lines = await svc.db.selectFrom('movement_list_lines').select('movement_id').where('list_id', '=', row._key).orderBy('position').execute()
   const byKey = await movementsByKeys(svc.db, lines.map((l) => l.movement_id))
   return { ...withCode(row), movements: lines.flatMap((l) => byKey.get(l.movement_id) ?? []) }
+}
+
+/** `POST movement-list/{key}/print`: the list on A4 (sheet.ts), kept in the print log and sent to the printer when one is given. */
+export async function printMovementList(svc: Services, actor: Actor, key: string, opts: { printerKey?: string | null; lang: SheetLanguage }): Promise<PrintRow> {
+  const list = await getMovementList(svc, key)
+  const pdf = await movementListSheet(list, opts.lang)
+  return printDocument(svc, actor, { title: `${sheetTitle(opts.lang)} ${list.code}`, pdf, subject: { movement_list_key: list._key }, printerKey: opts.printerKey })
 }
 
 /** `GET movement-list`: newest first, by kind, work order, mission or day. */

@@ -170,7 +170,7 @@ function selectPrints(db: Db) {
     .select([
       'p.id as _key',
       'p.template_id as template_key',
-      't.name as template_name',
+      sql<string | null>`coalesce(t.name, p.subject->>'title')`.as('template_name'),
       'p.printer_id as printer_key',
       'r.name as printer_name',
       'p.user_id as user_key',
@@ -205,21 +205,30 @@ export async function listPrints(svc: Services, opts: { template_key?: string; p
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80) || 'print'
 
+/**
+ * A document the server laid out itself (a movement list), printed like a template's: stored,
+ * sent when a printer is given, logged under its title.
+ */
+export async function printDocument(svc: Services, actor: Actor, doc: { title: string; pdf: Uint8Array; subject: Record<string, unknown>; printerKey?: string | null }): Promise<PrintRow> {
+  return deliver(svc, actor, { template: null, name: doc.title, pdf: doc.pdf, documents: 1, subject: { ...doc.subject, title: doc.title }, printerKey: doc.printerKey })
+}
+
 /** Stores, sends (with a printer), logs; then throws 422 when the printer did not take it. */
 async function deliver(
   svc: Services,
   actor: Actor,
-  what: { template: { _key: string; name: string } | null; pdf: Uint8Array; documents: number; subject: Record<string, unknown>; printerKey?: string | null },
+  what: { template: { _key: string; name: string } | null; name?: string; pdf: Uint8Array; documents: number; subject: Record<string, unknown>; printerKey?: string | null },
 ): Promise<PrintRow> {
   const printer = what.printerKey ? await usablePrinter(svc.db, what.printerKey) : null
   const id = crypto.randomUUID()
-  const storageKey = `prints/${id}/${safeName(what.template?.name ?? 'test')}.pdf`
+  const name = what.template?.name ?? what.name ?? 'test'
+  const storageKey = `prints/${id}/${safeName(name)}.pdf`
   await svc.files.put(storageKey, what.pdf)
   let status: PrintRow['status'] = 'made'
   let message = ''
   if (printer) {
     const user = await svc.db.selectFrom('users').select('username').where('id', '=', actor.userId).executeTakeFirst()
-    const sent = await sendToPrinter(printer, what.pdf, { name: what.template?.name ?? 'Test', user: user?.username ?? 'mes' })
+    const sent = await sendToPrinter(printer, what.pdf, { name, user: user?.username ?? 'mes' })
     status = sent.accepted ? 'accepted' : sent.unreachable ? 'unreachable' : 'refused'
     message = sent.message
   }

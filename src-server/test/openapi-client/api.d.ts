@@ -2744,6 +2744,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/movement-list/{key}/print": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The movement list as an A4 PDF (every column wraps inside the page), in Italian or English (lang; default the user language), kept in the print log (pdf_url) and sent to printer_key when given. Errors: 404 NOT_FOUND, 404 UNKNOWN_PRINTER, 422 PRINTER_UNREACHABLE / PRINTER_REFUSED (the PDF is kept)
+         * @description Needs permission: warehouse or production.
+         */
+        post: operations["post_movement_list_key_print"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/work-order/{key}/material": {
         parameters: {
             query?: never;
@@ -15760,6 +15780,70 @@ export interface operations {
                                 origin_type: string | null;
                                 origin_key: string | null;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_movement_list_key_print: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    printer_key?: string | null;
+                    /** @enum {string} */
+                    lang?: "it" | "en";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            template_key: string | null;
+                            template_name: string | null;
+                            printer_key: string | null;
+                            printer_name: string | null;
+                            user_key: string | null;
+                            username: string | null;
+                            user_name: string | null;
+                            documents: number;
+                            subject: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "made" | "accepted" | "refused" | "unreachable";
+                            message: string;
+                            pdf_url: string;
+                            created_at: number;
                         };
                     };
                 };

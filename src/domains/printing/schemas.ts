@@ -210,8 +210,9 @@ export type PrintInput = v.InferOutput<typeof PrintInput>
 
 export const PrintRow = v.object({
   _key: v.string(),
-  /** null for a printer's test print. */
+  /** null for a printer's test print and for documents the server lays out itself (a movement list). */
   template_key: v.nullable(v.string()),
+  /** The template's name, or the title of a document without one ("Lista movimenti LST-3"); null for a test print. */
   template_name: v.nullable(v.string()),
   printer_key: v.nullable(v.string()),
   printer_name: v.nullable(v.string()),

@@ -5,6 +5,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { formatDateTime } from '../../../../../src/i18n/format'
 import { LIST_KIND_LABELS } from '../../../../components/missions/labels'
+import { PrintButton } from '../../../../components/printing/PrintButton'
 import { Loading } from '../../../../components/QueryState'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
 import { formatQuantity, MOVEMENT_STATUS_COLORS, MOVEMENT_STATUS_LABELS, MOVEMENT_TYPE_LABELS, movementName } from '../../../../components/warehouse/labels'
@@ -79,9 +80,16 @@ function ListPage() {
             </Trans>
           </Text>
         </div>
-        <Button data-noprint onClick={() => window.print()} data-testid="list-print">
-          <Trans>Stampa</Trans>
-        </Button>
+        <Group gap="xs" data-noprint>
+          <Button onClick={() => window.print()} data-testid="list-print">
+            <Trans>Stampa</Trans>
+          </Button>
+          <PrintButton
+            label={<Trans>Stampante o PDF…</Trans>}
+            testId="list-print-server"
+            document={(printerKey) => trpcClient.missions.printList.mutate({ key: l._key, printer_key: printerKey, lang: i18n.locale === 'en' ? 'en' : 'it' })}
+          />
+        </Group>
       </Group>
       <Table data-print-table striped data-testid="list-movements">
         <Table.Thead>
