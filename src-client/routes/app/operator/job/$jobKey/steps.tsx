@@ -8,15 +8,19 @@ import { isEmptyValue, isIsoDate, isTime, takesArray } from '../../../../../../s
 import { BatchSerialsPanel } from '../../../../../components/operator/BatchSerialsPanel'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
+import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { auth } from '../../../../../lib/auth-store'
 import { useJobRuntime } from '../../../../../lib/heartbeat'
+import { errorMessage } from '../../../../../lib/error-messages'
+import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
 import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
 import { NumberTextInput } from '../../../../../components/NumberTextInput'
 import { readNumberText } from '../../../../../../src/i18n/number-text'
+import type { SignatureInput } from '../../../../../../src/domains/signatures/schemas'
 
 /**
  * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
@@ -79,7 +83,7 @@ const notDates = (fields: readonly FieldDefinition[], draft: Draft) =>
 // ---------------------------------------------------------------------------------------------
 
 function BatchSteps() {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const { view, canWork, busy, act } = useWorkSession()
   const batch = view.batch!
   const params = view.phase.parameters
@@ -210,18 +214,34 @@ function BatchSteps() {
       notifyAlert(t`Compila tutti i campi obbligatori`)
       return
     }
-    const out = await act(`complete-step:${batch._key}:${step._key}`, (idempotency_key) =>
-      trpcClient.execution.completeStep.mutate({
-        batch_key: batch._key,
-        step_key: step._key,
-        ...(isForm ? { form_data: formData(fields, values) } : {}),
-        idempotency_key,
-      }),
-    )
-    if (!out) {
-      if (isForm) setShowErrors(true)
+    if (def?.signature) {
+      setSigning({ stepKey: step._key, error: null })
       return
     }
+    await sendCompletion()
+  }
+
+  /** Completes the selected step, signed when its definition asks (the dialog shows a refusal in place). */
+  async function sendCompletion(signature?: SignatureInput) {
+    if (!step) return
+    const isForm = fields.length > 0
+    const out = await act(
+      `complete-step:${batch._key}:${step._key}`,
+      (idempotency_key) =>
+        trpcClient.execution.completeStep.mutate({
+          batch_key: batch._key,
+          step_key: step._key,
+          ...(isForm ? { form_data: formData(fields, values) } : {}),
+          ...(signature ? { signature } : {}),
+          idempotency_key,
+        }),
+      signature ? (err) => setSigning({ stepKey: step._key, error: errorMessage(err) }) : undefined,
+    )
+    if (!out) {
+      if (isForm && !signature) setShowErrors(true)
+      return
+    }
+    setSigning(null)
     setDraft(null)
     setShowErrors(false)
     if (out.next === 'continue' && out.batch?._key === batch._key) selectNext(out.batch.step_data, step._key)
@@ -234,6 +254,7 @@ function BatchSteps() {
     setFormRevision((n) => n + 1)
   }
 
+  const [signing, setSigning] = useState<{ stepKey: string; error: string | null } | null>(null)
   const [scrapText, setScrapText] = useState('')
   async function completeBatch() {
     if (dirty) return refuseWhileEditing()
@@ -301,11 +322,18 @@ function BatchSteps() {
                   {doneCount} completati
                 </Trans>
               </Text>
-              {step.done && (
-                <Badge color="green.8" size="lg">
-                  <Trans>Completato</Trans>
-                </Badge>
-              )}
+              <Group gap="xs" wrap="nowrap">
+                {def?.signature && (
+                  <Badge color="indigo" variant="light" size="lg" data-testid="step-signature-badge">
+                    {t`Firma: ${i18n._(SIGNATURE_MEANING_LABELS[def.signature.meaning])}`}
+                  </Badge>
+                )}
+                {step.done && (
+                  <Badge color="green.8" size="lg">
+                    <Trans>Completato</Trans>
+                  </Badge>
+                )}
+              </Group>
             </Group>
             <Title order={3} mb="sm">
               {def?.title || <Trans>Passo {ordered.indexOf(step) + 1}</Trans>}
@@ -376,6 +404,24 @@ function BatchSteps() {
           </Paper>
         )}
       </Grid.Col>
+      {signing && step && def?.signature && signing.stepKey === step._key && (
+        <SignatureDialog
+          jobKey={view.job._key}
+          requirement={def.signature}
+          manifest={{
+            stepTitle: def.title,
+            stepPosition: ordered.indexOf(step) + 1,
+            batchNumber: batch.number,
+            workOrderCode: view.work_order.code,
+            phaseName: view.phase.name,
+            values: manifestValues(fields, formData(fields, values)),
+          }}
+          busy={busy}
+          error={signing.error}
+          onCancel={() => setSigning(null)}
+          onSign={(signature) => void sendCompletion(signature)}
+        />
+      )}
     </Grid>
   )
 }
