@@ -124,11 +124,11 @@ async function withValidity(db: Db, rows: SignatureRow[]): Promise<SignatureView
 }
 
 /**
- * Every signature given on a work order's records (its batch steps), oldest first, each with
- * `valid`. The device history record and `GET work-order/{id}/signatures` read this.
+ * Every signature given on a work order's records (its batch steps), oldest first (the signer
+ * before the second signer), each with `valid`. The device history record and `GET work-order/{id}/signatures` read this.
  */
 export async function listWorkOrderSignatures(db: Db, workOrderId: string): Promise<SignatureView[]> {
-  const rows = await db.selectFrom('signatures').select(signatureColumns).where('work_order_id', '=', workOrderId).orderBy('signed_at').orderBy('role').execute()
+  const rows = await db.selectFrom('signatures').select(signatureColumns).where('work_order_id', '=', workOrderId).orderBy('signed_at').orderBy('role', 'desc').execute()
   return withValidity(db, rows as SignatureRow[])
 }
 
@@ -142,7 +142,7 @@ export async function batchStepSignatures(db: Db, subjects: readonly { batchId: 
     .where('subject_type', '=', 'batch_step')
     .where('subject_key', 'in', [...new Set(subjects.map((s) => batchStepSubject(s.batchId, s.stepKey)))])
     .orderBy('signed_at')
-    .orderBy('role')
+    .orderBy('role', 'desc')
     .execute()
   for (const view of await withValidity(db, rows as SignatureRow[])) out.set(view.subject_key, [...(out.get(view.subject_key) ?? []), view])
   return out

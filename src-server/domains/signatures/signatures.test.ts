@@ -136,14 +136,14 @@ describe('signatures: signed batch steps', () => {
     ).toEqual({ status: 409, code: 'STEP_SIGNED' })
     const list = await listWorkOrderSignatures(h.svc.db, setup.workOrderKey)
     expect(list.map((s) => [s.role, s.meaning, s.full_name, s.user_key, s.required_scope, s.valid])).toEqual([
-      ['second_signer', 'verified', 'qa.sign', quality.key, 'quality', true],
       ['signer', 'verified', 'Mario Rossi', op.key, null, true],
+      ['second_signer', 'verified', 'qa.sign', quality.key, 'quality', true],
     ])
     expect(list.every((s) => s.signed_at === h.clock.now().getTime() && /^[0-9a-f]{64}$/.test(s.content_hash) && s.step_key === signed)).toBe(true)
     const events = await eventsOf(h.svc.db, setup.jobs[0]![0]!, 'STEP_SIGNED')
     expect(events.map((e) => [e.data.role, e.data.signature_key])).toEqual([
-      ['signer', list[1]!._key],
-      ['second_signer', list[0]!._key],
+      ['signer', list[0]!._key],
+      ['second_signer', list[1]!._key],
     ])
     // The same listing over REST.
     const admin = await signIn(h, 'admin', ADMIN_PASSWORD)
@@ -165,8 +165,8 @@ describe('signatures: signed batch steps', () => {
     const completed = history.filter((e) => e.event_type === 'STEP_COMPLETED' && e.data.step_key === signed)
     expect(completed).toHaveLength(1)
     expect(completed[0]!.signatures.map((s) => [s.full_name, s.meaning, s.valid])).toEqual([
-      ['qa.sign', 'verified', true],
       ['Mario Rossi', 'verified', true],
+      ['qa.sign', 'verified', true],
     ])
   })
 
