@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
-import { isEmptyValue, isIsoDate, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
 import { BatchSerialsPanel } from '../../../../../components/operator/BatchSerialsPanel'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
+import { type Draft, formData, missingMandatory, notDates, notNumbers, notTimes, sameForm, savedDraft } from '../../../../../components/operator/step-form-values'
 import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
@@ -16,7 +16,6 @@ import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
-import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
 import { NumberTextInput } from '../../../../../components/NumberTextInput'
 import { readNumberText } from '../../../../../../src/i18n/number-text'
@@ -41,44 +40,6 @@ function StepsTab() {
   if (!view.batch) return <NoBatch />
   return <BatchSteps key={view.batch._key} />
 }
-
-// ---------------------------------------------------------------------------------------------
-// Form values
-
-type Draft = Record<string, FormValue>
-
-/** The value as it is sent and stored: empty -> null ([] for lists); a switch shows its answer (off = false). */
-function canonical(field: FieldDefinition, value: FormValue | undefined): FormValue {
-  if (field.type === 'boolean') return value === true
-  if (typeof value === 'string' && (field.type === 'text' || field.type === 'time')) value = value.trim()
-  if (field.type === 'number') value = numbersFromText(value)
-  if (value === undefined || isEmptyValue(value)) return takesArray(field) ? [] : null
-  return value
-}
-
-const savedDraft = (data: StepData | undefined): Draft => Object.fromEntries((data?.form_data ?? []).map((e) => [e.field_key, e.value]))
-const formData = (fields: readonly FieldDefinition[], draft: Draft): FormDataEntry[] => fields.map((f) => ({ field_key: f._key, value: canonical(f, draft[f._key]) }))
-const sameForm = (fields: readonly FieldDefinition[], a: Draft, b: Draft) => JSON.stringify(formData(fields, a)) === JSON.stringify(formData(fields, b))
-const missingMandatory = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.mandatory && isEmptyValue(canonical(f, draft[f._key])))
-/** Number fields whose typed text is not a number: the field says why, and nothing is sent. */
-const notNumbers = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.type === 'number' && numberTextProblem(draft[f._key]))
-/** Time fields whose typed text is not HH:MM (the field says so). */
-const notTimes = (fields: readonly FieldDefinition[], draft: Draft) =>
-  fields.filter((f) => {
-    const v = draft[f._key]
-    return f.type === 'time' && typeof v === 'string' && v.trim() !== '' && !isTime(v.trim())
-  })
-/**
- * Date fields whose draft holds text that is not a date: typed dates of a `multiple` field, or
- * the plain typed field used when the date picker cannot load (the picker itself keeps the last
- * date read and reports its unreadable text through `onUnreadable`).
- */
-const notDates = (fields: readonly FieldDefinition[], draft: Draft) =>
-  fields.filter((f) => {
-    const v = draft[f._key]
-    const texts = typeof v === 'string' ? [v] : Array.isArray(v) ? v : []
-    return f.type === 'date' && texts.some((t) => typeof t === 'string' && t.trim() !== '' && !isIsoDate(t))
-  })
 
 // ---------------------------------------------------------------------------------------------
 
