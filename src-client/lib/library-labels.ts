@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import type { FieldType } from '../../src/domains/form-fields/schemas'
 import type { IssueLinkType } from '../../src/domains/issue-types/schemas'
-import type { StepType } from '../../src/domains/process/steps'
+import type { SignatureMeaning, StepType } from '../../src/domains/process/steps'
 import type { TraceabilityLevel } from '../../src/domains/products/bom'
 
 /** How people read the form field types (admin field library, forms, product metadata). */
@@ -30,6 +30,13 @@ export const ISSUE_LINK_LABELS: Record<IssueLinkType, MessageDescriptor> = {
 export const STEP_TYPE_LABELS: Record<StepType, MessageDescriptor> = {
   instruction: msg`Istruzione`,
   form: msg`Modulo`,
+}
+
+/** What a signature means (issue 22): the library chooses it per step, records show it. */
+export const SIGNATURE_MEANING_LABELS: Record<SignatureMeaning, MessageDescriptor> = {
+  performed: msg`Eseguito`,
+  verified: msg`Verificato`,
+  approved: msg`Approvato`,
 }
 
 /** SPEC 4 traceability levels (a phase's production, a bom component). */

@@ -70,6 +70,21 @@ export interface EventsTable {
   data: ColumnType<Record<string, unknown>, string | undefined, never>
 }
 
+/** Electronic signatures, append-only (migrations/2026-11-28-70-signatures.ts, docs/signatures.md). */
+export interface SignaturesTable {
+  id: string
+  subject_type: string
+  subject_key: string
+  work_order_id: string | null
+  meaning: 'performed' | 'verified' | 'approved'
+  role: 'signer' | 'second_signer'
+  required_scope: string | null
+  user_id: string
+  full_name: string
+  signed_at: Timestamp
+  content_hash: string
+}
+
 /** One link of the event chain per event, numbered in commit order (migrations/2026-11-28-02-event-chain.ts). */
 export interface EventChainTable {
   seq: number
@@ -652,6 +667,7 @@ export interface Database {
   api_tokens: ApiTokensTable
   login_throttle: LoginThrottleTable
   events: EventsTable
+  signatures: SignaturesTable
   event_chain: EventChainTable
   event_chain_head: EventChainHeadTable
   settings: SettingsTable

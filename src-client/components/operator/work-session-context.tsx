@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { ExecutionOutcome, WorkSessionView } from '../../../src/domains/execution/schemas'
+import type { ApiError } from '../../lib/api-error'
 import type { DisplayState } from './job-state'
 
 /** What the work session layout shares with its tabs. */
@@ -17,9 +18,10 @@ export type WorkSession = {
    * Runs an operator write with its idempotency key (one per action, reused on retry); a
    * refusal shows the server's translated message in the red persistent toast. The outcome
    * updates the screen (next batch, no material, job closed ...). Resolves to the outcome, or
-   * null when refused.
+   * null when refused. With `onRefused`, a refusal goes to it instead of the toast (a dialog
+   * that shows it in place, like the signature dialog).
    */
-  act: (intent: string, run: (idempotencyKey: string) => Promise<ExecutionOutcome>) => Promise<ExecutionOutcome | null>
+  act: (intent: string, run: (idempotencyKey: string) => Promise<ExecutionOutcome>, onRefused?: (err: ApiError) => void) => Promise<ExecutionOutcome | null>
 }
 
 export const WorkSessionContext = createContext<WorkSession | null>(null)

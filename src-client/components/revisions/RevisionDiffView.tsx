@@ -2,7 +2,10 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Group, Paper, Stack, Table, Text } from '@mantine/core'
 import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '../../../src-server/trpc/app-router'
+import type { StepSignature } from '../../../src/domains/process/steps'
 import type { Change } from '../../../src/domains/revisions/diff'
+import { SIGNATURE_MEANING_LABELS } from '../../lib/library-labels'
+import { SCOPE_LABELS } from '../../lib/scope-labels'
 import { wordDiff } from './word-diff'
 
 /** The diff as tRPC answers it (attribute values may be absent once serialised). */
@@ -62,7 +65,14 @@ function TextChange({ before, after }: { before: string; after: string }) {
 }
 
 function StepRow({ step }: { step: StepChange }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
+  const signatureText = (sig: StepSignature | null): string => {
+    if (!sig) return t`nessuna`
+    const meaning = i18n._(SIGNATURE_MEANING_LABELS[sig.meaning])
+    if (!sig.second_signer) return meaning
+    const role = i18n._(SCOPE_LABELS[sig.second_signer])
+    return t`${meaning}, secondo firmatario ${role}`
+  }
   const side = step.to ?? step.from!
   const title = step.from && step.to && step.from.title !== step.to.title ? `${step.from.title} → ${step.to.title}` : side.title
   return (
@@ -89,6 +99,13 @@ function StepRow({ step }: { step: StepChange }) {
       {step.from && step.to && step.from.media.join() !== step.to.media.join() && (
         <Text size="xs" c="dimmed">
           <Trans>Media cambiati</Trans>
+        </Text>
+      )}
+      {step.from && step.to && JSON.stringify(step.from.signature) !== JSON.stringify(step.to.signature) && (
+        <Text size="xs" c="dimmed" data-testid="step-signature-change">
+          <Trans>
+            Firma: {signatureText(step.from.signature)} → {signatureText(step.to.signature)}
+          </Trans>
         </Text>
       )}
     </Paper>

@@ -1,10 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Button, Card, Group, MultiSelect, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core'
+import { ActionIcon, Badge, Button, Card, Group, MultiSelect, Select, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core'
 import { useMemo, useRef, useState } from 'react'
 import type { FieldRow } from '../../../src/domains/form-fields/schemas'
 import type { MediaRow } from '../../../src/domains/process/media'
-import { MAX_STEP_TEXT, type Step, type StepType, stepMediaKeys } from '../../../src/domains/process/steps'
-import { FIELD_TYPE_LABELS, STEP_TYPE_LABELS } from '../../lib/library-labels'
+import { SCOPES, type Scope } from '../../../src/auth/scopes'
+import { MAX_STEP_TEXT, SIGNATURE_MEANINGS, type SignatureMeaning, type Step, type StepType, stepMediaKeys } from '../../../src/domains/process/steps'
+import { FIELD_TYPE_LABELS, SIGNATURE_MEANING_LABELS, STEP_TYPE_LABELS } from '../../lib/library-labels'
+import { SCOPE_LABELS } from '../../lib/scope-labels'
 import { useMediaRows } from '../../lib/media'
 import { MediaAttachments } from './MediaAttachments'
 
@@ -17,7 +19,7 @@ export function newStepKey(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-export const emptyStep = (type: StepType): Step => ({ _key: newStepKey(), type, title: '', text: '', media: [], fields: [], print_templates: [] })
+export const emptyStep = (type: StepType): Step => ({ _key: newStepKey(), type, title: '', text: '', media: [], fields: [], print_templates: [], signature: null })
 
 /** The client-side reading of the step rules: a form step needs at least one field. */
 export const stepsValid = (steps: readonly Step[]) => steps.every((s) => s.type !== 'form' || s.fields.length > 0)
@@ -157,6 +159,12 @@ export function StepsEditor(props: { steps: Step[]; onChange: (steps: Step[]) =>
                   }}
                 />
               )}
+              <StepSignatureOptions
+                index={index}
+                signature={step.signature}
+                onChange={(signature) => update(step._key, () => ({ signature }))}
+                disabled={props.disabled}
+              />
               <MediaAttachments
                 keys={step.media}
                 media={media}
@@ -178,5 +186,42 @@ export function StepsEditor(props: { steps: Step[]; onChange: (steps: Step[]) =>
         </Button>
       </Group>
     </Stack>
+  )
+}
+
+const NONE = 'none'
+
+/** Whether completing the step must be signed, with which meaning, and by which second signer (issue 22). */
+function StepSignatureOptions(props: { index: number; signature: Step['signature']; onChange: (signature: Step['signature']) => void; disabled?: boolean }) {
+  const { t, i18n } = useLingui()
+  const { signature } = props
+  const position = props.index + 1
+  return (
+    <Group gap="sm" align="flex-end" data-testid={`step-signature-${props.index}`}>
+      <Select
+        label={t`Firma elettronica`}
+        aria-label={t`Firma del passo ${position}`}
+        data={[{ value: NONE, label: t`Nessuna firma` }, ...SIGNATURE_MEANINGS.map((m) => ({ value: m, label: i18n._(SIGNATURE_MEANING_LABELS[m]) }))]}
+        value={signature?.meaning ?? NONE}
+        allowDeselect={false}
+        onChange={(value) =>
+          props.onChange(!value || value === NONE ? null : { meaning: value as SignatureMeaning, second_signer: signature?.second_signer ?? null })
+        }
+        disabled={props.disabled}
+        w={220}
+      />
+      {signature && (
+        <Select
+          label={t`Secondo firmatario`}
+          aria-label={t`Secondo firmatario del passo ${position}`}
+          data={[{ value: NONE, label: t`Nessuno` }, ...SCOPES.map((s) => ({ value: s, label: t`Con il permesso ${i18n._(SCOPE_LABELS[s])}` }))]}
+          value={signature.second_signer ?? NONE}
+          allowDeselect={false}
+          onChange={(value) => props.onChange({ meaning: signature.meaning, second_signer: !value || value === NONE ? null : (value as Scope) })}
+          disabled={props.disabled}
+          w={280}
+        />
+      )}
+    </Group>
   )
 }

@@ -166,7 +166,7 @@ export const executionApi = useCases('operator execution', {
     input: CompleteStepInput,
     response: ExecutionOutcome,
     rest: { method: 'post', path: '/batch/{key}/steps/{step_key}/complete', params: batchPath },
-    run: (ctx, input) => completeStep(ctx, ctx.actor, input),
+    run: (ctx, input) => completeStep(ctx, ctx.actor, input, ctx.client.ip),
   }),
   completeBatch: mutation({
     summary:

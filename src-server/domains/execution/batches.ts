@@ -6,9 +6,10 @@
 import { batchConsumption, nextBatchQt } from '../../../src/domains/execution/rules'
 import type { Batch, CompleteBatchInput, CompletedBatch, ComponentBatch, Consumption, ExecutionOutcome, FormDataEntry } from '../../../src/domains/execution/schemas'
 import { releaseDue } from '../../../src/domains/jobs/rules'
+import { signatureOf } from '../../../src/domains/process/steps'
 import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
-import { conflict } from '../../errors'
+import { conflict, unprocessable } from '../../errors'
 import { invalidField } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { moveStockForCompletedBatch } from '../production-stock/service'
@@ -127,6 +128,13 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
       if (m.length) missing.push({ step_key: s.step_key, fields: m })
     }
     if (missing.length) throw mandatoryMissing(missing)
+    // A step that must be signed is completed on its own, with its signature dialog.
+    const unsigned = pending.filter((s) => signatureOf(phase.steps.find((d) => d._key === s.step_key) ?? {}))
+    if (unsigned.length) {
+      throw unprocessable('SIGNATURE_REQUIRED', `these steps must be signed one by one: ${unsigned.map((s) => s.step_key).join(', ')}`, {
+        pending: unsigned.map((s) => s.step_key),
+      })
+    }
     if ((input.scrapped_qt ?? 0) > batch.qt_total) {
       throw invalidField({ path: 'scrapped_qt', kind: 'max_value', limit: batch.qt_total, message: `at most the batch's ${batch.qt_total} pieces` })
     }

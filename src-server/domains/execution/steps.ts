@@ -4,16 +4,20 @@
  */
 import { earlierStepsPending } from '../../../src/domains/execution/rules'
 import type { CompleteStepInput, ExecutionOutcome, FormDataEntry, SaveStepInput } from '../../../src/domains/execution/schemas'
+import { signatureOf } from '../../../src/domains/process/steps'
 import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
 import { conflict, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { isBatchStepSigned, signBatchStep } from '../signatures/service'
+import { type Signer, verifiedSigners } from '../signatures/signers'
 import { assertBatchSerialsDeclared } from '../serials/batch-serials'
 import { batchSerialPlace, serialStepKey } from './batch-serials'
 import { finishBatch } from './batches'
 import { idempotent } from './idempotency'
 import { outcome } from './job-state'
-import { type JobRow, lockBatchSteps } from './queries'
+import { isUuid } from '../../../src/uuid'
+import { batchPlace, type JobRow, lockBatchSteps, phaseInfo } from './queries'
 import { jobEvent, lockForStep, type Svc } from './shared'
 import { checkedFormData, mandatoryMissing, missingMandatory, stepFields } from './step-fields'
 
@@ -45,6 +49,9 @@ export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Pr
   return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
     const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
     const step = findStep(steps, input.step_key)
+    if (step.done && (await isBatchStepSigned(trx, batch.id, step.step_key))) {
+      throw conflict('STEP_SIGNED', 'this step is signed: its values can no longer change', { step_key: step.step_key })
+    }
     const fields = await stepFields(trx, phase, step.step_key)
     const formData = checkedFormData(fields, input.form_data)
     if (step.done) {
@@ -57,10 +64,25 @@ export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Pr
 }
 
 /**
- * Completes a step: not done yet (else 409 STEP_ALREADY_DONE, e.g. from another device), earlier
- * steps done where the order is forced, mandatory fields filled. The last step completes the batch.
+ * The signers of a step whose definition requires a signature (null when it requires none),
+ * checked before the completion's transaction: see signatures/signers.ts.
  */
-export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput): Promise<ExecutionOutcome> {
+async function stepSigners(svc: Svc, actor: Actor, input: CompleteStepInput, ip: string | null): Promise<Signer[] | null> {
+  const place = isUuid(input.batch_key) ? await batchPlace(svc.db, input.batch_key) : undefined
+  if (!place) return null
+  const phase = await phaseInfo(svc.db, place.phase_id)
+  const required = signatureOf(phase.steps.find((s) => s._key === input.step_key) ?? {})
+  return required ? verifiedSigners(svc.db, actor, required, input.signature, ip, svc.clock.now()) : null
+}
+
+/**
+ * Completes a step: not done yet (else 409 STEP_ALREADY_DONE, e.g. from another device), earlier
+ * steps done where the order is forced, mandatory fields filled. A step whose definition requires
+ * a signature is signed by the operator (and the second signer) in the same transaction. The
+ * last step completes the batch.
+ */
+export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput, ip: string | null = null): Promise<ExecutionOutcome> {
+  const signers = await stepSigners(svc, actor, input, ip)
   return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
     const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
     const step = findStep(steps, input.step_key)
@@ -85,6 +107,13 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
       .execute()
     step.done = true
     await appendEvent(trx, actor, jobEvent(job, 'STEP_COMPLETED', { batch_key: batch.id, step_key: step.step_key, step_type: step.type }), now)
+    const required = signatureOf(phase.steps.find((s) => s._key === step.step_key) ?? {})
+    if (required) {
+      // The signers were checked against this same released (frozen) definition before the transaction.
+      if (!signers) throw new Error('a step that requires a signature reached completion unsigned')
+      const subject = { type: 'batch_step' as const, batchId: batch.id, stepKey: step.step_key, workOrderId: job.work_order_id, jobId: job.id, phaseId: job.phase_id }
+      await signBatchStep(trx, actor, subject, required.meaning, signers, now)
+    }
     if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [])
     return outcome(trx, job, material[0], 'continue')
   })

@@ -1,6 +1,6 @@
 import type { FieldType } from '../../../src/domains/form-fields/schemas'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../../../src/domains/process/phase-parameters'
-import type { Step } from '../../../src/domains/process/steps'
+import type { Step, StepSignature } from '../../../src/domains/process/steps'
 import type { QuantityPer } from '../../../src/domains/products/bom'
 import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
@@ -15,7 +15,7 @@ import { type Harness, userWithScope } from '../../test/harness'
  */
 
 export type FieldSpec = { name?: string; type: FieldType; mandatory?: boolean; multiple?: boolean; options?: string[] }
-export type StepSpec = { type: 'instruction'; title?: string } | { type: 'form'; title?: string; fields: FieldSpec[] }
+export type StepSpec = ({ type: 'instruction'; title?: string } | { type: 'form'; title?: string; fields: FieldSpec[] }) & { signature?: StepSignature }
 export type PhaseSpec = {
   name?: string
   params?: Partial<PhaseParameters>
@@ -105,6 +105,7 @@ export async function makeSetup(
         media: [],
         fields: keys,
         print_templates: [],
+        signature: stepSpec.signature ?? null,
       })
     }
     const params = { ...DEFAULT_PHASE_PARAMETERS, ...opts.defaults, ...spec.params }

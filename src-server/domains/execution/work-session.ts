@@ -10,7 +10,7 @@ import type { FieldType } from '../../../src/domains/form-fields/schemas'
 import { isCritical } from '../../../src/domains/jobs/rules'
 import { stepMediaUrl } from '../../../src/domains/process/media'
 import { withPhaseDefaults } from '../../../src/domains/process/phase-parameters'
-import type { Step } from '../../../src/domains/process/steps'
+import { type Step, signatureOf } from '../../../src/domains/process/steps'
 import { isUuid } from '../../../src/uuid'
 import type { Actor } from '../../context'
 import { readSettings } from '../settings/queries'
@@ -44,6 +44,7 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
     title: s.title,
     text: s.text,
     print_templates: s.print_templates,
+    signature: signatureOf(s),
     media: s.media.flatMap((k) => {
       const m = media.get(k)
       return m ? [{ ...m, url: `/media/${m._key}`, step_url: stepMediaUrl(s._key, m.filename) }] : []

@@ -98,8 +98,19 @@ describe('product process', () => {
     expect(res.status).toBe(200)
     const [phase] = res.body.detail.phases
     expect(phase.parameters).toEqual(parameters)
-    expect(phase.steps).toEqual([{ _key: expect.any(String), type: 'form', title: 'Solo modulo', text: '', media: [], fields: [field2], print_templates: [] }])
+    expect(phase.steps).toEqual([{ _key: expect.any(String), type: 'form', title: 'Solo modulo', text: '', media: [], fields: [field2], print_templates: [], signature: null }])
     expect(phase).toMatchObject({ production_notes: 'Attenzione', print_templates: ['etichetta'] })
+  })
+
+  test('a step may require a signature with a meaning and a second signer by permission word (issue 22)', async () => {
+    const product = await insertProduct(h, 'P-SIGNED')
+    const signature = { meaning: 'verified', second_signer: 'quality' }
+    const res = await put(product, [{ operation_key: assembly._key, steps: [{ type: 'instruction', title: 'Controllo', signature }, { type: 'instruction', title: 'Libero' }] }])
+    expect(res.status).toBe(200)
+    expect(res.body.detail.phases[0].steps.map((s: { signature: unknown }) => s.signature)).toEqual([signature, null])
+    const bad = await put(product, [{ operation_key: assembly._key, steps: [{ type: 'instruction', signature: { meaning: 'signed', second_signer: 'boss' } }] }])
+    expect(bad.status).toBe(400)
+    expect(bad.body.detail.code).toBe('INVALID_INPUT')
   })
 
   test('kept phases are updated in place: what is sent changes, what is missing stays; the event says what changed', async () => {

@@ -25,7 +25,10 @@ import { getWorkOrder } from './detail'
 import { archiveWorkOrder, patchWorkOrder, restoreWorkOrder } from './edit'
 import { workOrderHistory } from './history'
 import { DEFAULT_PAGE_SIZE, listWorkOrders, productChoices, searchOpts } from './list'
+import { SignatureView } from '../../../src/domains/signatures/schemas'
+import { listWorkOrderSignatures } from '../signatures/service'
 import { changeQuantities } from './quantities'
+import { requireWorkOrderId } from './shared'
 import { changeRevision } from './revision'
 import { getSiteQueue, moveInSiteQueue, saveSiteQueue } from './site-queue'
 
@@ -71,6 +74,16 @@ export const workOrdersApi = useCases('work orders', {
     response: v.array(HistoryEntry),
     rest: { method: 'get', path: '/work-order/{id}/history', params: byId, omit: ['direction'] },
     run: (ctx, { key, direction: _direction, ...filter }) => workOrderHistory(ctx, key, filter),
+  }),
+  signatures: query({
+    summary:
+      'Every electronic signature given on the work order\'s records (its batch steps), oldest first: meaning, signer (full name at signing), ' +
+      'server time, the SHA-256 of the content signed, and `valid`: false when that content changed after signing.',
+    access: readers,
+    input: ByKey,
+    response: v.array(SignatureView),
+    rest: { method: 'get', path: '/work-order/{id}/signatures', params: byId },
+    run: async (ctx, { key }) => listWorkOrderSignatures(ctx.db, await requireWorkOrderId(ctx.db, key)),
   }),
   searchOpts: query({
     summary:

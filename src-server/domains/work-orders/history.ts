@@ -18,6 +18,8 @@ import { isUuid } from '../../../src/uuid'
 import type { Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { ms } from '../../db/epoch'
+import { batchStepSubject } from '../signatures/content'
+import { batchStepSignatures } from '../signatures/service'
 import { userDisplayName } from './queries'
 import { requireWorkOrderId } from './shared'
 
@@ -44,7 +46,7 @@ export async function workOrderHistory(svc: Pick<Services, 'db'>, key: string, f
       and not (e.event_type = 'JOB_PAUSED' and coalesce(e.data->>'reason', '') = ${PRODUCTION_PAUSE_REASON}))`,
     work_order: sql`(e.subject_type = 'work_order' and e.event_type not in (${assignment}))`,
   }
-  const rows = await sql<Omit<HistoryEntry, 'names'>>`
+  const rows = await sql<Omit<HistoryEntry, 'names' | 'signatures'>>`
     with wo_jobs as (
       select id::text as k from jobs where work_order_id = ${id} and (${phase}::uuid is null or phase_id = ${phase}::uuid)
     ), wo_issues as (
@@ -84,7 +86,27 @@ export async function workOrderHistory(svc: Pick<Services, 'db'>, key: string, f
      order by e.id desc
      limit ${limit}`.execute(svc.db)
   const names = await referencedNames(svc.db, rows.rows)
-  return rows.rows.map((r) => ({ ...r, names: names(r) }))
+  const signatures = await stepSignatures(svc.db, rows.rows)
+  return rows.rows.map((r) => ({ ...r, names: names(r), signatures: signatures(r) }))
+}
+
+/** The signatures of the steps whose completion the page shows, checked against today's data. */
+async function stepSignatures(db: Db, rows: { event_type: string; data: Record<string, unknown> }[]) {
+  const stepOf = (r: { event_type: string; data: Record<string, unknown> }) =>
+    r.event_type === 'STEP_COMPLETED' && typeof r.data.batch_key === 'string' && typeof r.data.step_key === 'string'
+      ? { batchId: r.data.batch_key, stepKey: r.data.step_key }
+      : null
+  const found = await batchStepSignatures(
+    db,
+    rows.flatMap((r) => {
+      const s = stepOf(r)
+      return s ? [s] : []
+    }),
+  )
+  return (r: { event_type: string; data: Record<string, unknown> }) => {
+    const s = stepOf(r)
+    return s ? (found.get(batchStepSubject(s.batchId, s.stepKey)) ?? []) : []
+  }
 }
 
 /** Operators named by key in event data (assignment, rebalancing) and steps (step events). */

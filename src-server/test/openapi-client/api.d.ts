@@ -1448,6 +1448,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/work-order/{id}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every electronic signature given on the work order's records (its batch steps), oldest first: meaning, signer (full name at signing), server time, the SHA-256 of the content signed, and `valid`: false when that content changed after signing.
+         * @description Needs permission: production or quality or traceability or reporting.
+         */
+        get: operations["get_work_order_id_signatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/work-order-search-opts": {
         parameters: {
             query?: never;
@@ -5145,6 +5165,11 @@ export interface operations {
                                 media: string[];
                                 fields: string[];
                                 print_templates: string[];
+                                signature?: {
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                } | null;
                             }[];
                             created_at: number;
                             updated_at: number;
@@ -5188,6 +5213,11 @@ export interface operations {
                         media?: string[];
                         fields?: string[];
                         print_templates?: string[];
+                        signature?: {
+                            /** @enum {string} */
+                            meaning: "performed" | "verified" | "approved";
+                            second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                        } | null;
                     }[];
                 };
             };
@@ -5212,6 +5242,11 @@ export interface operations {
                                 media: string[];
                                 fields: string[];
                                 print_templates: string[];
+                                signature?: {
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                } | null;
                             }[];
                             created_at: number;
                             updated_at: number;
@@ -5265,6 +5300,11 @@ export interface operations {
                                 media: string[];
                                 fields: string[];
                                 print_templates: string[];
+                                signature?: {
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                } | null;
                             }[];
                             created_at: number;
                             updated_at: number;
@@ -5350,6 +5390,11 @@ export interface operations {
                         media?: string[];
                         fields?: string[];
                         print_templates?: string[];
+                        signature?: {
+                            /** @enum {string} */
+                            meaning: "performed" | "verified" | "approved";
+                            second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                        } | null;
                     }[];
                 };
             };
@@ -5374,6 +5419,11 @@ export interface operations {
                                 media: string[];
                                 fields: string[];
                                 print_templates: string[];
+                                signature?: {
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                } | null;
                             }[];
                             created_at: number;
                             updated_at: number;
@@ -8156,6 +8206,11 @@ export interface operations {
                                     media: string[];
                                     fields: string[];
                                     print_templates: string[];
+                                    signature?: {
+                                        /** @enum {string} */
+                                        meaning: "performed" | "verified" | "approved";
+                                        second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                    } | null;
                                 }[];
                                 production_notes: string;
                                 print_templates: string[];
@@ -8226,6 +8281,11 @@ export interface operations {
                             media?: string[];
                             fields?: string[];
                             print_templates?: string[];
+                            signature?: {
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                            } | null;
                         }[];
                         production_notes?: string;
                         print_templates?: string[];
@@ -8276,6 +8336,11 @@ export interface operations {
                                     media: string[];
                                     fields: string[];
                                     print_templates: string[];
+                                    signature?: {
+                                        /** @enum {string} */
+                                        meaning: "performed" | "verified" | "approved";
+                                        second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                    } | null;
                                 }[];
                                 production_notes: string;
                                 print_templates: string[];
@@ -8362,6 +8427,11 @@ export interface operations {
                                     media: string[];
                                     fields: string[];
                                     print_templates: string[];
+                                    signature?: {
+                                        /** @enum {string} */
+                                        meaning: "performed" | "verified" | "approved";
+                                        second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                    } | null;
                                 }[];
                                 production_notes: string;
                                 print_templates: string[];
@@ -8830,6 +8900,11 @@ export interface operations {
                                     media: string[];
                                     fields: string[];
                                     print_templates: string[];
+                                    signature?: {
+                                        /** @enum {string} */
+                                        meaning: "performed" | "verified" | "approved";
+                                        second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                    } | null;
                                 }[];
                                 production_notes: string;
                                 print_templates: string[];
@@ -8934,6 +9009,11 @@ export interface operations {
                                         text: string;
                                         fields: string[];
                                         media: string[];
+                                        signature: {
+                                            /** @enum {string} */
+                                            meaning: "performed" | "verified" | "approved";
+                                            second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                        } | null;
                                     } | null;
                                     to: {
                                         position: number;
@@ -8942,6 +9022,11 @@ export interface operations {
                                         text: string;
                                         fields: string[];
                                         media: string[];
+                                        signature: {
+                                            /** @enum {string} */
+                                            meaning: "performed" | "verified" | "approved";
+                                            second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                        } | null;
                                     } | null;
                                 }[];
                                 bom: {
@@ -9478,6 +9563,79 @@ export interface operations {
                                 state: string;
                             } | null;
                             thread: ("work_order" | "job") | null;
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_work_order_id_signatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            /** @enum {string} */
+                            subject_type: "batch_step";
+                            subject_key: string;
+                            batch_key: string | null;
+                            step_key: string | null;
+                            /** @enum {string} */
+                            meaning: "performed" | "verified" | "approved";
+                            /** @enum {string} */
+                            role: "signer" | "second_signer";
+                            required_scope: string | null;
+                            user_key: string;
+                            full_name: string;
+                            signed_at: number;
+                            content_hash: string;
+                            valid: boolean;
                         }[];
                     };
                 };
@@ -10951,6 +11109,11 @@ export interface operations {
                                     help_text: string;
                                 }[];
                                 print_templates: string[];
+                                signature: {
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    second_signer: ("admin" | "library" | "operator" | "production" | "quality" | "traceability" | "reporting" | "warehouse" | "audit") | null;
+                                } | null;
                             }[];
                             batch: {
                                 _key: string;
@@ -12123,6 +12286,13 @@ export interface operations {
                         field_key: string;
                         value: null | boolean | number | string | (string | number)[];
                     }[];
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                     /** Format: uuid */
                     idempotency_key: string;
                 };

@@ -1,9 +1,10 @@
 import * as v from 'valibot'
 import { FIELD_TYPES } from '../form-fields/schemas'
 import { PhaseParameters } from '../process/phase-parameters'
-import { STEP_TYPES } from '../process/steps'
+import { STEP_TYPES, StepSignature } from '../process/steps'
 import { QUANTITY_PER, TRACEABILITY_LEVELS } from '../products/bom'
 import { RevisionRef } from '../revisions/schemas'
+import { SignatureInput } from '../signatures/schemas'
 import { START_BLOCKERS } from './rules'
 
 /**
@@ -114,11 +115,16 @@ export const SaveStepInput = v.object({
 })
 export type SaveStepInput = v.InferOutput<typeof SaveStepInput>
 
-/** Completes a step; `form_data`, when sent, is saved first (same rules as SaveStepInput). */
+/**
+ * Completes a step; `form_data`, when sent, is saved first (same rules as SaveStepInput).
+ * `signature`: required when the step's definition requires one (issue 22): the operator's
+ * password, and the second signer's username and password when it names one.
+ */
 export const CompleteStepInput = v.object({
   batch_key: BatchKey,
   step_key: StepKey,
   form_data: v.optional(FormDataInput),
+  signature: v.optional(SignatureInput),
   idempotency_key: IdempotencyKey,
 })
 export type CompleteStepInput = v.InferOutput<typeof CompleteStepInput>
@@ -327,6 +333,8 @@ export const StepDefinition = v.object({
   media: v.array(StepMedia),
   fields: v.array(FieldDefinition),
   print_templates: v.array(v.string()),
+  /** The signature completing this step requires (issue 22); null: none. */
+  signature: v.nullable(StepSignature),
 })
 export type StepDefinition = v.InferOutput<typeof StepDefinition>
 

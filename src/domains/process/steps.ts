@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { SCOPES } from '../../auth/scopes'
 
 /**
  * Steps of a phase (DOMAIN.md "Master data"): an `instruction` (text and media to read) or a
@@ -13,6 +14,24 @@ export const MAX_STEP_TEXT = 20_000
 export const MAX_STEP_MEDIA = 50
 export const MAX_STEP_FIELDS = 100
 
+/**
+ * What a signature on a step means (21 CFR 11.50: each signature says what it stands for):
+ * Eseguito / Performed, Verificato / Verified, Approvato / Approved.
+ */
+export const SIGNATURE_MEANINGS = ['performed', 'verified', 'approved'] as const
+export type SignatureMeaning = (typeof SIGNATURE_MEANINGS)[number]
+
+/**
+ * A step that must be signed when completed (issue 22): by the operator with `meaning`, and, when
+ * `second_signer` names a permission word, by a second person holding it (four eyes on one tablet).
+ * Part of the step definition, so of the released revision.
+ */
+export const StepSignature = v.object({
+  meaning: v.picklist(SIGNATURE_MEANINGS, `signature meaning must be one of ${SIGNATURE_MEANINGS.join(', ')}`),
+  second_signer: v.nullable(v.picklist(SCOPES, `second_signer must be a permission word: ${SCOPES.join(', ')}`)),
+})
+export type StepSignature = v.InferOutput<typeof StepSignature>
+
 const RefKey = (what: string) => v.pipe(v.string(), v.uuid(`${what} keys must be valid keys`))
 const TemplateKey = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
 
@@ -25,6 +44,8 @@ export const StepInput = v.object({
   media: v.optional(v.pipe(v.array(RefKey('media')), v.maxLength(MAX_STEP_MEDIA, `a step may have at most ${MAX_STEP_MEDIA} media`))),
   fields: v.optional(v.pipe(v.array(RefKey('form field')), v.maxLength(MAX_STEP_FIELDS, `a step may have at most ${MAX_STEP_FIELDS} fields`))),
   print_templates: v.optional(v.pipe(v.array(TemplateKey), v.maxLength(50))),
+  /** null or absent: completing the step needs no signature. */
+  signature: v.optional(v.nullable(StepSignature)),
 })
 export type StepInput = v.InferOutput<typeof StepInput>
 
@@ -38,6 +59,8 @@ export const Step = v.object({
   media: v.array(v.string()),
   fields: v.array(v.string()),
   print_templates: v.array(v.string()),
+  // Steps stored before signatures existed have no entry: read it through signatureOf.
+  signature: v.optional(v.nullable(StepSignature)),
 })
 export type Step = v.InferOutput<typeof Step>
 
@@ -53,6 +76,7 @@ export function normaliseSteps(steps: readonly StepInput[], newKey: () => string
     media: unique(s.media),
     fields: unique(s.fields),
     print_templates: unique(s.print_templates),
+    signature: s.signature ?? null,
   }))
 }
 
@@ -81,6 +105,11 @@ export const stepFieldKeys = (steps: readonly { fields?: readonly string[] }[]) 
 
 /** Same steps in the same order (whatever the key order of the stored JSON). */
 export function sameSteps(a: readonly Step[], b: readonly Step[]): boolean {
-  const canon = (steps: readonly Step[]) => JSON.stringify(steps.map((s) => [s._key, s.type, s.title, s.text, s.media, s.fields, s.print_templates]))
+  const canon = (steps: readonly Step[]) =>
+    JSON.stringify(steps.map((s) => [s._key, s.type, s.title, s.text, s.media, s.fields, s.print_templates, signatureOf(s)]))
   return canon(a) === canon(b)
 }
+
+/** The signature a step requires, as one value whatever the stored JSON holds (absent = none). */
+export const signatureOf = (s: { signature?: StepSignature | null }): StepSignature | null =>
+  s.signature ? { meaning: s.signature.meaning, second_signer: s.signature.second_signer ?? null } : null

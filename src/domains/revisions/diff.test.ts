@@ -76,6 +76,15 @@ describe('revision diff', () => {
     expect(diff.phases[0]!.change).toBe('changed')
   })
 
+  test('a step that starts requiring a signature is a change; a stored step without the entry equals one with none', () => {
+    const a = content([phase('A', 1, [step('s1', 'Check'), step('s2', 'Old')])])
+    const b = content([phase('A', 1, [step('s1', 'Check', { signature: { meaning: 'verified', second_signer: 'quality' } }), step('s2', 'Old', { signature: null })])])
+    const diff = diffRevisions(a, b)
+    expect(diff.phases[0]!.steps.map((s) => [s.key, s.change, s.from?.signature, s.to?.signature])).toEqual([
+      ['s1', 'changed', null, { meaning: 'verified', second_signer: 'quality' }],
+    ])
+  })
+
   test('phases added, removed and reordered by lineage', () => {
     const a = content([phase('A', 1, []), phase('B', 2, []), phase('C', 3, [])])
     const b = content([phase('C', 1, []), phase('A', 2, []), phase('D', 3, [])])

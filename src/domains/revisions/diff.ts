@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import type { RevisionBomLine, RevisionContent, RevisionField, RevisionPhase } from './schemas'
-import type { Step } from '../process/steps'
+import { type Step, StepSignature, signatureOf } from '../process/steps'
 
 /**
  * What changed between two revisions (or a revision and the draft): phases added, removed,
@@ -15,7 +15,16 @@ const Value = v.unknown()
 export const AttributeChange = v.object({ attribute: v.string(), from: Value, to: Value })
 export type AttributeChange = v.InferOutput<typeof AttributeChange>
 
-const StepSide = v.object({ position: v.number(), type: v.string(), title: v.string(), text: v.string(), fields: v.array(v.string()), media: v.array(v.string()) })
+const StepSide = v.object({
+  position: v.number(),
+  type: v.string(),
+  title: v.string(),
+  text: v.string(),
+  fields: v.array(v.string()),
+  media: v.array(v.string()),
+  /** The signature completing the step requires (issue 22), null for none. */
+  signature: v.nullable(StepSignature),
+})
 export const StepChange = v.object({
   key: v.string(),
   change: v.picklist(CHANGES),
@@ -110,7 +119,7 @@ function merged<T>(from: readonly T[], to: readonly T[], key: (x: T) => string):
   return out
 }
 
-const stepSide = (s: Step, position: number) => ({ position, type: s.type, title: s.title, text: s.text, fields: s.fields, media: s.media })
+const stepSide = (s: Step, position: number) => ({ position, type: s.type, title: s.title, text: s.text, fields: s.fields, media: s.media, signature: signatureOf(s) })
 
 function stepChanges(from: readonly Step[], to: readonly Step[]): StepChange[] {
   const kept = inOrder(

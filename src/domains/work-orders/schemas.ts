@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { SignatureView } from '../signatures/schemas'
 import { DayInput } from '../../dates'
 import { StorableText } from '../../valibot-helpers'
 import { MAX_JOB_QUANTITY } from '../jobs/schemas'
@@ -298,6 +299,8 @@ export const HistoryEntry = v.object({
   issue: v.nullable(v.object({ code: v.string(), title: v.string(), state: v.string() })),
   /** For message events: the thread it belongs to. */
   thread: v.nullable(v.picklist(['work_order', 'job'])),
+  /** For STEP_COMPLETED: the signatures given on that step (issue 22), each saying whether it still holds. */
+  signatures: v.array(SignatureView),
 })
 export type HistoryEntry = v.InferOutput<typeof HistoryEntry>
 

@@ -134,15 +134,16 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
   )
 
   const act = useCallback<WorkSession['act']>(
-    async (intent, run) => {
+    async (intent, run, onRefused) => {
       setBusy(true)
       try {
         const outcome = await withIdempotency(intent, run)
         await applyOutcome(outcome)
         return outcome
       } catch (e) {
-        notifyError(e)
         const err = toApiError(e)
+        if (onRefused && !isUnreachable(err)) onRefused(err)
+        else notifyError(e)
         // Unreachable (network, database): the banner shows at once, the probe notices the way back.
         if (isUnreachable(err)) jobRuntime.reportUnreachable(err)
         // A refusal often means the job changed elsewhere (closed, paused, step done on another device).

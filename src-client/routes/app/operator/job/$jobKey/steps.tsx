@@ -4,19 +4,22 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
-import { isEmptyValue, isIsoDate, isTime, takesArray } from '../../../../../../src/domains/products/metadata'
 import { BatchSerialsPanel } from '../../../../../components/operator/BatchSerialsPanel'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
 import { MediaView } from '../../../../../components/operator/MediaView'
+import { type Draft, formData, missingMandatory, notDates, notNumbers, notTimes, sameForm, savedDraft } from '../../../../../components/operator/step-form-values'
+import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { auth } from '../../../../../lib/auth-store'
 import { useJobRuntime } from '../../../../../lib/heartbeat'
+import { errorMessage } from '../../../../../lib/error-messages'
+import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
-import { numbersFromText, numberTextProblem } from '../../../../../lib/number-field-values'
 import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
 import { NumberTextInput } from '../../../../../components/NumberTextInput'
 import { readNumberText } from '../../../../../../src/i18n/number-text'
+import type { SignatureInput } from '../../../../../../src/domains/signatures/schemas'
 
 /**
  * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
@@ -39,47 +42,9 @@ function StepsTab() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Form values
-
-type Draft = Record<string, FormValue>
-
-/** The value as it is sent and stored: empty -> null ([] for lists); a switch shows its answer (off = false). */
-function canonical(field: FieldDefinition, value: FormValue | undefined): FormValue {
-  if (field.type === 'boolean') return value === true
-  if (typeof value === 'string' && (field.type === 'text' || field.type === 'time')) value = value.trim()
-  if (field.type === 'number') value = numbersFromText(value)
-  if (value === undefined || isEmptyValue(value)) return takesArray(field) ? [] : null
-  return value
-}
-
-const savedDraft = (data: StepData | undefined): Draft => Object.fromEntries((data?.form_data ?? []).map((e) => [e.field_key, e.value]))
-const formData = (fields: readonly FieldDefinition[], draft: Draft): FormDataEntry[] => fields.map((f) => ({ field_key: f._key, value: canonical(f, draft[f._key]) }))
-const sameForm = (fields: readonly FieldDefinition[], a: Draft, b: Draft) => JSON.stringify(formData(fields, a)) === JSON.stringify(formData(fields, b))
-const missingMandatory = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.mandatory && isEmptyValue(canonical(f, draft[f._key])))
-/** Number fields whose typed text is not a number: the field says why, and nothing is sent. */
-const notNumbers = (fields: readonly FieldDefinition[], draft: Draft) => fields.filter((f) => f.type === 'number' && numberTextProblem(draft[f._key]))
-/** Time fields whose typed text is not HH:MM (the field says so). */
-const notTimes = (fields: readonly FieldDefinition[], draft: Draft) =>
-  fields.filter((f) => {
-    const v = draft[f._key]
-    return f.type === 'time' && typeof v === 'string' && v.trim() !== '' && !isTime(v.trim())
-  })
-/**
- * Date fields whose draft holds text that is not a date: typed dates of a `multiple` field, or
- * the plain typed field used when the date picker cannot load (the picker itself keeps the last
- * date read and reports its unreadable text through `onUnreadable`).
- */
-const notDates = (fields: readonly FieldDefinition[], draft: Draft) =>
-  fields.filter((f) => {
-    const v = draft[f._key]
-    const texts = typeof v === 'string' ? [v] : Array.isArray(v) ? v : []
-    return f.type === 'date' && texts.some((t) => typeof t === 'string' && t.trim() !== '' && !isIsoDate(t))
-  })
-
-// ---------------------------------------------------------------------------------------------
 
 function BatchSteps() {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const { view, canWork, busy, act } = useWorkSession()
   const batch = view.batch!
   const params = view.phase.parameters
@@ -210,18 +175,34 @@ function BatchSteps() {
       notifyAlert(t`Compila tutti i campi obbligatori`)
       return
     }
-    const out = await act(`complete-step:${batch._key}:${step._key}`, (idempotency_key) =>
-      trpcClient.execution.completeStep.mutate({
-        batch_key: batch._key,
-        step_key: step._key,
-        ...(isForm ? { form_data: formData(fields, values) } : {}),
-        idempotency_key,
-      }),
-    )
-    if (!out) {
-      if (isForm) setShowErrors(true)
+    if (def?.signature) {
+      setSigning({ stepKey: step._key, error: null })
       return
     }
+    await sendCompletion()
+  }
+
+  /** Completes the selected step, signed when its definition asks (the dialog shows a refusal in place). */
+  async function sendCompletion(signature?: SignatureInput) {
+    if (!step) return
+    const isForm = fields.length > 0
+    const out = await act(
+      `complete-step:${batch._key}:${step._key}`,
+      (idempotency_key) =>
+        trpcClient.execution.completeStep.mutate({
+          batch_key: batch._key,
+          step_key: step._key,
+          ...(isForm ? { form_data: formData(fields, values) } : {}),
+          ...(signature ? { signature } : {}),
+          idempotency_key,
+        }),
+      signature ? (err) => setSigning({ stepKey: step._key, error: errorMessage(err) }) : undefined,
+    )
+    if (!out) {
+      if (isForm && !signature) setShowErrors(true)
+      return
+    }
+    setSigning(null)
     setDraft(null)
     setShowErrors(false)
     if (out.next === 'continue' && out.batch?._key === batch._key) selectNext(out.batch.step_data, step._key)
@@ -234,6 +215,7 @@ function BatchSteps() {
     setFormRevision((n) => n + 1)
   }
 
+  const [signing, setSigning] = useState<{ stepKey: string; error: string | null } | null>(null)
   const [scrapText, setScrapText] = useState('')
   async function completeBatch() {
     if (dirty) return refuseWhileEditing()
@@ -301,11 +283,18 @@ function BatchSteps() {
                   {doneCount} completati
                 </Trans>
               </Text>
-              {step.done && (
-                <Badge color="green.8" size="lg">
-                  <Trans>Completato</Trans>
-                </Badge>
-              )}
+              <Group gap="xs" wrap="nowrap">
+                {def?.signature && (
+                  <Badge color="indigo" variant="light" size="lg" data-testid="step-signature-badge">
+                    {t`Firma: ${i18n._(SIGNATURE_MEANING_LABELS[def.signature.meaning])}`}
+                  </Badge>
+                )}
+                {step.done && (
+                  <Badge color="green.8" size="lg">
+                    <Trans>Completato</Trans>
+                  </Badge>
+                )}
+              </Group>
             </Group>
             <Title order={3} mb="sm">
               {def?.title || <Trans>Passo {ordered.indexOf(step) + 1}</Trans>}
@@ -376,6 +365,24 @@ function BatchSteps() {
           </Paper>
         )}
       </Grid.Col>
+      {signing && step && def?.signature && signing.stepKey === step._key && (
+        <SignatureDialog
+          jobKey={view.job._key}
+          requirement={def.signature}
+          manifest={{
+            stepTitle: def.title,
+            stepPosition: ordered.indexOf(step) + 1,
+            batchNumber: batch.number,
+            workOrderCode: view.work_order.code,
+            phaseName: view.phase.name,
+            values: manifestValues(fields, formData(fields, values)),
+          }}
+          busy={busy}
+          error={signing.error}
+          onCancel={() => setSigning(null)}
+          onSign={(signature) => void sendCompletion(signature)}
+        />
+      )}
     </Grid>
   )
 }

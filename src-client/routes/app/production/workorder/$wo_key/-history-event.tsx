@@ -33,6 +33,7 @@ export const EVENT_LABELS: Record<string, MessageDescriptor> = {
   ACTIVE_BATCH_CHANGED: msg`Lotto attivo cambiato`,
   BATCH_COMPLETED: msg`Lotto completato`,
   STEP_COMPLETED: msg`Passo completato`,
+  STEP_SIGNED: msg`Passo firmato`,
   STEP_EDITED: msg`Passo modificato`,
   SERIAL_TEMP_LINKS_SAVED: msg`Seriali del lotto salvati`,
   BACK_ONLINE: msg`Di nuovo in linea`,
@@ -299,6 +300,16 @@ export function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderD
           </Trans>
         </Line>
       )
+    case 'STEP_SIGNED': {
+      const signer = short(d.full_name)
+      return (
+        <Line>
+          <Trans>
+            Passo: {step}; firma di {signer}
+          </Trans>
+        </Line>
+      )
+    }
     case 'STEP_COMPLETED':
       return (
         <Line>

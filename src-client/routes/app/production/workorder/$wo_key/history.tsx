@@ -6,6 +6,7 @@ import { HISTORY_CATEGORIES, type HistoryCategory, historyCategory } from '../..
 import type { HistoryEntry, WorkOrderDetail } from '../../../../../../src/domains/work-orders/schemas'
 import { formatDateTime } from '../../../../../../src/i18n/format'
 import { Loading } from '../../../../../components/QueryState'
+import { SignatureLines } from '../../../../../components/signatures/SignatureLines'
 import { toApiError } from '../../../../../lib/api-error'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { pick } from '../../../../../lib/list-search'
@@ -90,6 +91,7 @@ function HistoryTab() {
             {events.map((e) => (
               <Timeline.Item key={e._key} color={COLORS[historyCategory(e)]} title={<EventTitle event={e} wo={wo} />} data-testid="history-item">
                 <EventDetail event={e} wo={wo} />
+                <SignatureLines signatures={e.signatures} />
               </Timeline.Item>
             ))}
           </Timeline>

@@ -1,0 +1,50 @@
+import * as v from 'valibot'
+import { SIGNATURE_MEANINGS } from '../process/steps'
+
+/**
+ * Electronic signatures (issue 22, docs/signatures.md). A signature is given with the signer's
+ * own password, checked like a sign-in; a second signer (four eyes) types username and password
+ * in the same request, without signing the operator out.
+ */
+export const SIGNATURE_PASSWORD_MAX = 200
+const Password = v.pipe(v.string(), v.minLength(1, 'the password is required'), v.maxLength(SIGNATURE_PASSWORD_MAX))
+
+export const SecondSignerInput = v.object({
+  username: v.pipe(v.string(), v.trim(), v.minLength(1, 'the second signer username is required'), v.maxLength(200)),
+  password: Password,
+})
+export type SecondSignerInput = v.InferOutput<typeof SecondSignerInput>
+
+/** What a signed action carries: the acting user's password and, where required, the second signer. */
+export const SignatureInput = v.object({
+  password: Password,
+  second_signer: v.optional(SecondSignerInput),
+})
+export type SignatureInput = v.InferOutput<typeof SignatureInput>
+
+export const SIGNATURE_ROLES = ['signer', 'second_signer'] as const
+export const SIGNATURE_SUBJECTS = ['batch_step'] as const
+export type SignatureSubject = (typeof SIGNATURE_SUBJECTS)[number]
+
+/** A signature as records show it: who, when (server time, UTC ms), what it means, and whether the signed content still matches. */
+export const SignatureView = v.object({
+  _key: v.string(),
+  subject_type: v.picklist(SIGNATURE_SUBJECTS),
+  /** `batch_step`: `<batch key>:<step key>`. */
+  subject_key: v.string(),
+  batch_key: v.nullable(v.string()),
+  step_key: v.nullable(v.string()),
+  meaning: v.picklist(SIGNATURE_MEANINGS),
+  role: v.picklist(SIGNATURE_ROLES),
+  /** For a second signer: the permission word they were asked to hold. */
+  required_scope: v.nullable(v.string()),
+  user_key: v.string(),
+  /** The signer's full name when signing. */
+  full_name: v.string(),
+  signed_at: v.number(),
+  /** SHA-256 (hex) of the canonical content signed. */
+  content_hash: v.string(),
+  /** False when the content recomputed from today's data no longer hashes the same: it changed after signing. */
+  valid: v.boolean(),
+})
+export type SignatureView = v.InferOutput<typeof SignatureView>
