@@ -10,6 +10,7 @@ import { seedDemoProducts } from './products'
 import { seedDemoProcesses } from './process'
 import { seedDemoSerials } from './serials'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
+import { seedDemoTraced } from './traced'
 import { seedDemoWarehouse } from './warehouse'
 import { seedDemoWorkOrders } from './work-orders'
 
@@ -50,6 +51,9 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   // Serials of the demo products, with their links (after the work orders they were made in).
   const serials = await seedDemoSerials(svc)
   if (serials.length) log(`demo: created serials ${serials.join(', ')}`)
+  // Two-level traceability: sub-assemblies with counter serials consumed in finished serials.
+  const traced = await seedDemoTraced(svc)
+  if (traced.length) log(`demo: traced ${traced.join(', ')}`)
   // Positions, stock, a mission and its movement list (after the work orders the mission serves).
   const warehouse = await seedDemoWarehouse(svc)
   if (warehouse.length) log(`demo: warehouse with ${warehouse.join(', ')}`)

@@ -39,6 +39,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   { code: 'CMP-GUA-04', description: 'Kit guarnizioni NBR', tags: ['Componente'] },
   { code: 'CMP-VIT-05', description: 'Viteria M6 inox (confezione da 100)', tags: ['Componente', 'Minuteria'] },
   { code: 'CMP-CAV-06', description: 'Cablaggio 12 poli', tags: ['Componente', 'Elettronica'] },
+  { code: 'ELP-400', description: 'Elettropompa EP400 (tracciata a seriale)', tags: ['Linea A', 'Idraulica', 'Prodotto finito'], technical_batch: 10 },
+  { code: 'GRM-410', description: 'Gruppo motore GM410 (sottoassieme numerato)', tags: ['Componente', 'Elettronica'] },
   { code: 'IMB-SCA-01', description: 'Scatola di imballo 40x30x30', tags: ['Imballo'] },
 ]
 
