@@ -10,6 +10,8 @@ import { seedDemoProducts } from './products'
 import { seedDemoProcesses } from './process'
 import { seedDemoSerials } from './serials'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoUsers } from './users'
+import { seedDemoFlows } from './flows'
+import { seedDemoPrinting } from './printing'
 import { seedDemoTraced } from './traced'
 import { seedDemoWarehouse } from './warehouse'
 import { seedDemoWorkOrders } from './work-orders'
@@ -57,5 +59,10 @@ export async function seedDemo(svc: Services, log: (line: string) => void): Prom
   // Positions, stock, a mission and its movement list (after the work orders the mission serves).
   const warehouse = await seedDemoWarehouse(svc)
   if (warehouse.length) log(`demo: warehouse with ${warehouse.join(', ')}`)
+  // Labels on bases made here, assigned to products, positions and the traced phase; a printer.
+  const printing = await seedDemoPrinting(svc)
+  if (printing.length) log(`demo: printing ${printing.join(', ')}`)
+  const flows = await seedDemoFlows(svc)
+  if (flows.length) log(`demo: inactive flow "${flows.join(', ')}"`)
   log(`demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => `${u.username} [${u.scope.join(' ')}]`).join(', ')}`)
 }
