@@ -1,5 +1,6 @@
 import type { FormDataEntry } from '../../../src/domains/execution/schemas'
 import type { Actor, Services } from '../../context'
+import { AppError } from '../../errors'
 import { completeBatch } from '../../domains/execution/batches'
 import { pauseJob, startJobs } from '../../domains/execution/start-pause'
 import { completeStep, saveStep } from '../../domains/execution/steps'
@@ -73,11 +74,17 @@ async function stepAnswers(svc: Services, fieldKeys: readonly string[], when: Da
  * Plays one shift: start (or resume), then each batch takes its pieces' standard time times the
  * slowness, with a pause in every other one, and completes step by step (or whole, with its
  * scrap, where the phase has no step checks); at the end the job closes by itself or is paused.
+ * A job already closed or without material (a process other than the demo's) is left alone.
  * Returns when the shift ended.
  */
 export async function playShift(svc: Services, shift: Shift): Promise<Date> {
   let t = shift.at
-  await startJobs(at(svc, t), shift.by, { job_keys: [shift.job], idempotency_key: key() })
+  try {
+    await startJobs(at(svc, t), shift.by, { job_keys: [shift.job], idempotency_key: key() })
+  } catch (e) {
+    if (e instanceof AppError) return t
+    throw e
+  }
   for (let i = 0; i < shift.batches; i++) {
     const job = await svc.db
       .selectFrom('jobs as j')
