@@ -49,7 +49,11 @@ test('the traceability user opens a finished pump and sees the motor group and i
   await pump.locator('td').first().click()
   await expect(page.getByTestId('serial-code')).toHaveText(/^SN\d{4}-\d{5}$/)
   await expect(page.locator('main')).toContainText('GRM-410')
-  await expect(page.locator('main')).toContainText('CMP-MOT-01')
+  // The graph: the pump itself, the group inside it and the motor inside the group.
+  await page.getByRole('tab', { name: 'Grafo genealogia' }).click()
+  const nodes = page.getByTestId('genealogy-graph').getByTestId('genealogy-node')
+  await expect(nodes).toHaveCount(3)
+  for (const prefix of ['GM', 'MOT-']) await expect(page.getByTestId('genealogy-graph').locator(`[data-testid="genealogy-node"][data-code^="${prefix}"]`)).toHaveAttribute('data-role', 'component')
   await page.screenshot({ path: `${SHOTS_DIR}/demo-genealogy.png` })
   await context.close()
 })
