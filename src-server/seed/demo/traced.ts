@@ -16,7 +16,7 @@ import { at, daysAgo, playShift } from './history'
  * each, with the serial fields filled), then tested. Everything through the library, revision,
  * work order and execution services, a week ago.
  */
-export const TRACED = { group: 'GRM-410', pump: 'ELP-400', motor: 'CMP-MOT-01', body: 'CMP-COR-03', screws: 'CMP-VIT-05' } as const
+export const TRACED = { group: 'GRM-410', pump: 'ELP-400', motor: 'CMP-MOT-41', body: 'CMP-COR-03', screws: 'CMP-VIT-05' } as const
 export const TRACED_COUNTERS = { group: 'Gruppi motore', pump: 'Seriali pompe' } as const
 /** Form fields kept on every serial (not mandatory: other traced products need not fill them). */
 export const SERIAL_FIELD_NAMES = ['Pressione di prova (bar)', 'Esito prova di tenuta'] as const
