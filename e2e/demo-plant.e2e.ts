@@ -28,7 +28,8 @@ for (const home of HOMES) {
     await fillLogin(page, home.user, 'demo1234')
     await expect(page).toHaveURL(home.url)
     const rows = home.content(page)
-    await expect(rows.first()).toBeVisible()
+    // A report over two weeks of batches takes a moment on a busy machine.
+    await expect(rows.first()).toBeVisible({ timeout: 30_000 })
     expect(await rows.count()).toBeGreaterThan(0)
     if (home.text) await expect(page.locator('main')).toContainText(home.text)
     await page.screenshot({ path: `${SHOTS_DIR}/demo-${home.user}.png` })
