@@ -69,6 +69,8 @@ const SLOW_TEST_FILES: Record<string, number> = {
   'src-server/domains/missions/missions.test.ts': 31,
   'src-server/db/outage.test.ts': 29,
   'src-server/domains/execution/serials-batch.test.ts': 27,
+  'src-server/seed/demo/consistency.test.ts': 25,
+  'src-server/seed/demo/work-orders.test.ts': 13,
   'src-server/auth/throttle.test.ts': 23,
   'src-server/domains/jobs/jobs-corrections.test.ts': 23,
   'src-server/domains/print-templates/print-templates.test.ts': 22,

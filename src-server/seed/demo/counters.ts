@@ -2,11 +2,12 @@ import { sql } from 'kysely'
 import { type CounterFrequency, periodStart } from '../../../src/domains/counters/template'
 import type { Services } from '../../context'
 
-/** Demo counters: monthly pump serials, yearly lots, a weekly board counter. */
+/** Demo counters: monthly pump serials, yearly lots, a weekly board counter, yearly motor groups. */
 export const DEMO_COUNTERS: { name: string; template: string; frequency: CounterFrequency }[] = [
   { name: 'Seriali pompe', template: 'SN{YY}{MM}-{#####}', frequency: 'month' },
   { name: 'Lotti di produzione', template: 'LOT-{YYYY}-{####}', frequency: 'year' },
   { name: 'Schede elettroniche', template: 'PCB{YY}W{WW}-{###}', frequency: 'week' },
+  { name: 'Gruppi motore', template: 'GM{YY}-{####}', frequency: 'year' },
 ]
 
 /** Idempotent: a counter whose name exists (any case) is left as it is. */

@@ -6,8 +6,9 @@ import { pauseJob, startJobs } from '../../domains/execution/start-pause'
  * Work in progress on the demo floor, started through the execution service like an operator
  * screen would: operatore1 has a job paused with its batch open, capoturno one running. Nobody's
  * screen sends heartbeats for the running one, so after its phase's max_offline the offline sweep
- * pauses it (paused offline) — the demo then shows that state too. Only on a plant where nobody
- * has worked yet (no work session). Returns "username: job state" lines.
+ * pauses it (paused offline) — the demo then shows that state too. The demo runs it right after
+ * the work orders' history, on a fresh plant; it does nothing while someone is working (a running
+ * job). Returns "username: job state" lines.
  */
 const PLAN = [
   { username: 'operatore1', leave: 'paused' },
@@ -15,7 +16,7 @@ const PLAN = [
 ] as const
 
 export async function seedDemoExecution(svc: Services): Promise<string[]> {
-  if (await svc.db.selectFrom('work_sessions').select('id').limit(1).executeTakeFirst()) return []
+  if (await svc.db.selectFrom('jobs').select('id').where('active', '=', true).limit(1).executeTakeFirst()) return []
   const done: string[] = []
   for (const plan of PLAN) {
     const user = await svc.db.selectFrom('users').select(['id', 'scope']).where('username', '=', plan.username).where('archived_at', 'is', null).executeTakeFirst()

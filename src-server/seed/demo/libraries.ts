@@ -14,6 +14,9 @@ export const DEMO_FIELDS: { name: string; type: FieldType; options?: string[]; m
   { name: 'Data di scadenza', type: 'date' },
   { name: 'Ora di fine prova', type: 'time' },
   { name: 'Foto difetto', type: 'files', multiple: true, help_text: 'Una o più foto, solo se il pezzo non è conforme' },
+  // Serial fields of the traced products (seed/demo/traced.ts).
+  { name: 'Pressione di prova (bar)', type: 'number', help_text: 'Pressione letta sul manometro del banco di prova' },
+  { name: 'Esito prova di tenuta', type: 'choice', options: ['Conforme', 'Non conforme'] },
 ]
 
 type DemoStep = { type: StepType; title: string; text: string; fields?: string[] }

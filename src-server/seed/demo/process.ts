@@ -31,11 +31,17 @@ export const DEMO_PROCESSES: { product: string; phases: DemoPhase[]; bom: DemoLi
         operation: 'Montaggio',
         name: 'Montaggio pompa',
         department: 'ASM',
-        parameters: { std_processing_time: 420, production_batch_qt: 10 },
+        parameters: { std_processing_time: 420, production_batch_qt: 5 },
         notes: 'Coppia di serraggio delle viti del corpo: 12 Nm.\nUsare il banco 1.',
         media: ['schema', 'istruzioni'],
       },
-      { operation: 'Collaudo', name: 'Collaudo funzionale', department: 'COL', parameters: { std_processing_time: 180, release_style: 'release_batch', release_batch_qt: 10 } },
+      // No step checks: the tester completes the whole batch at once and records the scrap.
+      {
+        operation: 'Collaudo',
+        name: 'Collaudo funzionale',
+        department: 'COL',
+        parameters: { std_processing_time: 180, production_batch_qt: 5, release_style: 'release_batch', release_batch_qt: 10, step_check: false },
+      },
       { operation: 'Imballaggio', department: 'IMB', parameters: { std_processing_time: 60, release_style: 'job' } },
     ],
     bom: [
@@ -49,8 +55,8 @@ export const DEMO_PROCESSES: { product: string; phases: DemoPhase[]; bom: DemoLi
   {
     product: 'CTL-200',
     phases: [
-      { operation: 'Montaggio', name: 'Montaggio scheda', department: 'ASM', parameters: { std_processing_time: 300 }, media: ['schema'] },
-      { operation: 'Collaudo', department: 'COL', parameters: { std_processing_time: 240, step_check_force_order: true } },
+      { operation: 'Montaggio', name: 'Montaggio scheda', department: 'ASM', parameters: { std_processing_time: 300, production_batch_qt: 2 }, media: ['schema'] },
+      { operation: 'Collaudo', department: 'COL', parameters: { std_processing_time: 240, production_batch_qt: 4, step_check_force_order: true } },
     ],
     bom: [
       { phase: 0, item: 'CMP-PCB-02', quantity: 1, per: 'item', traceability: 'complete' },

@@ -39,6 +39,9 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   { code: 'CMP-GUA-04', description: 'Kit guarnizioni NBR', tags: ['Componente'] },
   { code: 'CMP-VIT-05', description: 'Viteria M6 inox (confezione da 100)', tags: ['Componente', 'Minuteria'] },
   { code: 'CMP-CAV-06', description: 'Cablaggio 12 poli', tags: ['Componente', 'Elettronica'] },
+  { code: 'ELP-400', description: 'Elettropompa EP400 (tracciata a seriale)', tags: ['Linea A', 'Idraulica', 'Prodotto finito'], technical_batch: 10 },
+  { code: 'CMP-MOT-41', description: 'Motore elettrico 0,55 kW (per gruppo GM410)', tags: ['Componente', 'Elettronica'] },
+  { code: 'GRM-410', description: 'Gruppo motore GM410 (sottoassieme numerato)', tags: ['Componente', 'Elettronica'] },
   { code: 'IMB-SCA-01', description: 'Scatola di imballo 40x30x30', tags: ['Imballo'] },
 ]
 

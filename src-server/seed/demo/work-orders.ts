@@ -3,8 +3,20 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { readSettings } from '../../domains/settings/queries'
 import { createWorkOrder } from '../../domains/work-orders/create'
-import { refreshWorkOrderProgress } from '../../domains/work-orders/progress'
 import { changeQuantities } from '../../domains/work-orders/quantities'
+import { at, daysAgo, playShift } from './history'
+
+type Work = {
+  /** Phase index in process order. */
+  phase: number
+  /** Days ago, and the hour the shift starts. */
+  day: number
+  hour: number
+  batches: number
+  pause?: number
+  scrap?: number[]
+  slowness?: number
+}
 
 type Planned = {
   name: string
@@ -16,13 +28,14 @@ type Planned = {
   notes?: string
   /** Demo usernames per phase (the last one repeats); null = unassigned. */
   operators: (string | null)[]
-  /** Pieces each phase has completed (and released downstream), in process order. */
-  done?: number[]
+  /** Shifts played through the execution service (history.ts), oldest first; by each phase's operator. */
+  work?: Work[]
 }
 
 /**
  * The demo queue, dates relative to today: in progress, late, new (unassigned and assigned, one
- * split between two operators), completed. Phases beyond `done` have done nothing yet.
+ * split between two operators), completed ones over the past two weeks. Standard times over run
+ * times, pauses and scrap give an OEE of about 70-80 %.
  */
 const PLAN: Planned[] = [
   {
@@ -34,12 +47,56 @@ const PLAN: Planned[] = [
     line: 'Linea 1',
     notes: 'Priorità alta: consegna parziale al cliente a metà settimana.',
     operators: ['operatore1', 'operatore2'],
-    done: [12, 5],
+    work: [
+      { phase: 0, day: 3, hour: 8, batches: 4, pause: 10 },
+      { phase: 1, day: 3, hour: 13, batches: 2, pause: 5 },
+      { phase: 0, day: 2, hour: 8, batches: 3 },
+      { phase: 1, day: 2, hour: 13, batches: 1, slowness: 1.2 },
+    ],
   },
-  { name: 'late', product: 1, quantity: 10, start: -10, due: -2, line: 'Linea 2', operators: ['operatore1', null], done: [4] },
+  { name: 'late', product: 1, quantity: 10, start: -10, due: -2, line: 'Linea 2', operators: ['operatore1', null], work: [{ phase: 0, day: 9, hour: 9, batches: 1 }] },
   { name: 'new', product: 0, quantity: 50, start: 2, due: 14, line: 'Linea 1', operators: [null] },
   { name: 'new assigned', product: 2, quantity: 8, start: 5, due: 20, line: 'Linea 3', operators: ['capoturno', 'operatore2'] },
-  { name: 'completed', product: 1, quantity: 5, start: -7, due: -1, line: 'Linea 2', operators: ['operatore2'], done: [5, 5, 5, 5, 5, 5] },
+  {
+    name: 'completed',
+    product: 1,
+    quantity: 10,
+    start: -7,
+    due: -1,
+    line: 'Linea 2',
+    operators: ['operatore2'],
+    work: [
+      { phase: 0, day: 6, hour: 8, batches: 2, pause: 8 },
+      { phase: 1, day: 6, hour: 13, batches: 2, pause: 5, scrap: [0, 1] },
+      { phase: 2, day: 5, hour: 8, batches: 1, slowness: 1.25 },
+    ],
+  },
+  {
+    name: 'completed',
+    product: 2,
+    quantity: 50,
+    start: -13,
+    due: -8,
+    line: 'Linea 3',
+    operators: ['operatore1', 'operatore2'],
+    work: [
+      { phase: 0, day: 13, hour: 8, batches: 2, pause: 12 },
+      { phase: 1, day: 12, hour: 8, batches: 1, slowness: 1.25 },
+    ],
+  },
+  {
+    name: 'completed',
+    product: 0,
+    quantity: 10,
+    start: -12,
+    due: -6,
+    line: 'Linea 2',
+    operators: ['capoturno', 'operatore2'],
+    work: [
+      { phase: 0, day: 11, hour: 8, batches: 5, pause: 10, slowness: 1.05 },
+      { phase: 1, day: 10, hour: 8, batches: 3, pause: 5 },
+    ],
+  },
 ]
 
 const addDays = (today: Date, days: number) => dayOf(new Date(today.getTime() + days * 86_400_000))
@@ -72,6 +129,7 @@ export async function seedDemoWorkOrders(svc: Services): Promise<string[]> {
   if (!planner) return []
   const actor: Actor = { userId: planner.id, sessionId: null, scope: planner.scope, tokenId: null }
   const operator = (name: string | null) => (name && byName.get(name)?.id) || null
+  const actors = new Map(users.map((u): [string, Actor] => [u.id, { userId: u.id, sessionId: null, scope: u.scope, tokenId: null }]))
   const fallback = operator('operatore1') ?? operator('capoturno')
   const { allow_unassigned_jobs } = await readSettings(svc.db)
   const today = svc.clock.now()
@@ -91,7 +149,8 @@ export async function seedDemoWorkOrders(svc: Services): Promise<string[]> {
       .map((p, i) => ({ phase_key: p.id, operator_key: operator(plan.operators[Math.min(i, plan.operators.length - 1)] ?? null) ?? (allow_unassigned_jobs ? null : fallback) }))
       .filter((po): po is { phase_key: string; operator_key: string } => po.operator_key !== null)
     if (!allow_unassigned_jobs && phaseOperators.length < phases.length) continue
-    const wo = await createWorkOrder(svc, actor, {
+    // Planned the morning of its start day (today for one that starts later): its work comes after.
+    const wo = await createWorkOrder(at(svc, plan.start < 0 ? daysAgo(today, -plan.start, 7) : today), actor, {
       product_key: product.id,
       quantity: plan.quantity,
       start_from: addDays(today, plan.start),
@@ -110,45 +169,12 @@ export async function seedDemoWorkOrders(svc: Services): Promise<string[]> {
       })
     }
 
-    if (plan.done) await recordProgress(svc.db, wo._key, plan.done, today, actor)
+    for (const w of plan.work ?? []) {
+      const job = wo.phases[w.phase]?.jobs[0]
+      const by = job?.operator_key ? actors.get(job.operator_key) : undefined
+      if (!job || !by) continue
+      await playShift(svc, { job: job._key, by, at: daysAgo(today, w.day, w.hour), batches: w.batches, pauseMinutes: w.pause, scrap: w.scrap, slowness: w.slowness ?? 1.12 })
+    }
   }
   return created
-}
-
-/** Completed pieces per phase as the operator screens would leave them (continuous release). */
-async function recordProgress(db: Db, woId: string, done: number[], now: Date, actor: Actor) {
-  await db.transaction().execute(async (trx) => {
-    await trx.selectFrom('work_orders').select('id').where('id', '=', woId).forUpdate().execute()
-    const phases = await trx.selectFrom('work_order_phases').select(['phase_id', 'position']).where('work_order_id', '=', woId).orderBy('position').execute()
-    let releasedIn: number | null = null
-    for (const [i, phase] of phases.entries()) {
-      const completed = Math.min(done[i] ?? 0, releasedIn ?? Number.MAX_SAFE_INTEGER)
-      const out = i < phases.length - 1 ? completed : 0
-      await trx
-        .updateTable('work_order_phases')
-        .set({ ...(releasedIn !== null ? { released_in_qt: releasedIn } : {}), taken_qt: completed, completed_qt: completed, released_out_qt: out })
-        .where('work_order_id', '=', woId)
-        .where('phase_id', '=', phase.phase_id)
-        .execute()
-      if (completed > 0) {
-        const job = await trx.selectFrom('jobs').select(['id', 'quantity']).where('work_order_id', '=', woId).where('phase_id', '=', phase.phase_id).orderBy('created_at').limit(1).executeTakeFirstOrThrow()
-        const finished = completed >= job.quantity
-        await trx
-          .updateTable('jobs')
-          .set({
-            completed_qt: completed,
-            released_qt: out,
-            status: finished ? 'closed' : 'paused',
-            started_at: new Date(now.getTime() - 86_400_000),
-            closed_at: finished ? now : null,
-            time_spent_ms: completed * 90_000,
-            updated_at: now,
-          })
-          .where('id', '=', job.id)
-          .execute()
-      }
-      releasedIn = out
-    }
-    await refreshWorkOrderProgress(trx, woId, { actor, now })
-  })
 }
