@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro'
-import { Popover, Text, TextInput, Tooltip } from '@mantine/core'
+import { Box, Popover, Text, TextInput, Tooltip } from '@mantine/core'
 import { useRouter } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
 import type { CodeKind } from '../../../src/domains/codes/schemas'
@@ -72,11 +72,12 @@ export function ScanToOpen() {
   return (
     <Popover opened={message !== null} onChange={(o) => !o && setMessage(null)} position="bottom-start" withArrow>
       <Popover.Target>
-        <div>
+        {/* Phones have no room for it in the top bar; the floor's tablets and desktops do. */}
+        <Box visibleFrom="xs">
           <Tooltip label={hint} multiline w={320} openDelay={400} disabled={message !== null}>
             <TextInput
               ref={input}
-              aria-label={t`Apri un codice`}
+              aria-label={t`Scansiona per aprire`}
               placeholder={t`Apri codice  ( / )`}
               value={text}
               onChange={(e) => {
@@ -106,7 +107,7 @@ export function ScanToOpen() {
               data-testid="scan-to-open"
             />
           </Tooltip>
-        </div>
+        </Box>
       </Popover.Target>
       <Popover.Dropdown>
         <Text size="sm" c="red" data-testid="scan-to-open-message">
