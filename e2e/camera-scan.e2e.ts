@@ -16,17 +16,24 @@ import { adminApi, createReadyUser, fillLogin, releaseProduct, SHOTS_DIR, unique
 
 const W = 640
 const H = 480
-/** A matrix of dark (true) and light modules, row by row. */
-type Matrix = { size: number; dark: (x: number, y: number) => boolean }
+/** A grid of dark (true) and light modules. */
+type Matrix = { cols: number; rows: number; dark: (x: number, y: number) => boolean }
 
 const qrMatrix = (text: string): Matrix => {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' })
-  return { size: modules.size, dark: (x, y) => Boolean(modules.get(y, x)) }
+  return { cols: modules.size, rows: modules.size, dark: (x, y) => Boolean(modules.get(y, x)) }
 }
+type BwipRaw = { raw: (bcid: string, text: string, opts: object) => { pixs: number[]; pixx: number; sbs: number[] }[] }
 /** A DataMatrix as the labels print it (bwip-js is the printing stack's barcode library). */
 const dataMatrix = (text: string): Matrix => {
-  const [sym] = (bwipjs as unknown as { raw: (bcid: string, text: string, opts: object) => { pixs: number[]; pixx: number }[] }).raw('datamatrix', text, {})
-  return { size: sym!.pixx, dark: (x, y) => sym!.pixs[y * sym!.pixx + x] === 1 }
+  const [sym] = (bwipjs as unknown as BwipRaw).raw('datamatrix', text, {})
+  return { cols: sym!.pixx, rows: sym!.pixx, dark: (x, y) => sym!.pixs[y * sym!.pixx + x] === 1 }
+}
+/** A Code 128 as position labels print it: bars and spaces from bwip-js, a quarter as tall as wide. */
+const code128 = (text: string): Matrix => {
+  const [sym] = (bwipjs as unknown as BwipRaw).raw('code128', text, {})
+  const bars = sym!.sbs.flatMap((width, i) => Array.from({ length: width }, () => i % 2 === 0))
+  return { cols: bars.length, rows: Math.round(bars.length / 4), dark: (x) => bars[x]! }
 }
 
 /**
@@ -35,15 +42,15 @@ const dataMatrix = (text: string): Matrix => {
  * white frames first keep the dialog on screen a moment (10 frames a second).
  */
 function writeY4m(path: string, m: Matrix, { frames = 10, blank = 0 } = {}) {
-  const px = Math.floor(Math.min(W, H) / (m.size + 8))
-  const left = Math.floor((W - m.size * px) / 2)
-  const top = Math.floor((H - m.size * px) / 2)
+  const px = Math.floor(Math.min(W / (m.cols + 20), H / (m.rows + 8)))
+  const left = Math.floor((W - m.cols * px) / 2)
+  const top = Math.floor((H - m.rows * px) / 2)
   const y = Buffer.alloc(W * H, 235)
   for (let row = 0; row < H; row++) {
     for (let col = 0; col < W; col++) {
       const mx = Math.floor((col - left) / px)
       const my = Math.floor((row - top) / px)
-      if (col >= left && row >= top && mx < m.size && my < m.size && m.dark(mx, my)) y[row * W + col] = 16
+      if (col >= left && row >= top && mx < m.cols && my < m.rows && m.dark(mx, my)) y[row * W + col] = 16
     }
   }
   const chroma = Buffer.alloc((W / 2) * (H / 2) * 2, 128)
@@ -160,6 +167,35 @@ test("a serial label's DataMatrix read by the camera opens the serial (English)"
     await expect(page).toHaveURL(/\/app\/traceability\/serials\/[0-9a-f-]{36}$/, { timeout: 30_000 })
     await expect(page.getByTestId('serial-code')).toHaveText('SN-MOT-0101')
     await page.screenshot({ path: `${SHOTS_DIR}/camera-scan-serial-opened-en-1024.png` })
+  } finally {
+    await browser.close()
+  }
+})
+
+test("in a code field the camera types a position label's Code 128 like a scanner: the field reads it (Italian)", async ({ baseURL }) => {
+  test.setTimeout(120_000)
+  const api = await adminApi(baseURL!)
+  const rack = uniqueName('SC').toUpperCase()
+  const shelf = uniqueName('RP').toUpperCase()
+  const parent = await ok<{ _key: string }>(await api.post('/api/position', { data: { code: rack } }))
+  await ok(await api.post('/api/position', { data: { code: shelf, parent_key: parent._key } }))
+  const user = await createReadyUser(baseURL!, 'warehouse', { name: 'Andrea', surname: uniqueName('Camera') })
+  const video = `${SHOTS_DIR}/camera-position.y4m`
+  writeY4m(video, code128(shelf))
+
+  const browser = await cameraBrowser(video)
+  try {
+    const context = await browser.newContext({ baseURL, locale: 'it-IT', viewport: { width: 1024, height: 768 }, permissions: ['camera'] })
+    const page = await context.newPage()
+    await signInOn(page, user.username, user.password)
+    await page.getByRole('tab', { name: 'Inventario' }).click()
+    const field = page.getByTestId('inventory-position')
+    await page.locator('.mantine-Input-wrapper', { has: field }).getByRole('button', { name: 'Leggi con la fotocamera' }).click()
+    // Read on its Enter, as a scanner's: the position found shows its place under the field.
+    await expect(field).toHaveValue(shelf, { timeout: 30_000 })
+    await expect(page.getByText(`${rack} / ${shelf}`)).toBeVisible()
+    await expect(page.getByTestId('inventory-unknown-filter')).toHaveCount(0)
+    await page.screenshot({ path: `${SHOTS_DIR}/camera-scan-inventory-position-it-1024.png` })
   } finally {
     await browser.close()
   }
