@@ -4,7 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { Plugin } from 'vite'
 
 /** Text assets worth compressing; images and fonts are compressed already. */
-const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map|webmanifest)$/
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map|webmanifest|wasm)$/
 /** Below this a compressed copy saves less than its headers cost. */
 const MIN_BYTES = 1024
 
@@ -47,13 +47,13 @@ function* walk(dir: string): Generator<string> {
 }
 
 const NODE_MODULES = /[\\/]node_modules[\\/]/
-/** Libraries only a few screens use: never grouped, so they stay with the screens that import them (report charts: @mantine/charts, recharts and its own libraries; exceljs: the report Excel export, loaded on the click; pdf.js: the print template field editor). */
+/** Libraries only a few screens use: never grouped, so they stay with the screens that import them (report charts: @mantine/charts, recharts and its own libraries; exceljs: the report Excel export, loaded on the click; pdf.js: the print template field editor; the camera's barcode decoder, loaded on the first scan). */
 const HEAVY =
-  /[\\/]node_modules[\\/](?:@tanstack[\\/](?:react-)?table|pdfjs-dist|exceljs|@dnd-kit|@mantine[\\/](?:dates|charts)|dayjs|@xyflow|@dagrejs|classcat|zustand|recharts|@reduxjs|react-redux|redux|reselect|immer|victory-vendor|decimal\.js-light|es-toolkit|eventemitter3|internmap|d3-(?:drag|zoom|selection|interpolate|color|dispatch|ease|timer|transition|scale|shape|path|array|format|time|time-format)[\\/])/
+  /[\\/]node_modules[\\/](?:barcode-detector|zxing-wasm|@tanstack[\\/](?:react-)?table|pdfjs-dist|exceljs|@dnd-kit|@mantine[\\/](?:dates|charts)|dayjs|@xyflow|@dagrejs|classcat|zustand|recharts|@reduxjs|react-redux|redux|reselect|immer|victory-vendor|decimal\.js-light|es-toolkit|eventemitter3|internmap|d3-(?:drag|zoom|selection|interpolate|color|dispatch|ease|timer|transition|scale|shape|path|array|format|time|time-format)[\\/])/
 /** The app's own modules that lazy screens share: components, client helpers, the shared src/ (schemas, rules). */
 const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
-/** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table). */
-const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/](?:DataTable|DateField|serials[\\/]GenealogyGraph)\.tsx$|[\\/]src-client[\\/]components[\\/]serials[\\/]genealogy-graph\.ts$/
+/** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table; the camera dialog loads on first use). */
+const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/]scan[\\/](?:CameraScanDialog\.tsx|barcode-reader\.ts)$|[\\/]src-client[\\/]components[\\/](?:DataTable|DateField|serials[\\/]GenealogyGraph)\.tsx$|[\\/]src-client[\\/]components[\\/]serials[\\/]genealogy-graph\.ts$/
 /**
  * Mantine components only office screens use (pagination, radio groups, cards): in `ui-office`,
  * not in the `ui` the operator loads. Found by listing the names the operator's screens and the

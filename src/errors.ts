@@ -245,6 +245,9 @@ export const ERROR_CODES = [
   'IMPORT_EMPTY',
   'IMPORT_CSV_INVALID',
   'UNKNOWN_OPERATOR',
+  // scan to open: a code that names nothing, or something the user may not open
+  'CODE_NOT_FOUND',
+  'CODE_NOT_ALLOWED',
   // 503 with Retry-After: PostgreSQL cannot be reached right now (restart, crash, network); retry shortly
   'DATABASE_UNAVAILABLE',
   'INTERNAL',

@@ -8,6 +8,7 @@ import { AREAS } from '../lib/areas'
 import { auth } from '../lib/auth-store'
 import { useSession } from '../lib/use-auth'
 import { ChangePasswordForm } from './ChangePasswordForm'
+import { ScanToOpen } from './scan/ScanToOpen'
 import { UserMenu } from './UserMenu'
 
 /** Below this width (tablets on the floor) the side navigation starts closed: the work gets the width. */
@@ -61,7 +62,10 @@ export function AppLayout() {
               )}
             </Title>
           </Group>
-          <UserMenu />
+          <Group wrap="nowrap" gap="sm">
+            <ScanToOpen />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
       {navOpen && (

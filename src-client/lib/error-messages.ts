@@ -172,6 +172,8 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   MESSAGE_BODY_REQUIRED: msg`Scrivi il testo del messaggio`,
   MESSAGE_NOT_OWN: msg`Puoi modificare o eliminare solo i tuoi messaggi`,
   MESSAGE_DELETED: msg`Il messaggio è stato eliminato`,
+  CODE_NOT_FOUND: msg`Codice non trovato`,
+  CODE_NOT_ALLOWED: msg`Non hai i permessi per aprire ciò che questo codice indica`,
   UNKNOWN_SERIAL: msg`Seriale non trovato`,
   COUNTER_NOT_DEFINED: msg`Nessun contatore definito: inserisci il seriale a mano`,
   SERIAL_CODE_REQUIRED: msg`Il codice del seriale è obbligatorio`,

@@ -1,5 +1,6 @@
 import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
+import { codesApi } from '../domains/codes/api'
 import { countersApi } from '../domains/counters/api'
 import { departmentsApi } from '../domains/departments/api'
 import { auditApi } from '../domains/audit/api'
@@ -77,4 +78,5 @@ export const restRoutes: readonly AnyRoute[] = [
   printsApi,
   flowsApi,
   importsApi,
+  codesApi,
 ].flatMap(routesOf)

@@ -1,5 +1,6 @@
 import { apiTokensApi } from '../domains/api-tokens/api'
 import { bomApi } from '../domains/bom/api'
+import { codesApi } from '../domains/codes/api'
 import { countersApi } from '../domains/counters/api'
 import { departmentsApi } from '../domains/departments/api'
 import { auditApi } from '../domains/audit/api'
@@ -73,6 +74,7 @@ export const appRouter = router({
   prints: routerOf(printsApi),
   flows: routerOf(flowsApi),
   imports: routerOf(importsApi),
+  codes: routerOf(codesApi),
 })
 
 export type AppRouter = typeof appRouter

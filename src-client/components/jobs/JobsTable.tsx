@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Button, Chip, Group, Menu, Progress, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
+import { ActionIcon, Badge, Button, Chip, Group, Menu, Progress, Select, Stack, Text, Tooltip } from '@mantine/core'
 import { useDebouncedCallback } from '@mantine/hooks'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
@@ -12,6 +12,7 @@ import { CorrectionDialog } from './CorrectionDialog'
 import { CORRECTION_LABELS, FILTER_LABELS, OPPOSITE_FILTER, REFUSAL_LABELS } from './job-labels'
 import { OperatorSelect, useOperatorOptions, useOperators } from './OperatorSelect'
 import { RebalanceDialog, type RebalanceTarget } from './RebalanceDialog'
+import { CameraTextInput } from '../scan/CameraTextInput'
 
 export type JobsTableFilters = { filters: JobFilter[]; search: string; operator_key: string | null }
 export const NO_JOB_FILTERS: JobsTableFilters = { filters: [], search: '', operator_key: null }
@@ -269,7 +270,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
+        <CameraTextInput
           label={t`Cerca`}
           placeholder={t`Ordine, prodotto, fase, operatore`}
           value={text}

@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../lib/trpc'
 import { FormFieldInput } from './FormFieldInput'
+import { CameraScanButton } from '../scan/CameraScanButton'
 
 /**
  * Serials of the open batch (traceability level complete; issue 13): one row per piece with the
@@ -214,6 +215,8 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
         spellCheck={false}
         enterKeyHint="next"
         maxLength={200}
+        rightSection={editable && !busy ? <CameraScanButton target={() => inputs.current.get(full) ?? null} testId={`camera-${testId}`} /> : undefined}
+        rightSectionPointerEvents="all"
         data-testid={testId}
         style={{ scrollMarginBottom: STICKY_ACTIONS_CLEARANCE }}
       />

@@ -1,6 +1,6 @@
 import { plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core'
+import { ActionIcon, Button, Checkbox, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core'
 import { useState } from 'react'
 import type { InventoryLine } from '../../../src/domains/movements/schemas'
 import { QUANTITY_DECIMALS, QUANTITY_MAX, REASON_MAX } from '../../../src/domains/movements/schemas'
@@ -11,6 +11,7 @@ import { queryClient, trpcClient } from '../../lib/trpc'
 import { formatQuantity } from './labels'
 import { type Picked, ProductScanInput } from './ScanInput'
 import { useScanGroup } from './scan-group'
+import { CameraTextInput } from '../scan/CameraTextInput'
 
 type Line = { id: number; product: Picked | null; serial: string; owned: boolean; expected: number | null; counted: string }
 const RULES = { min: 0, max: QUANTITY_MAX, decimals: QUANTITY_DECIMALS }
@@ -111,7 +112,7 @@ export function CountDialog({ positionKey, positionCode, lines: held, onClose }:
                     </Table.Td>
                     <Table.Td>
                       {l.expected === null ? (
-                        <TextInput aria-label={t`Seriale`} value={l.serial} onChange={(e) => set(l.id, { serial: e.currentTarget.value })} w={140} />
+                        <CameraTextInput aria-label={t`Seriale`} value={l.serial} onChange={(e) => set(l.id, { serial: e.currentTarget.value })} w={140} />
                       ) : (
                         l.serial
                       )}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core'
+import { Button, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Textarea } from '@mantine/core'
 import { useState } from 'react'
 import { MOVEMENT_SIDES, MOVEMENT_TYPES, type MovementRow, type MovementType, QUANTITY_DECIMALS, QUANTITY_MAX, REASON_MAX, SERIAL_MAX } from '../../../src/domains/movements/schemas'
 import { readNumberText } from '../../../src/i18n/number-text'
@@ -9,6 +9,7 @@ import { queryClient, trpcClient } from '../../lib/trpc'
 import { MOVEMENT_TYPE_LABELS, movementName } from './labels'
 import { type Picked, PositionScanInput, ProductScanInput } from './ScanInput'
 import { useScanGroup } from './scan-group'
+import { CameraTextInput } from '../scan/CameraTextInput'
 
 const RULES = { min: 0, max: QUANTITY_MAX, decimals: QUANTITY_DECIMALS }
 /** Types a person enters by hand here (production and consumption come from batch completion). */
@@ -89,7 +90,7 @@ export function MovementForm({ initial, onDone }: { initial?: { type?: MovementT
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <ProductScanInput label={t`Codice prodotto`} placeholder={t`Scansiona o scrivi il codice`} value={product} onChange={setProduct} error={shown('product')} group={scans} name="product" data-testid="movement-product" />
-          <TextInput label={t`Seriale`} value={serial} maxLength={SERIAL_MAX} onChange={(e) => setSerial(e.currentTarget.value)} data-testid="movement-serial" />
+          <CameraTextInput label={t`Seriale`} value={serial} maxLength={SERIAL_MAX} onChange={(e) => setSerial(e.currentTarget.value)} data-testid="movement-serial" />
           {side !== 'to' && (
             <PositionScanInput
               label={side === 'one' ? t`Da (toglie)` : t`Da posizione`}

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro'
 import { Loader, TextInput, type TextInputProps } from '@mantine/core'
 import { useEffect, useRef, useState } from 'react'
+import { CameraScanButton } from '../scan/CameraScanButton'
 import { queryClient, trpc } from '../../lib/trpc'
 import { type ScanGroup, type ScanResult } from './scan-group'
 
@@ -23,6 +24,7 @@ const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLow
  * presses Enter) and read on Enter, when leaving the field and when its form is submitted; the
  * match is exact in any case. What it found shows under the field; an unknown code says so,
  * leaves the value empty and keeps the text, so the submit is refused instead of losing it.
+ * The camera button beside it reads a label on a tablet without a scanner and types it the same way.
  */
 function ScanInput({
   value,
@@ -37,6 +39,7 @@ function ScanInput({
   const [text, setText] = useState(value?.code ?? '')
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
   /** The lookup of the text as it is now (one per text, so blur and submit share it). */
   const reading = useRef<{ code: string; result: Promise<ScanResult> } | null>(null)
   useEffect(() => {
@@ -79,6 +82,7 @@ function ScanInput({
   return (
     <TextInput
       {...rest}
+      ref={input}
       value={text}
       autoComplete="off"
       onChange={(e) => {
@@ -95,7 +99,8 @@ function ScanInput({
       onBlur={() => void read()}
       description={value && !problem ? value.description || value.code : rest.description}
       error={problem ?? error}
-      rightSection={busy ? <Loader size="xs" /> : undefined}
+      rightSection={busy ? <Loader size="xs" /> : <CameraScanButton target={() => input.current} size="md" disabled={rest.disabled} testId={rest.name ? `camera-scan-${rest.name}` : undefined} />}
+      rightSectionPointerEvents="all"
     />
   )
 }

@@ -3336,6 +3336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scan to open: what a scanned or typed code names (a traveller's job address, a work order code, a job code WO000123/1, a serial, a position, a product: tried in that order) and the screen that shows it to the caller (route). 404 CODE_NOT_FOUND when it names nothing; 403 CODE_NOT_ALLOWED (with kind) when the caller's permissions open none of its screens
+         * @description Any signed-in user.
+         */
+        get: operations["get_code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18149,6 +18169,50 @@ export interface operations {
                             }[];
                             valid: number;
                             invalid: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_code: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            kind: "job" | "work_order" | "serial" | "position" | "product";
+                            _key: string;
+                            code: string;
+                            route: string;
                         };
                     };
                 };

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Anchor, Badge, Group, Select, Stack, Table, Text, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
@@ -12,6 +12,7 @@ import { SerialStateBadge } from '../../../components/serials/SerialStateBadge'
 import { toApiError } from '../../../lib/api-error'
 import { errorMessage } from '../../../lib/error-messages'
 import { trpc } from '../../../lib/trpc'
+import { CameraTextInput } from '../../../components/scan/CameraTextInput'
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined)
 
@@ -73,7 +74,7 @@ function SerialsOverview() {
         </Text>
       </div>
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
+        <CameraTextInput
           type="search"
           label={t`Codice seriale`}
           placeholder={t`Inizia con...`}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -7,6 +7,7 @@ import type { InventoryInput } from '../../../../src/domains/movements/schemas'
 import { InventoryView } from '../../../components/warehouse/InventoryView'
 import { type Picked, PositionScanInput, ProductScanInput } from '../../../components/warehouse/ScanInput'
 import { UnknownFilter } from '../../../components/warehouse/UnknownFilter'
+import { CameraTextInput } from '../../../components/scan/CameraTextInput'
 
 export const Route = createFileRoute('/app/warehouse/inventory')({
   component: InventoryPage,
@@ -44,7 +45,7 @@ function InventoryPage() {
         <PositionScanInput label={t`Posizione`} placeholder={t`Codice`} value={position} onChange={setPosition} onUnresolved={setUnknownPosition} w={220} data-testid="inventory-position" />
         <Checkbox label={t`Con le posizioni contenute`} checked={subtree} onChange={(e) => setSubtree(e.currentTarget.checked)} mt={32} disabled={!position} />
         <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} onUnresolved={setUnknownProduct} w={220} data-testid="inventory-product" />
-        <TextInput label={t`Seriale`} value={serial} onChange={(e) => setSerial(e.currentTarget.value)} w={180} />
+        <CameraTextInput label={t`Seriale`} value={serial} onChange={(e) => setSerial(e.currentTarget.value)} w={180} />
         <Select
           label={t`Proprietà`}
           placeholder={t`Tutte`}

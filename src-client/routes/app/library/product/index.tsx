@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, Button, Group, Image, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Box, Button, Group, Image, SegmentedControl, Stack, Text, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
@@ -14,6 +14,7 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { trpc } from '../../../../lib/trpc'
 import { pageNumber, pick, searchText } from '../../../../lib/list-search'
+import { CameraTextInput } from '../../../../components/scan/CameraTextInput'
 
 const PAGE_SIZE = 25
 type Sort = (typeof PRODUCT_SORTS)[number]
@@ -165,7 +166,7 @@ function ProductList() {
         </Button>
       </Group>
       <Group gap="sm" align="flex-start" wrap="wrap">
-        <TextInput
+        <CameraTextInput
           type="search"
           aria-label={t`Cerca`}
           placeholder={t`Cerca per codice o descrizione`}

@@ -14,6 +14,7 @@ import { type ApiError, toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../lib/trpc'
+import { CameraScanButton } from '../../../../components/scan/CameraScanButton'
 
 export const Route = createFileRoute('/app/warehouse/missions/$missionKey')({
   component: MissionPage,
@@ -325,7 +326,8 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
             onBlur={() => {
               if (!positionOk) readPosition({ moveOn: false })
             }}
-            rightSection={positionOk ? '✓' : undefined}
+            rightSection={positionOk ? '✓' : <CameraScanButton target={() => positionRef.current} testId="camera-scan-position" />}
+            rightSectionPointerEvents="all"
             data-testid="scan-position"
           />
           <TextInput
@@ -337,6 +339,8 @@ function Scanner({ mission, onDone }: { mission: MissionDetail; onDone: (m: Miss
             value={item}
             readOnly={busy}
             onChange={(e) => setItem(e.currentTarget.value)}
+            rightSection={busy ? undefined : <CameraScanButton target={() => itemRef.current} testId="camera-scan-item" />}
+            rightSectionPointerEvents="all"
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault()

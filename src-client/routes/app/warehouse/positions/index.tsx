@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Stack, Text, TextInput } from '@mantine/core'
+import { Badge, Button, Stack, Text } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -10,6 +10,7 @@ import { PositionsTable } from '../../../../components/warehouse/PositionsTable'
 import { trpc } from '../../../../lib/trpc'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
 import { ListDescription, ListHeader } from '../../../../components/warehouse/ListFrame'
+import { CameraTextInput } from '../../../../components/scan/CameraTextInput'
 
 export const Route = createFileRoute('/app/warehouse/positions/')({
   component: PositionsPage,
@@ -41,7 +42,7 @@ function PositionsPage() {
           )
         }
       />
-      <TextInput
+      <CameraTextInput
         type="search"
         label={t`Cerca posizione`}
         placeholder={t`Codice o descrizione`}

@@ -1,6 +1,6 @@
 import { arrayMove } from '@dnd-kit/sortable'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core'
+import { Anchor, Button, Group, Select, Stack, Text } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
@@ -30,6 +30,7 @@ import {
 import { QueuePositionMenu } from './-queue-position'
 import { SortableTable, type SortableColumn } from './-sortable-table'
 import { pageNumber, pick, searchText } from '../../../../../lib/list-search'
+import { CameraTextInput } from '../../../../../components/scan/CameraTextInput'
 
 const PAGE_SIZE = 50
 
@@ -281,7 +282,7 @@ function WorkOrderList() {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
-        <TextInput
+        <CameraTextInput
           label={t`Cerca`}
           placeholder={t`Codice, prodotto, linea`}
           value={text}
