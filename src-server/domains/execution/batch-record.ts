@@ -19,8 +19,14 @@ type Consumed = { item_key: string; item_code: string; quantity: number }
 /**
  * The jobs of a work order by phase, each with its batches (oldest first) and their steps.
  * `onlyBatches` keeps those batches (a serial's record); jobs left without any are dropped then.
+ * `signaturesOf` gives a batch step's signatures (kept by the signatures domain, which the caller reads).
  */
-export async function workOrderBatchRecords(db: Db, workOrderId: string, onlyBatches?: readonly string[]): Promise<Map<string, RecordJob[]>> {
+export async function workOrderBatchRecords(
+  db: Db,
+  workOrderId: string,
+  signaturesOf: (batchKey: string, stepKey: string) => RecordStep['signatures'],
+  onlyBatches?: readonly string[],
+): Promise<Map<string, RecordJob[]>> {
   if (onlyBatches && onlyBatches.length === 0) return new Map()
   const jobs = await db
     .selectFrom('jobs as j')
@@ -122,6 +128,7 @@ export async function workOrderBatchRecords(db: Db, workOrderId: string, onlyBat
       done_by: person(s.done_by),
       done_at: s.done_at,
       values,
+      signatures: signaturesOf(s.batch_id, s.step_key),
     })
     stepsOf.set(s.batch_id, list)
   }

@@ -194,7 +194,14 @@ function stepRow(s: RecordStep, l: Labels, f: Formatters): string[] {
   return [
     String(s.position + 1),
     s.text ? `${title}\n${s.text}` : title,
-    s.values.map((v) => `${v.name}: ${f.value(v)}`).join('\n'),
+    [
+      ...s.values.map((v) => `${v.name}: ${f.value(v)}`),
+      // Each signature under what it signed, as the screens show it; one that no longer verifies says so.
+      ...s.signatures.map(
+        (sig) =>
+          `${l.signedBy} ${sig.full_name} - ${f.dateTime(sig.signed_at)} - ${l.meanings[sig.meaning] ?? sig.meaning}${sig.role === 'second_signer' ? ` (${l.secondSigner})` : ''}${sig.valid ? '' : ` - ${l.signatureInvalid}`}`,
+      ),
+    ].join('\n'),
     s.done ? (s.done_by?.name ?? '') : l.notDone,
     s.done ? f.dateTime(s.done_at) : '',
   ]

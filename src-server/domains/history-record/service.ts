@@ -18,6 +18,7 @@ import { listMovements } from '../movements/list'
 import { revisionSummary } from '../revisions/service'
 import { getGenealogy, getSerial, listSerials } from '../serials/service'
 import { getWorkOrderSerials } from '../serials/work-order-serials'
+import { listWorkOrderSignatures } from '../signatures/service'
 import { getWorkOrder } from '../work-orders/detail'
 
 type Svc = Services
@@ -61,9 +62,10 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
   // recorded outside any batch narrows nothing: its work order's whole record is its story.
   const own = detail ? [...new Set([detail.batch_key, ...detail.components.map((c) => c.batch_key)].filter((b): b is string => b !== null))] : []
   const batches = own.length ? own : undefined
+  const signed = Map.groupBy(await listWorkOrderSignatures(svc.db, wo._key), (sig) => `${sig.batch_key}:${sig.step_key}`)
   const [revision, jobsByPhase, serials, issues, movements] = await Promise.all([
     revisionSummary(svc, wo.product_key, wo.revision.number),
-    workOrderBatchRecords(svc.db, wo._key, batches),
+    workOrderBatchRecords(svc.db, wo._key, (batch, step) => signed.get(`${batch}:${step}`) ?? [], batches),
     getWorkOrderSerials(svc, wo._key),
     allIssues(svc, { work_order_key: wo._key, sort: 'opened_at', dir: 'asc' }),
     allMovements(svc, wo._key),

@@ -4,6 +4,9 @@ import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
 import { startJobs } from '../execution/start-pause'
 import { completeStep, saveStep } from '../execution/steps'
 import { eventsOf, makeOperator, makeSetup, newKey, type Operator } from '../execution/test-fixtures'
+import { recordPdf } from '../history-record/record-pdf'
+import { workOrderRecord } from '../history-record/service'
+import { pdfText } from '../printers/test-printers'
 import { workOrderHistory } from '../work-orders/history'
 import { canonicalJson } from './content'
 import { listWorkOrderSignatures, verifySignature } from './service'
@@ -168,6 +171,18 @@ describe('signatures: signed batch steps', () => {
       ['Mario Rossi', 'verified', true],
       ['qa.sign', 'verified', true],
     ])
+  })
+
+  test('the production record carries the signatures under the step they signed, in JSON and in the PDF', async () => {
+    const record = await workOrderRecord(h.svc, setup.workOrderKey)
+    const step = record.phases.flatMap((p) => p.jobs.flatMap((j) => j.batches.flatMap((b) => b.steps))).find((st) => st._key === signed)!
+    expect(step.signatures.map((s) => [s.full_name, s.meaning, s.role, s.valid])).toEqual([
+      ['Mario Rossi', 'verified', 'signer', true],
+      ['qa.sign', 'verified', 'second_signer', true],
+    ])
+    const text = (await pdfText(await recordPdf(record, 'it'))).replace(/\s+/g, ' ')
+    expect(text).toContain('Firmato da Mario Rossi')
+    expect(text).toContain('Verificato (secondo firmatario)')
   })
 
   test('canonical JSON sorts keys at every level', () => {

@@ -13304,6 +13304,24 @@ export interface operations {
                                                 type: "text" | "number" | "boolean" | "ternary" | "choice" | "date" | "time" | "files";
                                                 value: unknown;
                                             }[];
+                                            signatures: {
+                                                _key: string;
+                                                /** @enum {string} */
+                                                subject_type: "batch_step";
+                                                subject_key: string;
+                                                batch_key: string | null;
+                                                step_key: string | null;
+                                                /** @enum {string} */
+                                                meaning: "performed" | "verified" | "approved";
+                                                /** @enum {string} */
+                                                role: "signer" | "second_signer";
+                                                required_scope: string | null;
+                                                user_key: string;
+                                                full_name: string;
+                                                signed_at: number;
+                                                content_hash: string;
+                                                valid: boolean;
+                                            }[];
                                         }[];
                                     }[];
                                 }[];
@@ -13609,6 +13627,24 @@ export interface operations {
                                                 /** @enum {string} */
                                                 type: "text" | "number" | "boolean" | "ternary" | "choice" | "date" | "time" | "files";
                                                 value: unknown;
+                                            }[];
+                                            signatures: {
+                                                _key: string;
+                                                /** @enum {string} */
+                                                subject_type: "batch_step";
+                                                subject_key: string;
+                                                batch_key: string | null;
+                                                step_key: string | null;
+                                                /** @enum {string} */
+                                                meaning: "performed" | "verified" | "approved";
+                                                /** @enum {string} */
+                                                role: "signer" | "second_signer";
+                                                required_scope: string | null;
+                                                user_key: string;
+                                                full_name: string;
+                                                signed_at: number;
+                                                content_hash: string;
+                                                valid: boolean;
                                             }[];
                                         }[];
                                     }[];

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { SignatureView } from '../signatures/schemas'
 import { FIELD_TYPES } from '../form-fields/schemas'
 import { IssueRow } from '../issues/schemas'
 import { MovementRow } from '../movements/schemas'
@@ -51,6 +52,8 @@ export const RecordStep = v.object({
   done_by: Person,
   done_at: v.nullable(v.number()),
   values: v.array(RecordValue),
+  /** The step's electronic signatures (signer, then second signer), each saying whether it still verifies. */
+  signatures: v.array(SignatureView),
 })
 export type RecordStep = v.InferOutput<typeof RecordStep>
 
