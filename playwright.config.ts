@@ -2,6 +2,9 @@ import { defineConfig } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 8123)
 
+/** Tests tagged ISOLATED (e2e/helpers.ts) change what every other test sees: they run alone, first. */
+const isolated = /@isolated/
+
 /**
  * Browser tests in Debian's Chromium against the built app on its own port and a fresh data
  * directory (PGlite), or PostgreSQL when TEST_DATABASE_URL is set (see scripts/e2e-server.ts).
@@ -10,8 +13,8 @@ export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.e2e.ts',
   outputDir: './test-results',
-  fullyParallel: false,
-  workers: 1,
+  // Two workers on the 2-core CI machine; the isolated project limits itself to one.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -34,6 +37,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'isolated', grep: isolated, workers: 1 },
+    // After the isolated ones, so that no test here sees a setting or the clock change under it;
+    // files run side by side, the tests of one file one after another.
+    { name: 'parallel', grepInvert: isolated, dependencies: ['isolated'] },
+  ],
   webServer: {
     command: `bun scripts/e2e-server.ts`,
     url: `http://localhost:${PORT}/api/health`,

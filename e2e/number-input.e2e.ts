@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Numbers are saved as typed, pasted or scanned (issue 11, "Wrong data"): ',' and '.' are both
@@ -178,7 +178,7 @@ for (const [locale, lang] of [
       await expect.poll(async () => (await savedValues(baseURL!, s.job))[s.fields.typed]).toBe(-0.5)
     })
 
-    test('admin: a negative hourly cost and a negative minimum order are refused next to the field, never made positive', async ({ page, baseURL }) => {
+    test('admin: a negative hourly cost and a negative minimum order are refused next to the field, never made positive', ISOLATED, async ({ page, baseURL }) => {
       const api = await adminApi(baseURL!)
       const before = await ok<{ operator_hourly_cost: number }>(await api.get('/api/settings'))
       const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('MIN').toUpperCase(), minimum_order: 10 } }))

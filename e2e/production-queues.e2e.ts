@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, ISOLATED, releaseProduct, signIn, signOut, type NewUser, uniqueName } from './helpers'
 
 const SHOTS = '/tmp/shots-production'
 
@@ -94,7 +94,7 @@ async function openQueues(page: Page, plant: Plant) {
   await expect(page.getByTestId('operator-queue')).toHaveCount(2)
 }
 
-test.describe('production: operator queues, history in words, site queue positions', () => {
+test.describe('production: operator queues, history in words, site queue positions', ISOLATED, () => {
   let plant: Plant
 
   test.beforeEach(async ({ baseURL }) => {

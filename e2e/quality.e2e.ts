@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, signIn, uniqueName, untilOpened } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, ISOLATED, openArea, PHOTO_PNG, releaseProduct, signIn, type NewUser, uniqueName, untilOpened } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -216,7 +216,7 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
   }
 })
 
-test('an issue type with close-within 1 h escalates once the server clock passes the hour', async ({ browser, baseURL }) => {
+test('an issue type with close-within 1 h escalates once the server clock passes the hour', ISOLATED, async ({ browser, baseURL }) => {
   test.setTimeout(120_000)
   const type = await newIssueType(baseURL!, 1)
   let q = await newPage(browser, baseURL!)
