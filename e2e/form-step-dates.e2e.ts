@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ok, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * Dates and times of a form step are read as typed, never rewritten silently (issue 11): text
@@ -10,11 +10,6 @@ import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from '.
  */
 
 const SHOTS = '/tmp/shots-fixups'
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 const wrapperOf = (page: Page, input: Locator) => page.locator('.mantine-InputWrapper-root', { has: input })
 

@@ -142,7 +142,7 @@ export async function releaseProduct(api: APIRequestContext, productKey: string,
 }
 
 /** The `detail` of a successful API answer (any 2xx); otherwise the test fails with the body. */
-export async function ok<T>(res: APIResponse): Promise<T> {
+export async function ok<T = any>(res: APIResponse): Promise<T> {
   expect(res.status(), await res.text()).toBeLessThan(300)
   return ((await res.json()) as { detail: T }).detail
 }

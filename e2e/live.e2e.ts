@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, ok, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Live updates (issue 17), two browsers side by side and never a reload: production reassigns a
@@ -12,11 +12,6 @@ const TABLET = { width: 1024, height: 768 }
 const DESKTOP = { width: 1280, height: 800 }
 /** What issue 17 promises: another user's change on screen within 2 seconds. */
 const LIVE = { timeout: 2_000 }
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 /** A one-phase work order given to operator A; operator B and a production user, all new. */
 async function setup(baseURL: string) {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, ok, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Message threads (issue 7): an operator and production on a job (the operator from the work
@@ -13,11 +13,6 @@ const TABLET = { width: 1024, height: 768 }
 const DESKTOP = { width: 1280, height: 860 }
 /** A badge or a poll shows what the other side did within two poll periods. */
 const POLLED = { timeout: 25_000 }
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 /** A one-phase work order assigned to a new operator; two new production users. */
 async function setup(baseURL: string) {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, ISOLATED, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, ok, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Numbers are saved as typed, pasted or scanned (issue 11, "Wrong data"): ',' and '.' are both
@@ -25,11 +25,6 @@ const MESSAGES = {
     save: 'Save',
     edit: 'Edit',
   },
-}
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
 }
 
 /** The Mantine wrapper of an input: where its label, description and error are. */

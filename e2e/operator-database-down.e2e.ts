@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, type Route, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ok, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * The server's database goes away while an operator fills a form (issue 23): every API call
@@ -14,11 +14,6 @@ test.use({ viewport: { width: 1024, height: 768 } })
 
 const OUTAGE = { code: 'DATABASE_UNAVAILABLE', message: 'database unavailable: retry shortly' }
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-execution/${name}.png` })
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 /** What the app answers while PostgreSQL cannot be reached, per call of a tRPC batch or as REST. */
 async function answerDatabaseDown(route: Route) {

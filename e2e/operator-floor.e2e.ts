@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, ok, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Floor-ready operator screens (issue 11): a job that cannot start opens read-only (why, and no
@@ -15,11 +15,6 @@ const SIZES = [
   { width: 1280, height: 800 },
   { width: 1024, height: 768 },
 ] as const
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
 

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, ok, releaseProduct, signIn, uniqueName } from './helpers'
 
 /**
  * Offline past max_offline (issue 11) on the operator's tablet: the work timer stops where the
@@ -12,11 +12,6 @@ test.use({ viewport: { width: 1024, height: 768 } })
 
 const MAX_OFFLINE_S = 15
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-execution/${name}.png` })
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 /** An operator with one job of one instruction step; the phase shows the timer. */
 async function setup(baseURL: string): Promise<{ operator: NewUser; wo: string; job: string }> {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, ok, openArea, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -20,11 +20,6 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}
 type Params = PhaseParameters
 /** The default phase parameters, with a standard time (for the timer) and the step order forced. */
 const PARAMS: Params = { ...DEFAULT_PHASE_PARAMETERS, std_processing_time: 30, step_check: true, step_check_force_order: true }
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
 type PhaseSpec = { name: string; params: Partial<Params>; steps: StepSpec[] }

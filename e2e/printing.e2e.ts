@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { type IppPrinter, makeBasePdf, pdfText, startIppPrinter } from '../src-server/domains/printers/test-printers'
-import { adminApi, chooseInUserMenu, createReadyUser, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, ok, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Printing (issue 15) with a real IPP printer: ippeveprinter (cups-ipp-utils) started here on a
@@ -10,11 +10,6 @@ import { adminApi, chooseInUserMenu, createReadyUser, releaseProduct, SHOTS_DIR,
  * prints from the work session's phase prints to the IPP printer; the spooled PDF holds the
  * product code. Admin screens in English (the browser's language) at 1280x800, the operator's in Italian at 1024x768.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 let ipp: IppPrinter
 test.beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, ISOLATED, openArea, PHOTO_PNG, releaseProduct, signIn, type NewUser, uniqueName, untilOpened } from './helpers'
+import { ADMIN_PASSWORD, adminApi, createReadyUser, ISOLATED, type NewUser, ok, openArea, PHOTO_PNG, releaseProduct, signIn, uniqueName, untilOpened } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -15,11 +15,6 @@ test.use({ viewport: { width: 1024, height: 768 } })
 
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/quality-${name}.png` })
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type IssueType = { _key: string; name: string }
 type Issue = { _key: string; code: string; state: string; critical: boolean; batch_key: string | null; step_key: string | null; attachments: unknown[] }

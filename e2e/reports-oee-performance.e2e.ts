@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, fillLogin, type NewUser, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, ok, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Issue 26, OEE: a batch recorded far faster than its standard time (an hour a piece, done in
@@ -10,11 +10,6 @@ import { adminApi, createReadyUser, releaseProduct, fillLogin, type NewUser, uni
  * which takes performance capped at 100 %, stays at most 100 %. The availability denominator is
  * named for what it is. The labour page's two tables are both exported, as CSV and Excel. On a line of its own, so other specs' data stays out.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 let reporter: NewUser
 let line = ''

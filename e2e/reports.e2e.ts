@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, type NewUser, ok, releaseProduct, uniqueName } from './helpers'
 
 /**
  * Rapporti (issue 16): a reporting-only user signs in and lands on Rapporti, changes the period,
@@ -9,11 +9,6 @@ import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uni
  * in Italian and in English. The data: an operator runs a job of 4 pieces today through the API
  * (two batches of 2, one piece scrapped), on a line of its own so other specs' data stays out.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type Outcome = { job: { status: string; active_batch_key: string | null }; batch: { _key: string } | null }
 type Plant = { reporter: NewUser; operator: NewUser; job: string; line: string; productCode: string; woCode: string }

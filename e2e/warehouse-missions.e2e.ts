@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, ok, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 14, missions and production ties: a warehouse user (Italian) makes a mission to bring a
@@ -10,11 +10,6 @@ import { adminApi, createReadyUser, type NewUser, releaseProduct, SHOTS_DIR, sig
  * as the inventory screen shows (English). Data through the APIs; the warehouse settings this
  * spec changes are put back at the end.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type Settings = { inventory_management: boolean; default_production_position_key: string | null; default_consumption_position_key: string | null; negative_stock_allowed: boolean }
 
