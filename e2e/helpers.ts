@@ -153,6 +153,7 @@ export type PhaseSpec = {
   parameters?: Partial<PhaseParameters>
   steps?: unknown[]
   operation_key?: string
+  production_notes?: string
 }
 
 export type OperatorWorkOrder = {
@@ -181,18 +182,26 @@ export async function operatorWithWorkOrder(
   opts: {
     prefix: string
     description?: string
+    /** The operation's name before its unique suffix (the first phase's name by default). */
+    operation?: string
     quantity?: number
     phases?: PhaseSpec[]
     operator?: { name?: string; surname?: string; scope?: string }
+    /** An operator the test made already, instead of a new one. */
+    assignee?: NewUser
+    /** More fields of the work order (`line`, `due_by` ...). */
+    workOrder?: Record<string, unknown>
   },
 ): Promise<OperatorWorkOrder> {
   const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, opts.operator?.scope ?? 'operator', {
-    name: opts.operator?.name ?? 'Op',
-    surname: opts.operator?.surname ?? uniqueName(opts.prefix),
-  })
+  const operator =
+    opts.assignee ??
+    (await createReadyUser(baseURL, opts.operator?.scope ?? 'operator', {
+      name: opts.operator?.name ?? 'Op',
+      surname: opts.operator?.surname ?? uniqueName(opts.prefix),
+    }))
   const phases = opts.phases ?? [{ name: 'Montaggio' }]
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName(phases[0]!.name) } }))
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName(opts.operation ?? phases[0]!.name) } }))
   const productCode = uniqueName(opts.prefix).toUpperCase()
   const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: opts.description ?? `Prodotto ${opts.prefix}` } }))
   const process = await ok<{ phases: { _key: string }[] }>(
@@ -203,14 +212,14 @@ export async function operatorWithWorkOrder(
           name: p.name,
           parameters: { ...DEFAULT_PHASE_PARAMETERS, ...p.parameters },
           steps: p.steps ?? [{ type: 'instruction', title: p.name, text: '', fields: [] }],
-          production_notes: '',
+          production_notes: p.production_notes ?? '',
         })),
       },
     }),
   )
   await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: opts.quantity ?? 1, operator_key: operator.key } }),
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity: opts.quantity ?? 1, operator_key: operator.key, ...opts.workOrder } }),
   )
   const jobs = wo.phases.map((p) => p.jobs[0]!._key)
   return {

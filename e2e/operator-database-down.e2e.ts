@@ -1,6 +1,5 @@
-import { type APIRequestContext, expect, type Page, type Route, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, ok, releaseProduct, signIn, uniqueName } from './helpers'
+import { expect, type Page, type Route, test } from '@playwright/test'
+import { adminApi, ok, operatorWithWorkOrder, signIn, uniqueName } from './helpers'
 
 /**
  * The server's database goes away while an operator fills a form (issue 23): every API call
@@ -33,28 +32,20 @@ async function answerDatabaseDown(route: Route) {
 test('database down while a form is filled: a clear banner, the typed value kept, still signed in; back by itself', async ({ page, baseURL }) => {
   test.setTimeout(120_000)
   const api = await adminApi(baseURL!)
-  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('DbDown') })
   const field = await ok<{ _key: string }>(await api.post('/api/field', { data: { name: `Lotto viti ${uniqueName('')}`, type: 'text', mandatory: true } }))
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('DBD').toUpperCase(), description: 'Valvola' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Montaggio',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: 300, production_batch_qt: 1, auto_new_batch: true },
-            steps: [{ type: 'form', title: 'Registra il lotto', text: '', fields: [field._key] }],
-            production_notes: '',
-          },
-        ],
+  const { operator, job } = await operatorWithWorkOrder(baseURL!, {
+    prefix: 'DBD',
+    description: 'Valvola',
+    operator: { surname: uniqueName('DbDown') },
+    quantity: 2,
+    phases: [
+      {
+        name: 'Montaggio',
+        parameters: { max_offline: 300, production_batch_qt: 1, auto_new_batch: true },
+        steps: [{ type: 'form', title: 'Registra il lotto', text: '', fields: [field._key] }],
       },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }))
-  const job = wo.phases[0]!.jobs[0]!._key
+    ],
+  })
 
   await signIn(page, operator.username, operator.password)
   await page.getByTestId('to-confirm').click()
