@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { type APIRequestContext, type APIResponse, expect, type Locator, type Page, request } from '@playwright/test'
+import { type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type BrowserContextOptions, expect, type Locator, type Page, request } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
 
 /** Shared by the browser tests: demo accounts, sign-in, users made through the admin API. */
@@ -38,6 +38,23 @@ export const ISOLATED = { tag: '@isolated' }
 let counter = 0
 /** A username no other test (or earlier run against the same database) uses. */
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}`
+
+const devices: BrowserContext[] = []
+
+/**
+ * A page in a browser context of its own (another person on another device). Close them with
+ * `test.afterEach(closeDevices)`: Playwright leaves such contexts open for the rest of the worker,
+ * where their live screens keep running beside the next specs.
+ */
+export async function newDevice(browser: Browser, options: BrowserContextOptions): Promise<Page> {
+  const context = await browser.newContext(options)
+  devices.push(context)
+  return context.newPage()
+}
+
+export async function closeDevices() {
+  await Promise.all(devices.splice(0).map((c) => c.close()))
+}
 
 /** Signs in through the login form (the login screen must be showing). */
 export async function fillLogin(page: Page, username: string, password: string) {

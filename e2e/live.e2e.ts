@@ -1,5 +1,5 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, fillLogin, type NewUser, ok, operatorWithWorkOrder, uniqueName } from './helpers'
+import { adminApi, closeDevices, createReadyUser, fillLogin, newDevice, type NewUser, ok, operatorWithWorkOrder, uniqueName } from './helpers'
 
 /**
  * Live updates (issue 17), two browsers side by side and never a reload: production reassigns a
@@ -30,9 +30,11 @@ async function setup(baseURL: string) {
   return { opA, opB, planner, wo, woCode, job, type, tag }
 }
 
+test.afterEach(closeDevices)
+
 /** A new browser at a screen: signing in there leads back to it (a reload would lock the session). */
 async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport, locale: 'en-US' })).newPage()
+  const page = await newDevice(browser, { viewport, locale: 'en-US' })
   await page.goto(path)
   await expect(page).toHaveURL(/\/login/)
   await fillLogin(page, user.username, user.password)

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
-import { createReadyUser, fillLogin, type NewUser, operatorWithWorkOrder } from './helpers'
+import { closeDevices, createReadyUser, fillLogin, newDevice, type NewUser, operatorWithWorkOrder } from './helpers'
 
 /**
  * Message threads (issue 7): an operator and production on a job (the operator from the work
@@ -27,9 +27,11 @@ async function setup(baseURL: string) {
   return { operator, planner, planner2, wo, woCode, job }
 }
 
+test.afterEach(closeDevices)
+
 /** A new browser at a screen: signing in there leads back to it (a reload would lock the session). */
 async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage()
+  const page = await newDevice(browser, { viewport })
   await page.goto(path)
   await expect(page).toHaveURL(/\/login/)
   await fillLogin(page, user.username, user.password)
