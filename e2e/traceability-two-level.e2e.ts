@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, ok, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Two-level traceability (issue 13): a serialized sub-assembly (a motor group numbered by a
@@ -232,7 +232,7 @@ for (const { lang, locale, t } of LANGS) {
   })
 }
 
-test.describe('a component serial not in stock (SPEC 5)', () => {
+test.describe('a component serial not in stock (SPEC 5)', ISOLATED, () => {
   test.use({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
 
   test('with inventory management on, the operator confirms linking a motor in no stock position, without inventory movements', async ({ page, baseURL }) => {
