@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 8123)
 
-/** Tests tagged ISOLATED (e2e/helpers.ts) change what every other test sees: they run alone, first. */
+/** Tests tagged ISOLATED (e2e/helpers.ts) change what every other test sees: they run alone, before the rest. */
 const isolated = /@isolated/
 
 /**
@@ -39,9 +39,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'isolated', grep: isolated, workers: 1 },
-    // After the isolated ones, so that no test here sees a setting or the clock change under it;
-    // files run side by side, the tests of one file one after another.
-    { name: 'parallel', grepInvert: isolated, dependencies: ['isolated'] },
+    // Files side by side, the tests of one file one after another. No project dependency on
+    // "isolated": Playwright would run that whole project before any one spec asked for by name.
+    // A whole run takes the projects one after the other (`bun run test:e2e`, `bun run test`), so
+    // that no test here sees a setting or the clock change under it.
+    { name: 'parallel', grepInvert: isolated },
   ],
   webServer: {
     command: `bun scripts/e2e-server.ts`,
