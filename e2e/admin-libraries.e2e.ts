@@ -26,6 +26,8 @@ test('field library -> operation with an image instruction and a mandatory form 
   // A mandatory field in the form field library.
   await openAdminTab(page, 'Settings', 'Form fields')
   await expect(page.getByRole('heading', { name: 'Form fields' })).toBeVisible()
+  // Found by name: other specs add fields to the shared list, and its first page moves.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('Esito collaudo')
   await expect(page.getByRole('cell', { name: 'Esito collaudo' })).toBeVisible()
   await shot(page, 'libs-fields-list')
   await page.getByRole('link', { name: 'New field' }).click()
@@ -42,6 +44,7 @@ test('field library -> operation with an image instruction and a mandatory form 
 
   // A field used by an operation cannot change type: the editor says so.
   await page.getByRole('link', { name: 'Form fields' }).first().click()
+  await page.getByRole('searchbox', { name: 'Search' }).fill('Coppia di serraggio')
   await page.getByRole('cell', { name: 'Coppia di serraggio (Nm)' }).click()
   await expect(page.getByRole('combobox', { name: 'Type' })).toBeDisabled()
   await expect(page.getByText('The field is used by operations: its type cannot change.')).toBeVisible()
@@ -133,6 +136,7 @@ test('deleting an operation asks for confirmation', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Delete' }).click()
   await expect(notice(page, 'Operation deleted')).toBeVisible()
   await expect(page).toHaveURL(/\/app\/admin\/operations$/)
+  await page.getByRole('searchbox', { name: 'Search' }).fill(name)
   await expect(page.getByRole('cell', { name })).toHaveCount(0)
 })
 
@@ -143,6 +147,7 @@ test.describe('in Italian', () => {
     const code = uniqueName('E2E').toUpperCase()
     await signIn(page, 'admin', ADMIN_PASSWORD)
     await openAdminTab(page, 'Impostazioni', 'Tipi di segnalazione')
+    await page.getByRole('searchbox', { name: 'Cerca' }).fill('Guasto macchina')
     await expect(page.getByRole('cell', { name: 'Guasto macchina' })).toBeVisible()
     await shot(page, 'libs-issue-types-list')
     await page.getByRole('link', { name: 'Nuovo tipo' }).click()
@@ -163,6 +168,7 @@ test.describe('in Italian', () => {
 
     // The same code again is refused.
     await page.getByRole('link', { name: 'Tipi di segnalazione' }).first().click()
+    await page.getByRole('searchbox', { name: 'Cerca' }).fill(code)
     await expect(page.getByRole('row', { name: new RegExp(code) })).toContainText('12 h')
     await page.getByRole('link', { name: 'Nuovo tipo' }).click()
     await page.getByRole('textbox', { name: 'Codice' }).fill(code.toLowerCase())
@@ -174,6 +180,7 @@ test.describe('in Italian', () => {
     await expect(page).toHaveURL(/\/app\/admin\/issue-types$/)
 
     // Delete the unused type.
+    await page.getByRole('searchbox', { name: 'Cerca' }).fill(code)
     await page.getByRole('cell', { name: code }).click()
     await page.getByRole('button', { name: 'Elimina tipo' }).click()
     const dialog = page.getByRole('dialog', { name: 'Elimina tipo di segnalazione' })

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { ADMIN_PASSWORD, adminApi, DEMO_PASSWORD, fillLogin, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, adminApi, DEMO_PASSWORD, fillLogin, ISOLATED, uniqueName } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -88,7 +88,7 @@ async function reloadAndUnlock(page: Page, password: string, l: (typeof LANGUAGE
 }
 
 for (const [lang, l] of Object.entries(LANGUAGES)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, ISOLATED, () => {
     test.use({ locale: l.locale })
 
     test('admin makes a form field a mandatory serial field, moves it up and edits it', async ({ page, baseURL }) => {

@@ -1,7 +1,7 @@
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { expect, type Page, test } from '@playwright/test'
 import { pngBytes } from '../src-server/test/png'
-import { ADMIN_PASSWORD, createReadyUser, SHOTS_DIR, signIn } from './helpers'
+import { ADMIN_PASSWORD, createReadyUser, ISOLATED, SHOTS_DIR, signIn } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -40,7 +40,7 @@ async function open(page: Page, path: string, password = ADMIN_PASSWORD, italian
 // Each test walks several settings tabs with reloads and unlocks: past a minute on a busy 2-core machine.
 test.describe.configure({ timeout: 120_000 })
 
-test('API token: created in the UI, shown once, works as Bearer with its permissions; revoked -> 401', async ({ page }) => {
+test('API token: created in the UI, shown once, works as Bearer with its permissions; revoked -> 401', ISOLATED, async ({ page }) => {
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/api-token')
   await expect(page.getByRole('tab', { name: 'API tokens' })).toHaveAttribute('aria-selected', 'true')
@@ -100,7 +100,7 @@ test('API token: created in the UI, shown once, works as Bearer with its permiss
   expect((await page.request.get('/api/whoami', { headers: bearer })).status()).toBe(401)
 })
 
-test('company: name and hourly cost saved; a 2:1 logo is refused, a square one accepted and removable', async ({ page }) => {
+test('company: name and hourly cost saved; a 2:1 logo is refused, a square one accepted and removable', ISOLATED, async ({ page }) => {
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/company')
   const name = page.getByRole('textbox', { name: 'Company name' })
@@ -151,7 +151,7 @@ test('company: name and hourly cost saved; a 2:1 logo is refused, a square one a
   expect(restored).toBe(200)
 })
 
-test('idle timeout and a default phase parameter persist after a reload', async ({ page }) => {
+test('idle timeout and a default phase parameter persist after a reload', ISOLATED, async ({ page }) => {
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await open(page, '/app/admin/general/other')
   const idle = page.getByRole('textbox', { name: 'Idle lock' })
@@ -212,7 +212,7 @@ test('idle timeout and a default phase parameter persist after a reload', async 
   expect(restored).toBe(200)
 })
 
-test('departments: add, rename, delete; one assigned to a user cannot be deleted', async ({ page, request }) => {
+test('departments: add, rename, delete; one assigned to a user cannot be deleted', ISOLATED, async ({ page, request }) => {
   // A demo department given to a user is in use (set up through the REST API as admin).
   const login = await request.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } })
   const headers = { Authorization: `Bearer ${(await login.json()).detail.token}` }
@@ -264,7 +264,7 @@ test('departments: add, rename, delete; one assigned to a user cannot be deleted
 test.describe('in Italian', () => {
   test.use({ locale: 'it-IT' })
 
-  test('every tab reads in Italian', async ({ page, baseURL }) => {
+  test('every tab reads in Italian', ISOLATED, async ({ page, baseURL }) => {
     const admin = await createReadyUser(baseURL!, 'admin', { name: 'Anna', surname: 'Amministra' })
     await signIn(page, admin.username, admin.password)
     await open(page, '/app/admin/general/company', admin.password, true)

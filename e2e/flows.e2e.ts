@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { expect, type Page, test } from '@playwright/test'
-import { ADMIN_PASSWORD, openArea, signIn, uniqueName } from './helpers'
+import { ADMIN_PASSWORD, ISOLATED, openArea, signIn, uniqueName } from './helpers'
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
@@ -35,7 +35,7 @@ function startReceiver(): Promise<{ server: Server; url: string; hits: Hit[] }> 
 const expectedSignature = (secret: string, h: Hit) =>
   `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${h.id}.${h.timestamp}.${h.body}`).digest('base64')}`
 
-test('data flow: an admin creates a flow; a CSV import (a bad row shown in the preview, then fixed) creates a work order whose signed webhook is retried, delivered and redelivered', async ({ page }) => {
+test('data flow: an admin creates a flow; a CSV import (a bad row shown in the preview, then fixed) creates a work order whose signed webhook is retried, delivered and redelivered', ISOLATED, async ({ page }) => {
   const receiver = await startReceiver()
   const flowName = uniqueName('ERP')
   try {

@@ -1,6 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import { adminApi, ok, operatorWithWorkOrder, signIn, uniqueName } from './helpers'
 
 /**
  * Dates and times of a form step are read as typed, never rewritten silently (issue 11): text
@@ -11,11 +10,6 @@ import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from '.
 
 const SHOTS = '/tmp/shots-fixups'
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 const wrapperOf = (page: Page, input: Locator) => page.locator('.mantine-InputWrapper-root', { has: input })
 
 type Setup = { operator: { username: string; password: string }; job: string; date: string; time: string }
@@ -23,31 +17,15 @@ type Setup = { operator: { username: string; password: string }; job: string; da
 /** One form step with an optional date field and an optional time field, and a job for an operator. */
 async function setup(baseURL: string): Promise<Setup> {
   const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Date') })
   const field = async (name: string, type: 'date' | 'time') => (await ok<{ _key: string }>(await api.post('/api/field', { data: { name: uniqueName(name), type } })))._key
   const date = await field('Data controllo', 'date')
   const time = await field('Ora controllo', 'time')
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Controllo') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('DT').toUpperCase() } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Controllo',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, step_check: true },
-            steps: [{ type: 'form', title: 'Registro', text: '', fields: [date, time] }],
-          },
-        ],
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 1, operator_key: operator.key } }),
-  )
-  return { operator, job: wo.phases[0]!.jobs[0]!._key, date, time }
+  const { operator, job } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'DT',
+    operator: { surname: uniqueName('Date') },
+    phases: [{ name: 'Controllo', parameters: { step_check: true }, steps: [{ type: 'form', title: 'Registro', text: '', fields: [date, time] }] }],
+  })
+  return { operator, job, date, time }
 }
 
 /** The saved answers of the open batch's form step, by field key (null when not answered). */

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
-import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test'
+import { type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type BrowserContextOptions, expect, type Locator, type Page, request } from '@playwright/test'
+import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
 
 /** Shared by the browser tests: demo accounts, sign-in, users made through the admin API. */
 export const DEMO_PASSWORD = 'demo1234'
@@ -27,9 +28,33 @@ export const PHOTO_PNG = Buffer.from(
   'base64',
 )
 
+/**
+ * The tag of a test (or describe) that changes what every other spec sees: a setting, the
+ * server's clock, an active data flow. Such tests run alone, one after another, before the rest
+ * (the "isolated" project of playwright.config.ts); every other test runs beside others.
+ */
+export const ISOLATED = { tag: '@isolated' }
+
 let counter = 0
 /** A username no other test (or earlier run against the same database) uses. */
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}`
+
+const devices: BrowserContext[] = []
+
+/**
+ * A page in a browser context of its own (another person on another device). Close them with
+ * `test.afterEach(closeDevices)`: Playwright leaves such contexts open for the rest of the worker,
+ * where their live screens keep running beside the next specs.
+ */
+export async function newDevice(browser: Browser, options: BrowserContextOptions): Promise<Page> {
+  const context = await browser.newContext(options)
+  devices.push(context)
+  return context.newPage()
+}
+
+export async function closeDevices() {
+  await Promise.all(devices.splice(0).map((c) => c.close()))
+}
 
 /** Signs in through the login form (the login screen must be showing). */
 export async function fillLogin(page: Page, username: string, password: string) {
@@ -131,4 +156,99 @@ export async function releaseProduct(api: APIRequestContext, productKey: string,
   const res = await api.post(`/api/product/${productKey}/revision`, { data: { reason } })
   if (res.status() === 409 && (await res.json()).detail.code === 'NOTHING_TO_RELEASE') return
   expect(res.status(), await res.text()).toBe(201)
+}
+
+/** The `detail` of a successful API answer (any 2xx); otherwise the test fails with the body. */
+export async function ok<T = any>(res: APIResponse): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+/** A phase of a product's process as the admin API takes it; unset parts take the defaults. */
+export type PhaseSpec = {
+  name: string
+  parameters?: Partial<PhaseParameters>
+  steps?: unknown[]
+  operation_key?: string
+  production_notes?: string
+}
+
+export type OperatorWorkOrder = {
+  api: APIRequestContext
+  operator: NewUser
+  operationKey: string
+  productKey: string
+  productCode: string
+  wo: string
+  woCode: string
+  /** The first job of each phase, in phase order. */
+  jobs: string[]
+  /** The first phase's job. */
+  job: string
+  phaseKeys: string[]
+}
+
+/**
+ * The usual start of a floor test: a new operator (a unique surname), an operation, a product of
+ * its own with the given phases (one instruction step by default), released, and a work order of
+ * `quantity` given to the operator. Everything is named uniquely, so specs running side by side
+ * (and a second run on the same server) never meet.
+ */
+export async function operatorWithWorkOrder(
+  baseURL: string,
+  opts: {
+    prefix: string
+    description?: string
+    /** The operation's name before its unique suffix (the first phase's name by default). */
+    operation?: string
+    quantity?: number
+    phases?: PhaseSpec[]
+    operator?: { name?: string; surname?: string; scope?: string }
+    /** An operator the test made already, instead of a new one. */
+    assignee?: NewUser
+    /** More fields of the work order (`line`, `due_by` ...). */
+    workOrder?: Record<string, unknown>
+  },
+): Promise<OperatorWorkOrder> {
+  const api = await adminApi(baseURL)
+  const operator =
+    opts.assignee ??
+    (await createReadyUser(baseURL, opts.operator?.scope ?? 'operator', {
+      name: opts.operator?.name ?? 'Op',
+      surname: opts.operator?.surname ?? uniqueName(opts.prefix),
+    }))
+  const phases = opts.phases ?? [{ name: 'Montaggio' }]
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName(opts.operation ?? phases[0]!.name) } }))
+  const productCode = uniqueName(opts.prefix).toUpperCase()
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: opts.description ?? `Prodotto ${opts.prefix}` } }))
+  const process = await ok<{ phases: { _key: string }[] }>(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: phases.map((p) => ({
+          operation_key: p.operation_key ?? operation._key,
+          name: p.name,
+          parameters: { ...DEFAULT_PHASE_PARAMETERS, ...p.parameters },
+          steps: p.steps ?? [{ type: 'instruction', title: p.name, text: '', fields: [] }],
+          production_notes: p.production_notes ?? '',
+        })),
+      },
+    }),
+  )
+  await releaseProduct(api, product._key)
+  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity: opts.quantity ?? 1, operator_key: operator.key, ...opts.workOrder } }),
+  )
+  const jobs = wo.phases.map((p) => p.jobs[0]!._key)
+  return {
+    api,
+    operator,
+    operationKey: operation._key,
+    productKey: product._key,
+    productCode,
+    wo: wo._key,
+    woCode: wo.code,
+    jobs,
+    job: jobs[0]!,
+    phaseKeys: process.phases.map((p) => p._key),
+  }
 }

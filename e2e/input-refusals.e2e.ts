@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, fillLogin, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, ok, signIn, uniqueName } from './helpers'
 
 /**
  * Refused input reads in the user's language and names the field (issue 11): a rule a service
@@ -11,11 +11,6 @@ import { adminApi, createReadyUser, fillLogin, signIn, uniqueName } from './help
 test.use({ locale: 'it-IT', viewport: { width: 1280, height: 800 } })
 
 const SHOTS = '/tmp/shots-fixups'
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 async function openNewUser(page: Page, baseURL: string) {
   const admin = await createReadyUser(baseURL, 'admin')

@@ -180,12 +180,16 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   await shot(page, 'products-trashed')
   await page.getByRole('link', { name: 'Products' }).first().click()
   await stateFilter(page, 'Active')
-  // "PMP" finds both the demo pump and this product (E2E-PMP_...): only the trashed one is missing.
+  // "PMP-" finds the demo pump (every earlier run's E2E-PMP_... is "PMP_"): only the trashed one is missing.
   const search = page.getByRole('searchbox', { name: 'Search' })
   await search.clear()
-  await search.pressSequentially('PMP')
+  await search.pressSequentially('PMP-')
   await expect(page.getByRole('cell', { name: 'PMP-100', exact: true })).toBeVisible()
   expect(await listCodes(page)).not.toContain(code)
+  await search.clear()
+  await search.pressSequentially(code)
+  await expect(page).toHaveURL(new RegExp(`q=${code}`))
+  await expect(page.locator('table tbody tr')).toHaveCount(0)
   await stateFilter(page, 'In trash')
   await expect(page.getByRole('cell', { name: code })).toBeVisible()
   await shot(page, 'products-list-trash')

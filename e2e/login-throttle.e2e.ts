@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { shot, uniqueName } from './helpers'
+import { ISOLATED, shot, uniqueName } from './helpers'
 
 /** Wrong sign-ins sent from this browser, so they count for the same (account, address) pair as its login form. */
 async function wrongSignIn(page: Page, username: string): Promise<number> {
@@ -45,7 +45,7 @@ async function secondsIn(page: Page, pattern: RegExp): Promise<number> {
   return Number(pattern.exec((await alert.textContent()) ?? '')![1])
 }
 
-test('a throttled sign-in says how long to wait (English)', async ({ page }) => {
+test('a throttled sign-in says how long to wait (English)', ISOLATED, async ({ page }) => {
   const username = uniqueName('throttled')
   await page.goto('/login')
   await throttle(page, username)
@@ -62,7 +62,7 @@ test('a throttled sign-in says how long to wait (English)', async ({ page }) => 
 test.describe('Italian browser', () => {
   test.use({ locale: 'it-IT' })
 
-  test('un accesso rallentato dice quanto aspettare (italiano)', async ({ page }) => {
+  test('un accesso rallentato dice quanto aspettare (italiano)', ISOLATED, async ({ page }) => {
     const username = uniqueName('rallentato')
     await page.goto('/login')
     await throttle(page, username)

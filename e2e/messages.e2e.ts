@@ -1,6 +1,5 @@
-import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import { closeDevices, createReadyUser, fillLogin, newDevice, type NewUser, operatorWithWorkOrder } from './helpers'
 
 /**
  * Message threads (issue 7): an operator and production on a job (the operator from the work
@@ -14,44 +13,25 @@ const DESKTOP = { width: 1280, height: 860 }
 /** A badge or a poll shows what the other side did within two poll periods. */
 const POLLED = { timeout: 25_000 }
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 /** A one-phase work order assigned to a new operator; two new production users. */
 async function setup(baseURL: string) {
-  const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Marta', surname: 'Operaia' })
   const planner = await createReadyUser(baseURL, 'production', { name: 'Piero', surname: 'Planner' })
   const planner2 = await createReadyUser(baseURL, 'production', { name: 'Sofia', surname: 'Turno' })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('MSG').toUpperCase(), description: 'Valvola a sfera DN25' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Montaggio',
-            parameters: DEFAULT_PHASE_PARAMETERS,
-            steps: [{ type: 'instruction', title: 'Monta la valvola', text: '', fields: [] }],
-            production_notes: '',
-          },
-        ],
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 6, operator_key: operator.key } }),
-  )
-  return { operator, planner, planner2, wo: wo._key, woCode: wo.code, job: wo.phases[0]!.jobs[0]!._key }
+  const { operator, wo, woCode, job } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'MSG',
+    description: 'Valvola a sfera DN25',
+    operator: { name: 'Marta', surname: 'Operaia' },
+    quantity: 6,
+    phases: [{ name: 'Montaggio', steps: [{ type: 'instruction', title: 'Monta la valvola', text: '', fields: [] }] }],
+  })
+  return { operator, planner, planner2, wo, woCode, job }
 }
+
+test.afterEach(closeDevices)
 
 /** A new browser at a screen: signing in there leads back to it (a reload would lock the session). */
 async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage()
+  const page = await newDevice(browser, { viewport })
   await page.goto(path)
   await expect(page).toHaveURL(/\/login/)
   await fillLogin(page, user.username, user.password)

@@ -1,6 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import { adminApi, createReadyUser, ISOLATED, ok, operatorWithWorkOrder, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Numbers are saved as typed, pasted or scanned (issue 11, "Wrong data"): ',' and '.' are both
@@ -27,11 +26,6 @@ const MESSAGES = {
   },
 }
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 /** The Mantine wrapper of an input: where its label, description and error are. */
 const wrapperOf = (page: Page, input: Locator) => page.locator('.mantine-InputWrapper-root', { has: input })
 
@@ -40,31 +34,16 @@ type Setup = { operator: { username: string; password: string }; job: string; fi
 /** A product whose one phase is a form with four number fields, and a work order for an operator. */
 async function setup(baseURL: string): Promise<Setup> {
   const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Num') })
   const field = async (name: string, multiple = false) =>
     (await ok<{ _key: string }>(await api.post('/api/field', { data: { name: `${name} ${uniqueName('')}`, type: 'number', multiple } })))._key
   const fields = { typed: await field('Coppia'), pasted: await field('Diametro'), scanned: await field('Peso'), list: await field('Misure', true) }
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Misura') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('NUM').toUpperCase() } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Misura',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, step_check: true },
-            steps: [{ type: 'form', title: 'Misure', text: '', fields: Object.values(fields) }],
-          },
-        ],
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
-  )
-  return { operator, job: wo.phases[0]!.jobs[0]!._key, fields }
+  const { operator, job } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'NUM',
+    operator: { surname: uniqueName('Num') },
+    quantity: 2,
+    phases: [{ name: 'Misura', parameters: { step_check: true }, steps: [{ type: 'form', title: 'Misure', text: '', fields: Object.values(fields) }] }],
+  })
+  return { operator, job, fields }
 }
 
 /** The saved answers of the open batch's form step, by field key. */
@@ -178,7 +157,7 @@ for (const [locale, lang] of [
       await expect.poll(async () => (await savedValues(baseURL!, s.job))[s.fields.typed]).toBe(-0.5)
     })
 
-    test('admin: a negative hourly cost and a negative minimum order are refused next to the field, never made positive', async ({ page, baseURL }) => {
+    test('admin: a negative hourly cost and a negative minimum order are refused next to the field, never made positive', ISOLATED, async ({ page, baseURL }) => {
       const api = await adminApi(baseURL!)
       const before = await ok<{ operator_hourly_cost: number }>(await api.get('/api/settings'))
       const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('MIN').toUpperCase(), minimum_order: 10 } }))

@@ -1,6 +1,5 @@
-import { type APIRequestContext, expect, type Page, type Route, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { expect, type Page, type Route, test } from '@playwright/test'
+import { adminApi, ok, operatorWithWorkOrder, signIn, uniqueName } from './helpers'
 
 /**
  * The server's database goes away while an operator fills a form (issue 23): every API call
@@ -14,11 +13,6 @@ test.use({ viewport: { width: 1024, height: 768 } })
 
 const OUTAGE = { code: 'DATABASE_UNAVAILABLE', message: 'database unavailable: retry shortly' }
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-execution/${name}.png` })
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 /** What the app answers while PostgreSQL cannot be reached, per call of a tRPC batch or as REST. */
 async function answerDatabaseDown(route: Route) {
@@ -38,28 +32,20 @@ async function answerDatabaseDown(route: Route) {
 test('database down while a form is filled: a clear banner, the typed value kept, still signed in; back by itself', async ({ page, baseURL }) => {
   test.setTimeout(120_000)
   const api = await adminApi(baseURL!)
-  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('DbDown') })
   const field = await ok<{ _key: string }>(await api.post('/api/field', { data: { name: `Lotto viti ${uniqueName('')}`, type: 'text', mandatory: true } }))
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('DBD').toUpperCase(), description: 'Valvola' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Montaggio',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: 300, production_batch_qt: 1, auto_new_batch: true },
-            steps: [{ type: 'form', title: 'Registra il lotto', text: '', fields: [field._key] }],
-            production_notes: '',
-          },
-        ],
+  const { operator, job } = await operatorWithWorkOrder(baseURL!, {
+    prefix: 'DBD',
+    description: 'Valvola',
+    operator: { surname: uniqueName('DbDown') },
+    quantity: 2,
+    phases: [
+      {
+        name: 'Montaggio',
+        parameters: { max_offline: 300, production_batch_qt: 1, auto_new_batch: true },
+        steps: [{ type: 'form', title: 'Registra il lotto', text: '', fields: [field._key] }],
       },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }))
-  const job = wo.phases[0]!.jobs[0]!._key
+    ],
+  })
 
   await signIn(page, operator.username, operator.password)
   await page.getByTestId('to-confirm').click()

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import type { PhaseParameters } from '../src/domains/process/phase-parameters'
+import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, ok, operatorWithWorkOrder, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Floor-ready operator screens (issue 11): a job that cannot start opens read-only (why, and no
@@ -16,41 +16,30 @@ const SIZES = [
   { width: 1024, height: 768 },
 ] as const
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
 
 /** A product with one phase, a work order for the operator; returns its job keys by phase. */
 async function workOrder(
-  api: APIRequestContext,
+  baseURL: string,
   operator: NewUser,
   phases: { name: string; params?: Partial<PhaseParameters>; steps: StepSpec[] }[],
   quantity: number,
 ) {
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
-  const code = uniqueName('P').toUpperCase()
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code, description: 'Valvola a sfera DN25' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: phases.map((p) => ({
-          operation_key: operation._key,
-          name: p.name,
-          parameters: { ...DEFAULT_PHASE_PARAMETERS, ...p.params },
-          steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
-          production_notes: `Note di produzione di ${p.name}`,
-        })),
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Cliente Rossi: imballo rinforzato' } }),
-  )
-  return { code: wo.code, jobs: wo.phases.map((p) => p.jobs[0]!._key) }
+  const { woCode, jobs } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'P',
+    description: 'Valvola a sfera DN25',
+    operation: 'Montaggio',
+    assignee: operator,
+    quantity,
+    workOrder: { notes: 'Cliente Rossi: imballo rinforzato' },
+    phases: phases.map((p) => ({
+      name: p.name,
+      parameters: p.params,
+      steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
+      production_notes: `Note di produzione di ${p.name}`,
+    })),
+  })
+  return { code: woCode, jobs }
 }
 
 /** The operator on another device: an API client signed in with their own token. */
@@ -93,8 +82,8 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Floor') })
   // Two phases (phase 2 not ready), and a second work order whose job will run "on another device".
   const steps: StepSpec[] = [{ type: 'instruction', title: 'Prepara il banco', text: 'Viti M6.' }]
-  const first = await workOrder(api, operator, [{ name: 'Montaggio', steps }, { name: 'Collaudo', steps }], 2)
-  const other = await workOrder(api, operator, [{ name: 'Etichettatura', steps }], 1)
+  const first = await workOrder(baseURL!, operator, [{ name: 'Montaggio', steps }, { name: 'Collaudo', steps }], 2)
+  const other = await workOrder(baseURL!, operator, [{ name: 'Etichettatura', steps }], 1)
   const [ready, notReady] = first.jobs as [string, string]
   const running = other.jobs[0]!
   const calls = watchRuntimeCalls(page)
@@ -211,7 +200,7 @@ test('a long form step: the sticky Cancel/Save bar never covers the last field (
   const fields: string[] = []
   for (const f of specs) fields.push((await ok<{ _key: string }>(await api.post('/api/field', { data: { ...f, name: `${f.name} ${uniqueName('')}` } })))._key)
   const last = fields.at(-1)!
-  const wo = await workOrder(api, operator, [{ name: 'Montaggio', steps: [{ type: 'form', title: 'Registra i dati', fields }] }], 1)
+  const wo = await workOrder(baseURL!, operator, [{ name: 'Montaggio', steps: [{ type: 'form', title: 'Registra i dati', fields }] }], 1)
 
   await signIn(page, operator.username, operator.password)
   await expect(card(page, wo.jobs[0]!)).toHaveAttribute('data-selected', 'true')
@@ -255,7 +244,7 @@ test('"Update times": minutes over 59 say why Confirm is off and stay as typed; 
   await page.setViewportSize({ width: 1280, height: 800 })
   const api = await adminApi(baseURL!)
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Time') })
-  const wo = await workOrder(api, operator, [{ name: 'Montaggio', steps: [{ type: 'instruction', title: 'Monta' }] }], 2)
+  const wo = await workOrder(baseURL!, operator, [{ name: 'Montaggio', steps: [{ type: 'instruction', title: 'Monta' }] }], 2)
   const job = wo.jobs[0]!
   // Started and paused by the operator: its times can be corrected.
   const device = await operatorApi(baseURL!, operator)

@@ -1,6 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, uniqueName } from './helpers'
+import { expect, type Page, test } from '@playwright/test'
+import { adminApi, type NewUser, ok, operatorWithWorkOrder, signIn, uniqueName } from './helpers'
 
 /**
  * Offline past max_offline (issue 11) on the operator's tablet: the work timer stops where the
@@ -13,37 +12,22 @@ test.use({ viewport: { width: 1024, height: 768 } })
 const MAX_OFFLINE_S = 15
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-execution/${name}.png` })
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 /** An operator with one job of one instruction step; the phase shows the timer. */
 async function setup(baseURL: string): Promise<{ operator: NewUser; wo: string; job: string }> {
-  const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Offline') })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Saldatura') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('OFF').toUpperCase(), description: 'Telaio saldato' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Saldatura',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: MAX_OFFLINE_S, display_job_timer: true, std_processing_time: 600 },
-            steps: [{ type: 'instruction', title: 'Salda i raccordi', text: 'Cordone continuo.', fields: [] }],
-            production_notes: '',
-          },
-        ],
+  const { operator, wo, job } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'OFF',
+    description: 'Telaio saldato',
+    operator: { surname: uniqueName('Offline') },
+    quantity: 2,
+    phases: [
+      {
+        name: 'Saldatura',
+        parameters: { max_offline: MAX_OFFLINE_S, display_job_timer: true, std_processing_time: 600 },
+        steps: [{ type: 'instruction', title: 'Salda i raccordi', text: 'Cordone continuo.', fields: [] }],
       },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
-  )
-  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key }
+    ],
+  })
+  return { operator, wo, job }
 }
 
 const state = (page: Page) => page.getByTestId('job-state').first()

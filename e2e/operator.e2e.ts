@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS, type PhaseParameters } from '../src/domains/process/phase-parameters'
-import { adminApi, chooseInUserMenu, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
+import { adminApi, chooseInUserMenu, type NewUser, ok, openArea, operatorWithWorkOrder, PHOTO_PNG, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName, untilOpened } from './helpers'
 
 /**
  * Operator execution at 1024x768 (issue 6): select a job, run it step by step in batches,
@@ -20,11 +20,6 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS_DIR}
 type Params = PhaseParameters
 /** The default phase parameters, with a standard time (for the timer) and the step order forced. */
 const PARAMS: Params = { ...DEFAULT_PHASE_PARAMETERS, std_processing_time: 30, step_check: true, step_check_force_order: true }
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type StepSpec = { type: 'instruction' | 'form'; title: string; text?: string; fields?: string[] }
 type PhaseSpec = { name: string; params: Partial<Params>; steps: StepSpec[] }
@@ -60,39 +55,22 @@ async function makeFields(api: APIRequestContext): Promise<Record<string, string
 }
 
 async function setup(baseURL: string, phases: (fields: Record<string, string>) => PhaseSpec[], quantity: number): Promise<Setup> {
-  const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('E2E') })
-  const fields = await makeFields(api)
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Montaggio') } }))
-  const productCode = uniqueName('P').toUpperCase()
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Valvola a sfera DN25' } }))
-  const process = await ok<{ phases: { _key: string }[] }>(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: phases(fields).map((p) => ({
-          operation_key: operation._key,
-          name: p.name,
-          parameters: { ...PARAMS, ...p.params },
-          steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
-          production_notes: `Note di produzione di ${p.name}`,
-        })),
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity, operator_key: operator.key, notes: 'Ordine urgente per il cliente Rossi' } }),
-  )
-  return {
-    operator,
-    wo: wo._key,
-    woCode: wo.code,
-    productKey: product._key,
-    productCode,
-    phaseKeys: process.phases.map((p) => p._key),
-    jobs: wo.phases.map((p) => p.jobs[0]!._key),
-    fields,
-  }
+  const fields = await makeFields(await adminApi(baseURL))
+  const s = await operatorWithWorkOrder(baseURL, {
+    prefix: 'P',
+    description: 'Valvola a sfera DN25',
+    operation: 'Montaggio',
+    operator: { surname: uniqueName('E2E') },
+    quantity,
+    workOrder: { notes: 'Ordine urgente per il cliente Rossi' },
+    phases: phases(fields).map((p) => ({
+      name: p.name,
+      parameters: { ...PARAMS, ...p.params },
+      steps: p.steps.map((s) => ({ ...s, text: s.text ?? '', fields: s.fields ?? [] })),
+      production_notes: `Note di produzione di ${p.name}`,
+    })),
+  })
+  return { operator: s.operator, wo: s.wo, woCode: s.woCode, productKey: s.productKey, productCode: s.productCode, phaseKeys: s.phaseKeys, jobs: s.jobs, fields }
 }
 
 type Job = { status: string; active: boolean; ready: boolean; available_qt: number; completed_qt: number; paused_offline?: boolean }

@@ -1,7 +1,6 @@
-import { type APIRequestContext, expect, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { expect, test } from '@playwright/test'
 import { type IppPrinter, makeBasePdf, pdfText, startIppPrinter } from '../src-server/domains/printers/test-printers'
-import { adminApi, chooseInUserMenu, createReadyUser, releaseProduct, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, chooseInUserMenu, createReadyUser, ok, operatorWithWorkOrder, SHOTS_DIR, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Printing (issue 15) with a real IPP printer: ippeveprinter (cups-ipp-utils) started here on a
@@ -10,11 +9,6 @@ import { adminApi, chooseInUserMenu, createReadyUser, releaseProduct, SHOTS_DIR,
  * prints from the work session's phase prints to the IPP printer; the spooled PDF holds the
  * product code. Admin screens in English (the browser's language) at 1280x800, the operator's in Italian at 1024x768.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 let ipp: IppPrinter
 test.beforeAll(async () => {
@@ -27,21 +21,15 @@ test.afterAll(async () => {
 test('admin places a text and a QR field on a base PDF, assigns it to a phase; the operator prints it to the IPP printer', async ({ page, baseURL, browser }) => {
   test.setTimeout(180_000)
   const api = await adminApi(baseURL!)
-  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Lucia', surname: uniqueName('Stampa') })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Etichettatura') } }))
-  const productCode = uniqueName('LBL').toUpperCase()
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Valvola etichettata' } }))
   const phaseName = uniqueName('Imballo')
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: { phases: [{ operation_key: operation._key, name: phaseName, parameters: DEFAULT_PHASE_PARAMETERS, steps: [{ type: 'instruction', title: 'Imballa', text: '', fields: [] }] }] },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ _key: string; code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: operator.key } }),
-  )
-  const jobKey = wo.phases[0]!.jobs[0]!._key
+  const { operator, productCode, job: jobKey } = await operatorWithWorkOrder(baseURL!, {
+    prefix: 'LBL',
+    description: 'Valvola etichettata',
+    operation: 'Etichettatura',
+    operator: { name: 'Lucia', surname: uniqueName('Stampa') },
+    quantity: 4,
+    phases: [{ name: phaseName, steps: [{ type: 'instruction', title: 'Imballa', text: '', fields: [] }] }],
+  })
   const printerName = uniqueName('Ufficio IPP')
   await ok(await api.post('/api/printer', { data: { name: printerName, host: '127.0.0.1', port: ipp.port, protocol: 'ipp' } }))
 

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import { adminApi, releaseProduct, shot, signIn, uniqueName } from './helpers'
+import { adminApi, ok, releaseProduct, shot, signIn, uniqueName } from './helpers'
 
 const VIEWPORT = { width: 1280, height: 800 }
 
@@ -12,11 +12,6 @@ const day = (offset: number) => {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: API answers, checked by the assertions that use them
-async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<any> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: unknown }).detail
-}
-
 /**
  * A product of its own with two phases (Assemblaggio, then Collaudo) and two work orders:
  * one late with phase 1 given to operatore1, one due next week with nobody assigned.

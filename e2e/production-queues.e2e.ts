@@ -1,14 +1,9 @@
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, ISOLATED, type NewUser, ok, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 const SHOTS = '/tmp/shots-production'
 
 // biome-ignore lint/suspicious/noExplicitAny: API answers, checked by the assertions that use them
-async function ok(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<any> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: unknown }).detail
-}
-
 /** An API client signed in as `user` by Bearer token. */
 async function apiAs(baseURL: string, username: string, password: string): Promise<APIRequestContext> {
   const anon = await request.newContext({ baseURL })
@@ -94,7 +89,7 @@ async function openQueues(page: Page, plant: Plant) {
   await expect(page.getByTestId('operator-queue')).toHaveCount(2)
 }
 
-test.describe('production: operator queues, history in words, site queue positions', () => {
+test.describe('production: operator queues, history in words, site queue positions', ISOLATED, () => {
   let plant: Plant
 
   test.beforeEach(async ({ baseURL }) => {

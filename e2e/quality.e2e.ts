@@ -1,6 +1,5 @@
-import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { ADMIN_PASSWORD, adminApi, createReadyUser, type NewUser, openArea, PHOTO_PNG, releaseProduct, signIn, uniqueName, untilOpened } from './helpers'
+import { type Browser, expect, type Page, request, test } from '@playwright/test'
+import { ADMIN_PASSWORD, adminApi, ISOLATED, type NewUser, ok, openArea, operatorWithWorkOrder, PHOTO_PNG, signIn, uniqueName, untilOpened } from './helpers'
 
 /**
  * Quality issues (issue 7): an operator reports a problem with a photo from the work session at
@@ -15,11 +14,6 @@ test.use({ viewport: { width: 1024, height: 768 } })
 
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/quality-${name}.png` })
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type IssueType = { _key: string; name: string }
 type Issue = { _key: string; code: string; state: string; critical: boolean; batch_key: string | null; step_key: string | null; attachments: unknown[] }
@@ -41,33 +35,23 @@ const jobCritical = async (baseURL: string, key: string) => (await ok<{ critical
 
 /** An operator with one job: a product of one phase with two instructions, one piece per batch. */
 async function setup(baseURL: string): Promise<{ operator: NewUser; job: string; woCode: string }> {
-  const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Qualita') })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Verniciatura') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('Q').toUpperCase(), description: 'Coperchio verniciato' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Verniciatura',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, production_batch_qt: 1, step_check: true },
-            steps: [
-              { type: 'instruction', title: 'Controlla la superficie', text: 'Nessun graffio o bolla.', fields: [] },
-              { type: 'instruction', title: 'Vernicia', text: 'Due mani.', fields: [] },
-            ],
-            production_notes: '',
-          },
+  const { operator, job, woCode } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'Q',
+    description: 'Coperchio verniciato',
+    operator: { surname: uniqueName('Qualita') },
+    quantity: 2,
+    phases: [
+      {
+        name: 'Verniciatura',
+        parameters: { production_batch_qt: 1, step_check: true },
+        steps: [
+          { type: 'instruction', title: 'Controlla la superficie', text: 'Nessun graffio o bolla.', fields: [] },
+          { type: 'instruction', title: 'Vernicia', text: 'Due mani.', fields: [] },
         ],
       },
-    }),
-  )
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
-  )
-  return { operator, job: wo.phases[0]!.jobs[0]!._key, woCode: wo.code }
+    ],
+  })
+  return { operator, job, woCode }
 }
 
 async function newPage(browser: Browser, baseURL: string): Promise<Page> {
@@ -216,7 +200,7 @@ test('an operator reports a problem with a photo; quality makes it critical, clo
   }
 })
 
-test('an issue type with close-within 1 h escalates once the server clock passes the hour', async ({ browser, baseURL }) => {
+test('an issue type with close-within 1 h escalates once the server clock passes the hour', ISOLATED, async ({ browser, baseURL }) => {
   test.setTimeout(120_000)
   const type = await newIssueType(baseURL!, 1)
   let q = await newPage(browser, baseURL!)

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
+import { type Browser, expect, type Page, request, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, releaseProduct, fillLogin, type NewUser, uniqueName } from './helpers'
+import { createReadyUser, fillLogin, type NewUser, ok, operatorWithWorkOrder, uniqueName } from './helpers'
 
 /**
  * Issue 26, OEE: a batch recorded far faster than its standard time (an hour a piece, done in
@@ -11,42 +10,27 @@ import { adminApi, createReadyUser, releaseProduct, fillLogin, type NewUser, uni
  * named for what it is. The labour page's two tables are both exported, as CSV and Excel. On a line of its own, so other specs' data stays out.
  */
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 let reporter: NewUser
 let line = ''
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000)
-  const api = await adminApi(baseURL!)
-  const operator = await createReadyUser(baseURL!, 'operator', { name: 'Olga', surname: uniqueName('Oee') })
   reporter = await createReadyUser(baseURL!, 'reporting', { name: 'Remo', surname: 'Oee' })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Taglio') } }))
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('OEE').toUpperCase(), description: 'Piastra' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Taglio',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, production_batch_qt: 2, step_check: false, std_processing_time: 3600, auto_new_batch: false },
-            steps: [{ type: 'instruction', title: 'Taglia', text: 'Taglia la piastra.', fields: [] }],
-            production_notes: '',
-          },
-        ],
-      },
-    }),
-  )
-  await releaseProduct(api, product._key)
   line = uniqueName('L').toUpperCase()
-  const wo = await ok<{ phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key, line } }),
-  )
-  const job = wo.phases[0]!.jobs[0]!._key
+  const { operator, job } = await operatorWithWorkOrder(baseURL!, {
+    prefix: 'OEE',
+    description: 'Piastra',
+    operator: { name: 'Olga', surname: uniqueName('Oee') },
+    quantity: 2,
+    workOrder: { line },
+    phases: [
+      {
+        name: 'Taglio',
+        parameters: { production_batch_qt: 2, step_check: false, std_processing_time: 3600, auto_new_batch: false },
+        steps: [{ type: 'instruction', title: 'Taglia', text: 'Taglia la piastra.', fields: [] }],
+      },
+    ],
+  })
   const opApi = await request.newContext({ baseURL })
   const login = await ok<{ token: string }>(await opApi.post('/api/login', { data: { username: operator.username, password: operator.password } }))
   const headers = { authorization: `Bearer ${login.token}` }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uniqueName } from './helpers'
+import { type Browser, expect, type Page, request, test } from '@playwright/test'
+import { createReadyUser, fillLogin, type NewUser, ok, operatorWithWorkOrder, uniqueName } from './helpers'
 
 /**
  * Rapporti (issue 16): a reporting-only user signs in and lands on Rapporti, changes the period,
@@ -10,44 +9,27 @@ import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, uni
  * (two batches of 2, one piece scrapped), on a line of its own so other specs' data stays out.
  */
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 type Outcome = { job: { status: string; active_batch_key: string | null }; batch: { _key: string } | null }
 type Plant = { reporter: NewUser; operator: NewUser; job: string; line: string; productCode: string; woCode: string }
 
 async function makePlant(baseURL: string): Promise<Plant> {
-  const api = await adminApi(baseURL)
-  const operator = await createReadyUser(baseURL, 'operator', { name: 'Carla', surname: uniqueName('Rapporti') })
   const reporter = await createReadyUser(baseURL, 'reporting', { name: 'Rita', surname: 'Report' })
-  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Assemblaggio') } }))
-  const productCode = uniqueName('RPT').toUpperCase()
-  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: productCode, description: 'Staffa per rapporti' } }))
-  await ok(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
-          {
-            operation_key: operation._key,
-            name: 'Assemblaggio',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, production_batch_qt: 2, step_check: false, std_processing_time: 60, auto_new_batch: false },
-            steps: [{ type: 'instruction', title: 'Monta', text: 'Monta la staffa.', fields: [] }],
-            production_notes: '',
-          },
-        ],
-      },
-    }),
-  )
   const line = uniqueName('L').toUpperCase()
-  await releaseProduct(api, product._key)
-  const wo = await ok<{ code: string; phases: { jobs: { _key: string }[] }[] }>(
-    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 4, operator_key: operator.key, line } }),
-  )
-  const job = wo.phases[0]!.jobs[0]!._key
-
-  return { reporter, operator, job, line, productCode, woCode: wo.code }
+  const { operator, job, productCode, woCode } = await operatorWithWorkOrder(baseURL, {
+    prefix: 'RPT',
+    description: 'Staffa per rapporti',
+    operator: { name: 'Carla', surname: uniqueName('Rapporti') },
+    quantity: 4,
+    workOrder: { line },
+    phases: [
+      {
+        name: 'Assemblaggio',
+        parameters: { production_batch_qt: 2, step_check: false, std_processing_time: 60, auto_new_batch: false },
+        steps: [{ type: 'instruction', title: 'Monta', text: 'Monta la staffa.', fields: [] }],
+      },
+    ],
+  })
+  return { reporter, operator, job, line, productCode, woCode }
 }
 
 const TEXT = {

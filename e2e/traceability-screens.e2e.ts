@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, openArea, signIn } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, openArea, signIn } from './helpers'
 
 /**
  * Traceability screens of issue 13 on the demo serials (SN-PMP-0001 holds SN-MOT-0101 and
@@ -219,7 +219,7 @@ test("work order filter and the work order's Tracciabilità tab: produced and co
   await expect(page.getByTestId('wo-serials-consumed').getByRole('link')).toHaveCount(0)
 })
 
-test.describe('in Italian', () => {
+test.describe('in Italian', ISOLATED, () => {
   test.use({ locale: 'it-IT' })
 
   test('grafo, correzione e scheda Tracciabilità in italiano', async ({ page, baseURL }) => {

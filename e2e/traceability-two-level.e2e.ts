@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, signOut, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, signIn, signOut, uniqueName } from './helpers'
 
 /**
  * Two-level traceability (issue 13): a serialized sub-assembly (a motor group numbered by a
@@ -13,11 +13,6 @@ import { adminApi, createReadyUser, type NewUser, releaseProduct, signIn, signOu
  */
 
 const SHOTS = '/tmp/shots-serialexec'
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 type Setup = { operator: NewUser; tracer: NewUser; groupJob: string; finalJob: string; groupCode: string; finalCode: string; motorCode: string; prefix: string }
 
@@ -237,7 +232,7 @@ for (const { lang, locale, t } of LANGS) {
   })
 }
 
-test.describe('a component serial not in stock (SPEC 5)', () => {
+test.describe('a component serial not in stock (SPEC 5)', ISOLATED, () => {
   test.use({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
 
   test('with inventory management on, the operator confirms linking a motor in no stock position, without inventory movements', async ({ page, baseURL }) => {

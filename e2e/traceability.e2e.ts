@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
-import { adminApi, signIn, uniqueName } from './helpers'
+import { adminApi, ISOLATED, signIn, uniqueName } from './helpers'
 
 const SHOTS = '/tmp/shots-serials'
 const rowsOf = (page: Page, testid: string) => page.getByTestId(testid).locator('tbody tr')
@@ -69,7 +69,7 @@ test('traceability: filters by product and state; an unknown serial reads as not
   await expect(page.getByRole('alert')).toHaveText('Not found')
 })
 
-test('traceability: a code is corrected only with the setting on and a reason; the history keeps old, new and why', async ({ page, baseURL }) => {
+test('traceability: a code is corrected only with the setting on and a reason; the history keeps old, new and why', ISOLATED, async ({ page, baseURL }) => {
   const api = await adminApi(baseURL!)
   const setFlags = async (on: boolean) => expect((await api.patch('/api/settings', { data: { serial_code_edit: on, serial_delete: on } })).status()).toBe(200)
   await setFlags(false)
@@ -119,7 +119,7 @@ test('traceability: a code is corrected only with the setting on and a reason; t
   }
 })
 
-test('traceability: removing a component asks for a reason first', async ({ page, baseURL }) => {
+test('traceability: removing a component asks for a reason first', ISOLATED, async ({ page, baseURL }) => {
   const api = await adminApi(baseURL!)
   expect((await api.patch('/api/settings', { data: { serial_delete: true } })).status()).toBe(200)
   try {

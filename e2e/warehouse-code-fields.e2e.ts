@@ -1,16 +1,11 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, ok, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 26, code fields: a code typed and left without Enter is read when the field is left or
  * the form is submitted (a click on the button), never dropped; an unknown code refuses the
  * submit with the reason; a list filtered by an unknown code shows nothing and says why.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 async function newPage(browser: Browser, locale: string): Promise<Page> {
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } })

@@ -1,16 +1,11 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, ok, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 26, warehouse messages: too little stock says how much is there; a reverted movement
  * links its reversal by number (and back); a toast
  * does not cover the page's action buttons. Italian and English.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 async function newPage(browser: Browser, locale: string): Promise<Page> {
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } })

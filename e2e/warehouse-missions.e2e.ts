@@ -1,6 +1,6 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { adminApi, createReadyUser, type NewUser, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 14, missions and production ties: a warehouse user (Italian) makes a mission to bring a
@@ -11,11 +11,6 @@ import { adminApi, createReadyUser, type NewUser, releaseProduct, SHOTS_DIR, sig
  * spec changes are put back at the end.
  */
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
-
 type Settings = { inventory_management: boolean; default_production_position_key: string | null; default_consumption_position_key: string | null; negative_stock_allowed: boolean }
 
 async function newPage(browser: Browser, locale: string, width = 1280, height = 800): Promise<Page> {
@@ -23,7 +18,7 @@ async function newPage(browser: Browser, locale: string, width = 1280, height = 
   return context.newPage()
 }
 
-test('a warehouse user brings the components to the line by scanning; an operator completes the batch and the stock moves', async ({ browser, baseURL }) => {
+test('a warehouse user brings the components to the line by scanning; an operator completes the batch and the stock moves', ISOLATED, async ({ browser, baseURL }) => {
   test.setTimeout(240_000)
   const api = await adminApi(baseURL!)
   const tag = uniqueName('').replace(/^_/, '').toUpperCase()
@@ -216,7 +211,7 @@ test('a warehouse user brings the components to the line by scanning; an operato
   }
 })
 
-test('a batch short of a component is refused with a clear message and nothing moves', async ({ browser, baseURL }) => {
+test('a batch short of a component is refused with a clear message and nothing moves', ISOLATED, async ({ browser, baseURL }) => {
   test.setTimeout(180_000)
   const api = await adminApi(baseURL!)
   const tag = uniqueName('').replace(/^_/, '').toUpperCase()

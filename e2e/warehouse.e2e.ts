@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, type NewUser, ok, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
  * Issue 14, the warehouse core: a warehouse user (Italian) lands on the warehouse, builds positions
@@ -10,11 +10,6 @@ import { adminApi, createReadyUser, type NewUser, SHOTS_DIR, signIn, uniqueName 
  * load shows its message in red for 1.5 s (SPEC 8). Products through the API; nothing shared is
  * changed.
  */
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.status(), await res.text()).toBeLessThan(300)
-  return ((await res.json()) as { detail: T }).detail
-}
 
 async function newPage(browser: Browser, locale: string, width = 1280, height = 800): Promise<Page> {
   const context = await browser.newContext({ locale, viewport: { width, height } })

@@ -125,8 +125,14 @@ await Promise.all(
   ),
 )
 const built = await run('client build', ['bun', '--bun', 'vite', 'build', '--logLevel', 'warn'])
-if (built === 0) await run('browser tests', ['bun', '--bun', 'playwright', 'test'], (out) => ({
+// The isolated tests (tagged ISOLATED) alone on one worker, then the rest on two; the second
+// runs whatever the first answered, so one run shows every failure.
+const playwrightCount = (out: string) => ({
   passed: num(out, /^\s*(\d+) passed/m) + num(out, /^\s*(\d+) flaky/m),
   failed: num(out, /^\s*(\d+) failed/m),
-}))
+})
+if (built === 0) {
+  await run('browser tests, isolated', ['bun', '--bun', 'playwright', 'test', '--project', 'isolated'], playwrightCount)
+  await run('browser tests, in parallel', ['bun', '--bun', 'playwright', 'test', '--project', 'parallel'], playwrightCount)
+}
 finish()

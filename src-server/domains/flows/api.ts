@@ -1,54 +1,31 @@
 import * as v from 'valibot'
 import { DeliveryListInput, DeliveryPage, DeliveryRow, FLOW_EVENT_TYPES, FlowCreateInput, FlowPatchInput, FlowRow } from '../../../src/domains/flows/schemas'
 import { Key } from '../../../src/valibot-helpers'
+import { libraryCrud } from '../../api/library-crud'
 import { mutation, query, useCases } from '../../api/use-case'
 import * as flows from './service'
 
 const admin = { scope: 'admin' } as const
-const ByKey = v.object({ key: Key })
+const crud = libraryCrud({ path: '/flow', read: admin, write: admin })
 const SHAPE =
   'Each delivery is a POST of JSON {type, timestamp, data} with the Standard Webhooks headers webhook-id (stable per delivery: drop duplicates by it), webhook-timestamp (seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body" with the secret; a whsec_ secret signs with its base64-decoded bytes). A 2xx answer delivers it; anything else is retried with exponential backoff for 24 h, in order per flow.'
 
 export const flowsApi = useCases('flows', {
-  list: query({
-    summary: `The data flows (outbound webhooks) by name, with their delivery counts. ${SHAPE}`,
-    access: admin,
-    response: v.array(FlowRow),
-    rest: { method: 'get', path: '/flow' },
-    run: (ctx) => flows.listFlows(ctx),
-  }),
-  get: query({
-    summary: 'One data flow',
-    access: admin,
-    input: ByKey,
-    response: FlowRow,
-    rest: { method: 'get', path: '/flow/{key}' },
-    run: (ctx, input) => flows.getFlow(ctx, input.key),
-  }),
-  create: mutation({
+  list: crud.list({ summary: `The data flows (outbound webhooks) by name, with their delivery counts. ${SHAPE}`, response: v.array(FlowRow), run: flows.listFlows }),
+  get: crud.get({ summary: 'One data flow', response: FlowRow, run: flows.getFlow }),
+  create: crud.create({
     summary: `Create a data flow: name (unique whatever the case: 409 FLOW_NAME_TAKEN), url (http/https), event_types (any of ${FLOW_EVENT_TYPES.join(', ')}), secret (>= 16 characters; made when omitted), active. ${SHAPE}`,
-    access: admin,
     input: FlowCreateInput,
     response: FlowRow,
-    rest: { method: 'post', path: '/flow', status: 201 },
-    run: (ctx, input) => flows.createFlow(ctx, ctx.actor, input),
+    run: flows.createFlow,
   }),
-  patch: mutation({
+  patch: crud.patch({
     summary: 'Change name, url, secret, event_types and/or active (a paused flow keeps its waiting deliveries until it is active again, for up to 24 h)',
-    access: admin,
-    input: v.object({ key: Key, patch: FlowPatchInput }),
+    patch: FlowPatchInput,
     response: FlowRow,
-    rest: { method: 'patch', path: '/flow/{key}', body: 'patch' },
-    run: (ctx, input) => flows.patchFlow(ctx, ctx.actor, input.key, input.patch),
+    run: flows.patchFlow,
   }),
-  delete: mutation({
-    summary: 'Delete a data flow with its delivery log (waiting deliveries are dropped)',
-    access: admin,
-    input: ByKey,
-    response: v.object({ _key: v.string() }),
-    rest: { method: 'delete', path: '/flow/{key}' },
-    run: (ctx, input) => flows.deleteFlow(ctx, ctx.actor, input.key),
-  }),
+  delete: crud.delete({ summary: 'Delete a data flow with its delivery log (waiting deliveries are dropped)', run: flows.deleteFlow }),
   deliveries: query({
     summary:
       'The delivery log of a flow, newest first: status (pending = waiting for its first try or a retry, delivered, failed = given up after 24 h), attempts, last response code and error. Pages: pass next_before as before.',
@@ -62,7 +39,7 @@ export const flowsApi = useCases('flows', {
   redeliver: mutation({
     summary: 'Send a delivered or failed delivery again, same webhook-id and body (409 DELIVERY_PENDING while it is still being retried)',
     access: admin,
-    input: ByKey,
+    input: v.object({ key: Key }),
     response: DeliveryRow,
     rest: { method: 'post', path: '/flow-delivery/{key}/redeliver' },
     run: (ctx, input) => flows.redeliver(ctx, ctx.actor, input.key),

@@ -1,56 +1,39 @@
 import * as v from 'valibot'
 import type { Scope } from '../../../src/auth/scopes'
 import { FieldCreateInput, FieldDeleteResult, FieldListInput, FieldPatchInput, FieldRow } from '../../../src/domains/form-fields/schemas'
-import { Key } from '../../../src/valibot-helpers'
-import { mutation, query, useCases } from '../../api/use-case'
+import { libraryCrud } from '../../api/library-crud'
+import { useCases } from '../../api/use-case'
 import * as fields from './service'
 
 /** Who reads the field library: those who design forms (admin, library) and those who fill them. */
 const FIELD_READERS = ['admin', 'library', 'operator', 'production', 'quality', 'traceability'] as const satisfies readonly Scope[]
-const read = { scope: FIELD_READERS }
-const admin = { scope: 'admin' } as const
-const ByKey = v.object({ key: Key })
+const crud = libraryCrud({ path: '/field', read: { scope: FIELD_READERS }, write: { scope: 'admin' } })
 
 export const formFieldsApi = useCases('form fields', {
-  list: query({
+  list: crud.list({
     summary: 'The form field library (archived fields too, unless active_only=true)',
-    access: read,
     input: FieldListInput,
     response: v.array(FieldRow),
     // Scripts filter by active_only alone; search, archived_only and sorting are the screens'.
-    rest: { method: 'get', path: '/field', omit: ['search', 'archived_only', 'sort', 'desc'] },
-    run: (ctx, input) => fields.listFields(ctx, input),
+    rest: { omit: ['search', 'archived_only', 'sort', 'desc'] },
+    run: fields.listFields,
   }),
-  get: query({
-    summary: 'One form field',
-    access: read,
-    input: ByKey,
-    response: FieldRow,
-    rest: { method: 'get', path: '/field/{key}' },
-    run: (ctx, input) => fields.getField(ctx, input.key),
-  }),
-  create: mutation({
+  get: crud.get({ summary: 'One form field', response: FieldRow, run: fields.getField }),
+  create: crud.create({
     summary: 'Create a form field (name required and unique; choice fields need options); detail._key is its key',
-    access: admin,
     input: FieldCreateInput,
     response: FieldRow,
-    rest: { method: 'post', path: '/field', status: 201 },
-    run: (ctx, input) => fields.createField(ctx, ctx.actor, input),
+    run: fields.createField,
   }),
-  patch: mutation({
+  patch: crud.patch({
     summary: 'Change a form field; active=false archives it. A field in use cannot change type (409 FIELD_IN_USE)',
-    access: admin,
-    input: v.object({ key: Key, patch: FieldPatchInput }),
+    patch: FieldPatchInput,
     response: FieldRow,
-    rest: { method: 'patch', path: '/field/{key}', body: 'patch' },
-    run: (ctx, input) => fields.patchField(ctx, ctx.actor, input.key, input.patch),
+    run: fields.patchField,
   }),
-  delete: mutation({
+  delete: crud.delete({
     summary: 'Delete an unused form field; a field in use is archived instead (detail.archived)',
-    access: admin,
-    input: ByKey,
     response: FieldDeleteResult,
-    rest: { method: 'delete', path: '/field/{key}' },
-    run: (ctx, input) => fields.deleteField(ctx, ctx.actor, input.key),
+    run: fields.deleteField,
   }),
 })

@@ -1,37 +1,33 @@
 import * as v from 'valibot'
 import { DefaultPrinterInput, PrinterInput, PrinterPatchInput, PrinterRow, PrintRow } from '../../../src/domains/printing/schemas'
 import { Key } from '../../../src/valibot-helpers'
+import { libraryCrud } from '../../api/library-crud'
 import { mutation, query, useCases } from '../../api/use-case'
 import { testPrint } from '../prints/service'
 import * as printers from './service'
 
 const admin = { scope: 'admin' } as const
 const signedIn = { scope: 'signed-in' } as const
+const crud = libraryCrud({ path: '/printer', read: signedIn, write: admin })
 
 export const printersApi = useCases('printers', {
-  list: query({
+  list: crud.list({
     summary: 'The printers library by name (trash=true: the trash)',
-    access: signedIn,
     input: v.object({ trash: v.optional(v.boolean()) }),
     response: v.array(PrinterRow),
-    rest: { method: 'get', path: '/printer' },
-    run: (ctx, input) => printers.listPrinters(ctx, input),
+    run: printers.listPrinters,
   }),
-  create: mutation({
+  create: crud.create({
     summary: 'New printer: name (unique) and uri (ipp://host[:port]/path, ipps:// for IPP over TLS such as a CUPS queue, socket://host[:port] for raw TCP; default ports 631 and 9100), or host with protocol ipp, ipps or raw, port and path; 400 PRINTER_URI_INVALID saying what is wrong',
-    access: admin,
     input: PrinterInput,
     response: PrinterRow,
-    rest: { method: 'post', path: '/printer', status: 201 },
-    run: (ctx, input) => printers.createPrinter(ctx, ctx.actor, input),
+    run: printers.createPrinter,
   }),
-  patch: mutation({
+  patch: crud.patch({
     summary: 'Change a printer; trash true puts it in the trash (and clears it as anyone default), false restores it',
-    access: admin,
-    input: v.object({ key: Key, patch: PrinterPatchInput }),
+    patch: PrinterPatchInput,
     response: PrinterRow,
-    rest: { method: 'patch', path: '/printer/{key}', body: 'patch' },
-    run: (ctx, input) => printers.patchPrinter(ctx, ctx.actor, input.key, input.patch),
+    run: printers.patchPrinter,
   }),
   test: mutation({
     summary: 'Send a one-page test print; logged. 422 PRINTER_UNREACHABLE (within a few seconds) or PRINTER_REFUSED when it does not take it',
