@@ -152,6 +152,8 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   FORM_VALUE_INVALID: msg`Valore non valido in un campo del modulo`,
   IDEMPOTENCY_KEY_REUSED: msg`Richiesta duplicata non valida: riprova`,
   OFFLINE_SINCE_IN_FUTURE: msg`L'inizio del periodo offline è nel futuro: controlla l'orologio del dispositivo`,
+  CLIENT_TIME_IN_FUTURE: msg`L'ora dell'operazione è nel futuro: controlla l'orologio del dispositivo`,
+  CLIENT_TIME_PAST_MAX_OFFLINE: msg`Operazione fatta offline oltre il tempo massimo consentito dalla fase: la sessione di lavoro era già chiusa`,
   EVENT_TYPE_NOT_REPORTABLE: msg`Questo tipo di evento è registrato solo dal server`,
   UNKNOWN_ISSUE_TYPE: msg`Tipo di segnalazione non trovato`,
   ISSUE_TYPE_INACTIVE: msg`Questo tipo di segnalazione non è più attivo`,

@@ -11257,6 +11257,7 @@ export interface operations {
                     idempotency_key: string;
                     /** @enum {string} */
                     reason?: "user" | "no_material" | "end_session" | "leave_page";
+                    client_time?: number;
                 };
             };
         };
@@ -11901,6 +11902,7 @@ export interface operations {
                     }[];
                     /** Format: uuid */
                     idempotency_key: string;
+                    client_time?: number;
                 };
             };
         };
@@ -12017,6 +12019,7 @@ export interface operations {
                     }[];
                     /** Format: uuid */
                     idempotency_key: string;
+                    client_time?: number;
                 };
             };
         };
@@ -12128,6 +12131,7 @@ export interface operations {
                     /** Format: uuid */
                     idempotency_key: string;
                     scrapped_qt?: number;
+                    client_time?: number;
                 };
             };
         };
