@@ -32,6 +32,7 @@ function emit(patch: Partial<QueueState>) {
 
 export const offlineQueue = {
   subscribe(listener: () => void) {
+    start()
     listeners.add(listener)
     return () => listeners.delete(listener)
   },
@@ -42,6 +43,7 @@ export const offlineQueue = {
 
   /** Keeps a write made now (or one that just failed to reach the server, with the key it was sent with). */
   async keep(draft: OfflineWriteDraft, jobKey: string, label: WriteLabel, idempotencyKey = newIdempotencyKey()): Promise<QueuedWrite> {
+    start()
     const userKey = auth.session?.user_key
     if (!userKey) throw new ApiError(401, 'NOT_AUTHENTICATED', 'signed out')
     const write = { ...draft, input: { ...draft.input, idempotency_key: idempotencyKey, client_time: Math.round(serverNow()) } } as OfflineWrite
@@ -107,7 +109,14 @@ async function flush() {
 /** The refusal as the client reads any other: translated by its code at display time. */
 export const refusalOf = (r: RefusedWrite) => new ApiError(r.status, r.code, r.message, r.extra)
 
-if (typeof window !== 'undefined') {
+let started = false
+/**
+ * Follows the session and the connection from the first screen that shows the queue on (not at
+ * import: the modules it follows may sit in chunks evaluated after this one).
+ */
+function start() {
+  if (started || typeof window === 'undefined') return
+  started = true
   pageHideHold.keepsWritesFor = (jobKey) => state.pending.some((w) => w.job_key === jobKey)
   // The signed-in (or locked) operator's queue is read from the device; another user's stays there for them.
   let known: string | null = null
