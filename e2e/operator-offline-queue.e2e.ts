@@ -140,7 +140,7 @@ test('offline: two steps with values and the batch are kept through a reload and
 
     // Online again: the operator unlocks, the kept writes go out in order, once.
     await context.setOffline(false)
-    await page.getByLabel('Password').pressSequentially(s.operator.password)
+    await page.getByRole('textbox', { name: 'Password' }).pressSequentially(s.operator.password)
     await page.getByRole('button', { name: 'Sblocca' }).click()
     await expect(page.getByTestId('lock-screen')).toHaveCount(0, { timeout: 15_000 })
     await expect(page.getByTestId('offline-queue')).toHaveCount(0, { timeout: 20_000 })
