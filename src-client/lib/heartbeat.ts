@@ -84,8 +84,9 @@ export const serverNow = () => Date.now() + serverClockOffset
 
 /**
  * Registered by the offline queue (src-client/offline/queue.ts): the job still has writes kept
- * on this device. Closing or reloading the page then leaves it running: a pause sent now would
- * reach the server before those writes and refuse them all.
+ * on this device. Leaving the work session, closing or reloading the page then leaves it running:
+ * a pause sent now would reach the server before those writes and refuse them all (the server's
+ * offline sweep pauses it after max_offline if they never come).
  */
 export const pageHideHold = { keepsWritesFor: (_jobKey: string) => false }
 
@@ -138,10 +139,11 @@ export const jobRuntime = {
 
   /** Leaving the work session: every job running here pauses (JOB_PAUSED, reason leave_page). */
   async pauseAll(reason: 'leave_page' | 'end_session' = 'leave_page') {
-    const keys = [...tracked.keys()]
-    for (const k of keys) tracked.delete(k)
+    const all = [...tracked.keys()]
+    for (const k of all) tracked.delete(k)
     clearBeat()
     emit({})
+    const keys = all.filter((k) => !pageHideHold.keepsWritesFor(k))
     await Promise.all(
       keys.map((job_key) =>
         withIdempotency(`pause:${job_key}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason })).catch(
