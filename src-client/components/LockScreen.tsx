@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { plural } from '@lingui/core/macro'
 import { useEffect, useState } from 'react'
 import { auth } from '../lib/auth-store'
+import { keptWritesOf } from '../offline/kept-count'
 import { useAuthState } from '../lib/use-auth'
 import { displayNameOf, initialsOf } from '../lib/user-names'
 import { AuthForm, useCredentialsSubmit } from './AuthForm'
@@ -86,22 +87,14 @@ export function LockScreen() {
   )
 }
 
-/**
- * How many writes the locked user has kept on this device (issue 24): read straight from its
- * store, loaded only when a lock screen shows, so the first load carries none of it.
- */
+/** How many writes the locked user has kept on this device (issue 24). */
 function useKeptWrites(userKey: string | null): number {
   const [count, setCount] = useState(0)
   useEffect(() => {
     setCount(0)
     if (!userKey) return
     let live = true
-    import('../offline/db')
-      .then((db) => db.pendingOf(userKey))
-      .then((writes) => live && setCount(writes.length))
-      .catch(() => {
-        // No IndexedDB (a private window): nothing was kept either.
-      })
+    void keptWritesOf(userKey).then((n) => live && setCount(n))
     return () => {
       live = false
     }
