@@ -192,6 +192,7 @@ test.describe('conflict', () => {
     await second.click()
     await second.pressSequentially('40,5')
     await page.getByTestId('save-step').click()
+    await expect(page.getByText('Changes saved on this device: they are sent as soon as the server answers')).toBeVisible()
     await expect(page.getByTestId('offline-queue')).toContainText('Offline: 2 operations pending')
 
     // Meanwhile production pauses the job.

@@ -10,7 +10,7 @@ import { FormFieldInput } from '../../../../../components/operator/FormFieldInpu
 import { MediaView } from '../../../../../components/operator/MediaView'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { type Keepable, useWorkSession } from '../../../../../components/operator/work-session-context'
-import { useOfflineQueue } from '../../../../../offline/queue'
+import { offlineQueue, useOfflineQueue } from '../../../../../offline/queue'
 import { auth } from '../../../../../lib/auth-store'
 import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
@@ -200,7 +200,7 @@ function BatchSteps() {
     if (out) {
       setDraft(null)
       setShowErrors(false)
-      notifySuccess(t`Modifiche salvate`)
+      notifySuccess(offlineQueue.holdsWrites() ? t`Modifiche salvate sul dispositivo: vengono inviate appena il server risponde` : t`Modifiche salvate`)
     }
   }
 
