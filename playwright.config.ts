@@ -24,6 +24,9 @@ export default defineConfig({
     locale: 'en-US',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
+    // The app's service worker (issue 24) registers a few seconds after load; requests it answers
+    // bypass page.route. Specs that test the installed app allow it (operator-offline-queue).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

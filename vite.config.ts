@@ -3,7 +3,9 @@ import babel from '@rolldown/plugin-babel'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 import { clientChunks, precompress } from './scripts/vite-build-tuning.ts'
+import { pwaOptions } from './scripts/vite-pwa.ts'
 
 const API_PORT = Number(process.env.PORT ?? 8000)
 
@@ -27,6 +29,7 @@ export default defineConfig({
     react(),
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
+    VitePWA(pwaOptions),
     precompress(),
   ],
   server: {

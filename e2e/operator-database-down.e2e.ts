@@ -5,8 +5,9 @@ import { adminApi, ok, operatorWithWorkOrder, signIn, uniqueName } from './helpe
  * The server's database goes away while an operator fills a form (issue 23): every API call
  * answers what the server answers then (503 DATABASE_UNAVAILABLE with Retry-After, in REST's or
  * tRPC's shape; src-server/db/outage.test.ts checks the server side on a real PostgreSQL). The
- * tablet says "server unreachable: the database is not answering", keeps what was typed, does
- * not sign out, and goes on by itself once the server answers again.
+ * tablet says "server unreachable: the database is not answering", keeps the confirmation on the
+ * device (issue 24: "1 operation pending", the step done on screen), does not sign out, and sends
+ * it by itself once the server answers again.
  */
 
 test.use({ viewport: { width: 1024, height: 768 } })
@@ -54,32 +55,31 @@ test('database down while a form is filled: a clear banner, the typed value kept
   await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'running')
   await page.getByTestId(`field-${field._key}`).fill('LV-2231')
 
-  // PostgreSQL goes away: the confirmation is refused with 503 (after the client's own retries).
+  // PostgreSQL goes away: the confirmation is refused with 503 (after the client's own retries) and kept on the tablet.
   await page.route('**/api/**', answerDatabaseDown)
   await page.getByTestId('confirm-step').click()
-  await expect(page.getByText('Server unreachable: the database is not answering, try again shortly')).toBeVisible({ timeout: 15_000 })
+  await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operation pending', { timeout: 15_000 })
   const banner = page.getByTestId('offline-banner')
   await expect(banner).toBeVisible()
   await expect(banner).toHaveAttribute('data-cause', 'database')
   await expect(banner).toContainText('Server unreachable: the database is not answering')
   await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'offline')
-  // The work session's own poll (every 20 s, retried twice) fails too: the screen and the typed value stay, nobody signs out.
+  // The work session's own poll (every 20 s, retried twice) fails too: the screen and the work kept stay, nobody signs out.
   let refusedPolls = 0
   page.on('response', (r) => {
     if (r.url().includes('execution.workSession') && r.status() === 503) refusedPolls++
   })
   await expect.poll(() => refusedPolls, { timeout: 40_000 }).toBeGreaterThanOrEqual(3)
-  await expect(page.getByTestId('step-panel')).toBeVisible()
-  await expect(page.getByTestId(`field-${field._key}`)).toHaveValue('LV-2231')
+  await expect(page.getByTestId('batch-kept')).toBeVisible()
+  await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operation pending')
   await expect(page).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
   await shot(page, 'database-down-banner')
 
-  // Back: the probe of /api/health sees it, the banner goes, the same value is confirmed.
+  // Back: the probe of /api/health sees it, the banner goes, the kept confirmation is sent once.
   await page.unroute('**/api/**', answerDatabaseDown)
   await expect(banner).toHaveCount(0, { timeout: 15_000 })
+  await expect(page.getByTestId('offline-queue')).toHaveCount(0, { timeout: 15_000 })
   await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'running')
-  await expect(page.getByTestId(`field-${field._key}`)).toHaveValue('LV-2231')
-  await page.getByTestId('confirm-step').click()
   await expect.poll(async () => (await ok<{ job: { completed_qt: number } }>(await api.get(`/api/job/${job}/work-session`))).job.completed_qt).toBe(1)
   await page.getByTestId('pause-job').click()
   await expect(page.getByTestId('job-state').first()).toHaveAttribute('data-state', 'paused')

@@ -50,8 +50,8 @@ const NODE_MODULES = /[\\/]node_modules[\\/]/
 /** Libraries only a few screens use: never grouped, so they stay with the screens that import them (report charts: @mantine/charts, recharts and its own libraries; exceljs: the report Excel export, loaded on the click; pdf.js: the print template field editor; the camera's barcode decoder, loaded on the first scan). */
 const HEAVY =
   /[\\/]node_modules[\\/](?:barcode-detector|zxing-wasm|@tanstack[\\/](?:react-)?table|pdfjs-dist|exceljs|@dnd-kit|@mantine[\\/](?:dates|charts)|dayjs|@xyflow|@dagrejs|classcat|zustand|recharts|@reduxjs|react-redux|redux|reselect|immer|victory-vendor|decimal\.js-light|es-toolkit|eventemitter3|internmap|d3-(?:drag|zoom|selection|interpolate|color|dispatch|ease|timer|transition|scale|shape|path|array|format|time|time-format)[\\/])/
-/** The app's own modules that lazy screens share: components, client helpers, the shared src/ (schemas, rules). */
-const SHARED = /[\\/](?:src-client[\\/](?:components|lib)|src)[\\/]/
+/** The app's own modules that lazy screens share: components, client helpers, the offline queue, the shared src/ (schemas, rules). */
+const SHARED = /[\\/](?:src-client[\\/](?:components|lib|offline)|src)[\\/]/
 /** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table; the camera dialog loads on first use). */
 const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/]scan[\\/](?:CameraScanDialog\.tsx|barcode-reader\.ts)$|[\\/]src-client[\\/]components[\\/](?:DataTable|DateField|serials[\\/]GenealogyGraph)\.tsx$|[\\/]src-client[\\/]components[\\/]serials[\\/]genealogy-graph\.ts$/
 /**

@@ -14,6 +14,7 @@ import { auth } from './lib/auth-store'
 import { activateLocale, i18n, localeFor } from './lib/i18n'
 import { setLastHref } from './lib/last-location'
 import { saveSnapshot, takeSnapshot } from './lib/snapshot'
+import { registerServiceWorkerLater } from './offline/register-sw'
 import { queryClient, trpc } from './lib/trpc'
 import { routeTree } from './routeTree.gen'
 import { cssVariablesResolver, theme } from './theme'
@@ -54,6 +55,8 @@ window.addEventListener('pagehide', () => {
     queryClient,
   )
 })
+
+registerServiceWorkerLater()
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'mes.color-scheme' })
 

@@ -152,6 +152,8 @@ export const ERROR_CODES = [
   'FORM_VALUE_INVALID',
   'IDEMPOTENCY_KEY_REUSED',
   'OFFLINE_SINCE_IN_FUTURE',
+  'CLIENT_TIME_IN_FUTURE',
+  'CLIENT_TIME_PAST_MAX_OFFLINE',
   // events reported by clients
   'EVENT_TYPE_NOT_REPORTABLE',
   // quality: issues and message threads

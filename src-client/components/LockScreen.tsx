@@ -1,7 +1,9 @@
 import { Avatar, Box, Button, Center, FocusTrap, Group, PasswordInput, Text, Title } from '@mantine/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { plural } from '@lingui/core/macro'
+import { useEffect, useState } from 'react'
 import { auth } from '../lib/auth-store'
+import { keptWritesOf } from '../offline/kept-count'
 import { useAuthState } from '../lib/use-auth'
 import { displayNameOf, initialsOf } from '../lib/user-names'
 import { AuthForm, useCredentialsSubmit } from './AuthForm'
@@ -15,6 +17,7 @@ export function LockScreen() {
     await auth.unlock(password)
     setPassword('')
   })
+  const kept = useKeptWrites(state.status === 'locked' ? (state.session?.user_key ?? null) : null)
   if (state.status !== 'locked') return null
   const who = state.session ? displayNameOf(state.session) : state.username
 
@@ -59,6 +62,14 @@ export function LockScreen() {
             <Text>
               <Trans>Inserisci la password per continuare.</Trans>
             </Text>
+            {kept > 0 && (
+              <Text fw={600} data-testid="lock-kept-writes">
+                {plural(kept, {
+                  one: '# operazione salvata su questo dispositivo: viene inviata dopo lo sblocco, con la connessione.',
+                  other: '# operazioni salvate su questo dispositivo: vengono inviate dopo lo sblocco, con la connessione.',
+                })}
+              </Text>
+            )}
             <PasswordInput
               label={t`Password`}
               name="unlock-password"
@@ -74,4 +85,19 @@ export function LockScreen() {
       </FocusTrap>
     </Box>
   )
+}
+
+/** How many writes the locked user has kept on this device (issue 24). */
+function useKeptWrites(userKey: string | null): number {
+  const [count, setCount] = useState(0)
+  useEffect(() => {
+    setCount(0)
+    if (!userKey) return
+    let live = true
+    void keptWritesOf(userKey).then((n) => live && setCount(n))
+    return () => {
+      live = false
+    }
+  }, [userKey])
+  return count
 }

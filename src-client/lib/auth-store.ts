@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications'
 import type { LoginResult, SessionInfo } from '../../src/domains/session/schemas'
 import { type ApiError, isUnreachable, toApiError } from './api-error'
 import { resetInteraction } from './activity'
+import { forgetSession, rememberedSession, rememberSession } from './offline-session'
 import { rest, setRestErrorHandler } from './rest'
 import { queryClient, setTrpcErrorHandler, trpcClient } from './trpc'
 
@@ -55,6 +56,8 @@ export class AuthStore {
 
   private set(state: AuthState) {
     this.state = state
+    if (state.status === 'active') rememberSession(state.session)
+    else if (state.status === 'anonymous') forgetSession()
     for (const l of this.listeners) l()
   }
 
@@ -91,8 +94,13 @@ export class AuthStore {
       }
     } catch (e) {
       const err = toApiError(e)
+      const firstCheck = this.firstCheck
       this.firstCheck = false
-      if (err.code === 'SESSION_LOCKED') {
+      const remembered = firstCheck && isUnreachable(err) && !this.session ? rememberedSession() : null
+      if (remembered) {
+        // Opened without network (the service worker's copy): locked, as any reload; only the server unlocks.
+        this.set({ status: 'locked', session: remembered, username: remembered.username })
+      } else if (err.code === 'SESSION_LOCKED') {
         this.set({ status: 'locked', session: this.session, username: (err.extra.username as string) ?? this.session?.username ?? null })
       } else if (err.status === 401) {
         this.set({ status: 'anonymous' })

@@ -159,6 +159,8 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SECOND_SIGNER_NOT_ALLOWED: msg`Il secondo firmatario non ha il permesso richiesto per firmare questo passo`,
   SECOND_SIGNER_SAME_PERSON: msg`Il secondo firmatario deve essere un'altra persona`,
   STEP_SIGNED: msg`Il passo è firmato: i suoi dati non si possono più modificare`,
+  CLIENT_TIME_IN_FUTURE: msg`L'ora dell'operazione è nel futuro: controlla l'orologio del dispositivo`,
+  CLIENT_TIME_PAST_MAX_OFFLINE: msg`Operazione fatta offline oltre il tempo massimo consentito dalla fase: la sessione di lavoro era già chiusa`,
   EVENT_TYPE_NOT_REPORTABLE: msg`Questo tipo di evento è registrato solo dal server`,
   UNKNOWN_ISSUE_TYPE: msg`Tipo di segnalazione non trovato`,
   ISSUE_TYPE_INACTIVE: msg`Questo tipo di segnalazione non è più attivo`,

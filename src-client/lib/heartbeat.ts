@@ -76,6 +76,19 @@ let beatTimer: ReturnType<typeof setTimeout> | null = null
 let probeTimer: ReturnType<typeof setInterval> | null = null
 let offlineTimer: ReturnType<typeof setInterval> | null = null
 let lastContactAt = Date.now()
+/** The server's clock minus this device's, from the last answered heartbeat (0 before one). */
+let serverClockOffset = 0
+
+/** Now by the server's clock, as well as this device knows it: the time stamped on a write kept offline. */
+export const serverNow = () => Date.now() + serverClockOffset
+
+/**
+ * Registered by the offline queue (src-client/offline/queue.ts): the job still has writes kept
+ * on this device. Leaving the work session, closing or reloading the page then leaves it running:
+ * a pause sent now would reach the server before those writes and refuse them all (the server's
+ * offline sweep pauses it after max_offline if they never come).
+ */
+export const pageHideHold = { keepsWritesFor: (_jobKey: string) => false }
 
 function emit(patch: Partial<RuntimeState>) {
   state = { ...state, running: new Set(tracked.keys()), ...patch }
@@ -126,10 +139,11 @@ export const jobRuntime = {
 
   /** Leaving the work session: every job running here pauses (JOB_PAUSED, reason leave_page). */
   async pauseAll(reason: 'leave_page' | 'end_session' = 'leave_page') {
-    const keys = [...tracked.keys()]
-    for (const k of keys) tracked.delete(k)
+    const all = [...tracked.keys()]
+    for (const k of all) tracked.delete(k)
     clearBeat()
     emit({})
+    const keys = all.filter((k) => !pageHideHold.keepsWritesFor(k))
     await Promise.all(
       keys.map((job_key) =>
         withIdempotency(`pause:${job_key}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason })).catch(
@@ -193,6 +207,7 @@ async function beat(jobKey: string) {
     if (t) {
       t.lastOkAt = lastContactAt
       t.lastOkServerAt = result.server_time
+      serverClockOffset = result.server_time - lastContactAt
     }
     if (!result.running) {
       jobRuntime.untrack(jobKey, { reason: result.reason ?? 'paused', message: null })
@@ -310,6 +325,7 @@ async function goOnline() {
 function pauseOnPageHide() {
   if (tracked.size === 0) return
   for (const jobKey of tracked.keys()) {
+    if (pageHideHold.keepsWritesFor(jobKey)) continue
     try {
       void fetch(`${API_PREFIX}/job/${encodeURIComponent(jobKey)}/pause`, {
         method: 'POST',

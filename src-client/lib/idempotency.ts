@@ -54,6 +54,11 @@ export async function withIdempotency<T>(intent: string, run: (idempotencyKey: s
   }
 }
 
+/** The action's key now travels with the write kept offline (offline/queue.ts): the next action of the same intent gets a new one. */
+export function forgetIntent(intent: string) {
+  pending.delete(intent)
+}
+
 /** On sign-out: the next user never reuses a key of the previous one. */
 export function clearPendingIntents() {
   pending.clear()

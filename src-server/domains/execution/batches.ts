@@ -17,6 +17,7 @@ import { assertBatchSerialsDeclared } from '../serials/batch-serials'
 import { finalizeBatchSerials } from '../serials/service'
 import { refreshWorkOrderProgress } from '../work-orders/progress'
 import { batchSerialPlace } from './batch-serials'
+import { clientTimeData } from './client-time'
 import { idempotent } from './idempotency'
 import { outcome } from './job-state'
 import { type JobRow, type MaterialRow, type PhaseInfo, phaseBomLines, readBatch } from './queries'
@@ -49,6 +50,7 @@ export async function finishBatch(
   now: Date,
   stepsCompletedWithBatch: string[],
   scrappedQt = 0,
+  clientTime: { client_time?: number } = {},
 ): Promise<ExecutionOutcome> {
   let [own, next] = material
   // Traceability (level complete): every piece declared; the batch's serials and links turn final.
@@ -86,6 +88,7 @@ export async function finishBatch(
       steps_completed_with_batch: stepsCompletedWithBatch,
       scrapped_qt: scrappedQt,
       job_completed_qt: job.completed_qt,
+      ...clientTime,
     }),
     now,
   )
@@ -117,6 +120,7 @@ export async function finishBatch(
 export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatchInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `complete-batch:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
     const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
+    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
     const pending = steps.filter((s) => !s.done)
     if (phase.parameters.step_check && pending.length) {
       throw conflict('STEPS_NOT_DONE', `complete every step first: ${pending.map((s) => s.step_key).join(', ')}`, { pending: pending.map((s) => s.step_key) })
@@ -157,6 +161,7 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
       now,
       pending.map((s) => s.step_key),
       input.scrapped_qt ?? 0,
+      clientTime,
     )
   })
 }

@@ -13,6 +13,7 @@ import type { Db } from '../../db/connect'
 import { conflict, forbidden, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
+import { clientTimeData } from './client-time'
 import { idempotent } from './idempotency'
 import { outcome } from './job-state'
 import {
@@ -204,7 +205,8 @@ export async function pauseJob(svc: Svc, actor: Actor, input: PauseJobInput): Pr
     const locked = await lockJob(trx, input.job_key)
     if (!locked) throw jobNotFound()
     assertRunningOperator(actor, locked)
-    const job = await stopWork(trx, actor, locked, now, { status: 'paused', endReason: input.reason ?? 'user', event: 'JOB_PAUSED' })
+    const clientTime = clientTimeData(input.client_time, now, (await phaseInfo(trx, locked.phase_id)).parameters.max_offline)
+    const job = await stopWork(trx, actor, locked, now, { status: 'paused', endReason: input.reason ?? 'user', event: 'JOB_PAUSED', data: clientTime })
     const material = (await materialOf(trx, job.work_order_id, job.phase_id))!
     return outcome(trx, job, material, 'paused')
   })

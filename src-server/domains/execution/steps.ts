@@ -19,6 +19,7 @@ import { outcome } from './job-state'
 import { isUuid } from '../../../src/uuid'
 import { batchPlace, type JobRow, lockBatchSteps, phaseInfo } from './queries'
 import { jobEvent, lockForStep, type Svc } from './shared'
+import { clientTimeData } from './client-time'
 import { checkedFormData, mandatoryMissing, missingMandatory, stepFields } from './step-fields'
 
 type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
@@ -29,7 +30,7 @@ function findStep(steps: StepRow[], stepKey: string): StepRow {
   return step
 }
 
-async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string, step: StepRow, formData: FormDataEntry[], now: Date) {
+async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string, step: StepRow, formData: FormDataEntry[], now: Date, clientTime: { client_time?: number }) {
   const before = new Map((step.form_data as FormDataEntry[]).map((e) => [e.field_key, JSON.stringify(e.value)]))
   const after = new Map(formData.map((e) => [e.field_key, JSON.stringify(e.value)]))
   const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k))
@@ -41,13 +42,14 @@ async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string,
     .where('step_key', '=', step.step_key)
     .execute()
   step.form_data = formData
-  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed }), now)
+  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed, ...clientTime }), now)
 }
 
 /** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */
 export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
     const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
+    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
     const step = findStep(steps, input.step_key)
     if (step.done && (await isBatchStepSigned(trx, batch.id, step.step_key))) {
       throw conflict('STEP_SIGNED', 'this step is signed: its values can no longer change', { step_key: step.step_key })
@@ -58,7 +60,7 @@ export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Pr
       const missing = missingMandatory(fields, formData)
       if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
     }
-    await writeFormData(trx, actor, job, batch.id, step, formData, now)
+    await writeFormData(trx, actor, job, batch.id, step, formData, now, clientTime)
     return outcome(trx, job, material[0], 'continue')
   })
 }
@@ -85,6 +87,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
   const signers = await stepSigners(svc, actor, input, ip)
   return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
     const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
+    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
     const step = findStep(steps, input.step_key)
     if (step.done) throw conflict('STEP_ALREADY_DONE', 'this step is already completed', { step_key: step.step_key })
     if (phase.parameters.step_check_force_order) {
@@ -95,7 +98,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
       if (pending.length) throw conflict('STEP_OUT_OF_ORDER', `complete the earlier steps first: ${pending.join(', ')}`, { pending })
     }
     const fields = await stepFields(trx, phase, step.step_key)
-    if (input.form_data) await writeFormData(trx, actor, job, batch.id, step, checkedFormData(fields, input.form_data), now)
+    if (input.form_data) await writeFormData(trx, actor, job, batch.id, step, checkedFormData(fields, input.form_data), now, clientTime)
     const missing = missingMandatory(fields, step.form_data as FormDataEntry[])
     if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
     if (step.step_key === serialStepKey(steps)) await assertBatchSerialsDeclared(trx, await batchSerialPlace(trx, job, batch))
@@ -106,7 +109,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
       .where('step_key', '=', step.step_key)
       .execute()
     step.done = true
-    await appendEvent(trx, actor, jobEvent(job, 'STEP_COMPLETED', { batch_key: batch.id, step_key: step.step_key, step_type: step.type }), now)
+    await appendEvent(trx, actor, jobEvent(job, 'STEP_COMPLETED', { batch_key: batch.id, step_key: step.step_key, step_type: step.type, ...clientTime }), now)
     const required = signatureOf(phase.steps.find((s) => s._key === step.step_key) ?? {})
     if (required) {
       // The signers were checked against this same released (frozen) definition before the transaction.
@@ -114,7 +117,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
       const subject = { type: 'batch_step' as const, batchId: batch.id, stepKey: step.step_key, workOrderId: job.work_order_id, jobId: job.id, phaseId: job.phase_id }
       await signBatchStep(trx, actor, subject, required.meaning, signers, now)
     }
-    if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [])
+    if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [], 0, clientTime)
     return outcome(trx, job, material[0], 'continue')
   })
 }

@@ -11548,6 +11548,7 @@ export interface operations {
                     idempotency_key: string;
                     /** @enum {string} */
                     reason?: "user" | "no_material" | "end_session" | "leave_page";
+                    client_time?: number;
                 };
             };
         };
@@ -12192,6 +12193,7 @@ export interface operations {
                     }[];
                     /** Format: uuid */
                     idempotency_key: string;
+                    client_time?: number;
                 };
             };
         };
@@ -12315,6 +12317,7 @@ export interface operations {
                     };
                     /** Format: uuid */
                     idempotency_key: string;
+                    client_time?: number;
                 };
             };
         };
@@ -12426,6 +12429,7 @@ export interface operations {
                     /** Format: uuid */
                     idempotency_key: string;
                     scrapped_qt?: number;
+                    client_time?: number;
                 };
             };
         };

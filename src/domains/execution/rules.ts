@@ -100,3 +100,17 @@ export const BACK_ONLINE_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS
  * than it ends.
  */
 export const OFFLINE_SINCE_SKEW_MS = 60_000
+
+/**
+ * A write made offline and sent later (the tablet's queue, issue 24) says when it was made:
+ * `client_time`, the server's clock as the client reckons it (UTC ms). A little ahead is clock
+ * drift; further is refused (400 CLIENT_TIME_IN_FUTURE). Made longer ago than the phase's
+ * max_offline (0 = no limit) it is refused (409 CLIENT_TIME_PAST_MAX_OFFLINE): by then the work
+ * session it belonged to was closed for silence on both sides.
+ */
+export const CLIENT_TIME_SKEW_MS = 60_000
+export function clientTimeProblem(clientTime: number, now: number, maxOfflineS: number): 'future' | 'past_max_offline' | null {
+  if (clientTime > now + CLIENT_TIME_SKEW_MS) return 'future'
+  if (maxOfflineS > 0 && now - clientTime > maxOfflineS * 1000) return 'past_max_offline'
+  return null
+}

@@ -34,6 +34,12 @@ import { START_BLOCKERS } from './rules'
  */
 
 export const IdempotencyKey = v.pipe(v.string(), v.uuid('idempotency_key must be a uuid'))
+/**
+ * When a write kept offline was made (UTC ms, the server's clock as the client reckons it);
+ * omitted = now. Checked against the phase's max_offline (rules.ts clientTimeProblem) and
+ * recorded in the write's events as `client_time`.
+ */
+export const ClientTime = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)))
 export const JobKey = v.pipe(v.string(), v.uuid('job_key must be a job key'))
 export const BatchKey = v.pipe(v.string(), v.uuid('batch_key must be a batch key'))
 export const StepKey = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'step_key must be a step key'))
@@ -92,6 +98,7 @@ export const PauseJobInput = v.object({
   job_key: JobKey,
   idempotency_key: IdempotencyKey,
   reason: v.optional(v.picklist(PAUSE_REASONS, `reason must be one of ${PAUSE_REASONS.join(', ')}`)),
+  client_time: ClientTime,
 })
 export type PauseJobInput = v.InferOutput<typeof PauseJobInput>
 
@@ -112,6 +119,7 @@ export const SaveStepInput = v.object({
   step_key: StepKey,
   form_data: FormDataInput,
   idempotency_key: IdempotencyKey,
+  client_time: ClientTime,
 })
 export type SaveStepInput = v.InferOutput<typeof SaveStepInput>
 
@@ -126,6 +134,7 @@ export const CompleteStepInput = v.object({
   form_data: v.optional(FormDataInput),
   signature: v.optional(SignatureInput),
   idempotency_key: IdempotencyKey,
+  client_time: ClientTime,
 })
 export type CompleteStepInput = v.InferOutput<typeof CompleteStepInput>
 
@@ -135,6 +144,7 @@ export const CompleteBatchInput = v.object({
   batch_key: BatchKey,
   idempotency_key: IdempotencyKey,
   scrapped_qt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
+  client_time: ClientTime,
 })
 export type CompleteBatchInput = v.InferOutput<typeof CompleteBatchInput>
 

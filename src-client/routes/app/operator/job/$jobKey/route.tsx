@@ -18,11 +18,13 @@ import { auth } from '../../../../../lib/auth-store'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { invalidateJob, jobRuntime, useJobRuntime } from '../../../../../lib/heartbeat'
 import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
-import { withIdempotency } from '../../../../../lib/idempotency'
+import { forgetIntent, withIdempotency } from '../../../../../lib/idempotency'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
 import { useSession } from '../../../../../lib/use-auth'
 import { JobPrints } from '../../../../../components/printing/JobPrints'
+import { keptOutcome, withPending } from '../../../../../offline/overlay'
+import { offlineQueue, useOfflineQueue } from '../../../../../offline/queue'
 
 /**
  * The work session (SPEC 2 operator/job/:jobKey; issue 6): header with the job's state, batch
@@ -85,7 +87,14 @@ function WorkSessionLayout() {
       </Stack>
     )
   }
-  return <WorkSessionScreen jobKey={jobKey} view={query.data} receivedAt={query.dataUpdatedAt} />
+  return <WithKeptWrites jobKey={jobKey} view={query.data} receivedAt={query.dataUpdatedAt} />
+}
+
+/** The server's view with the writes still kept on this device laid over it (offline/overlay.ts). */
+function WithKeptWrites({ jobKey, view, receivedAt }: { jobKey: string; view: WorkSessionView; receivedAt: number }) {
+  const { pending } = useOfflineQueue()
+  const shown = useMemo(() => withPending(view, pending, receivedAt), [view, pending, receivedAt])
+  return <WorkSessionScreen jobKey={jobKey} view={shown} receivedAt={receivedAt} />
 }
 
 function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view: WorkSessionView; receivedAt: number }) {
@@ -134,15 +143,37 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
   )
 
   const act = useCallback<WorkSession['act']>(
-    async (intent, run, onRefused) => {
+    async (intent, run, options) => {
+      const keepable = options?.keepable
       setBusy(true)
+      // Kept on the device: the screen goes on from the view with the write laid over it.
+      const keep = async (key?: string) => {
+        const kept = await offlineQueue.keep(keepable!.write, jobKey, keepable!.label, key)
+        return keptOutcome(withPending(view, [kept], receivedAt))
+      }
+      let sentWith: string | undefined
       try {
-        const outcome = await withIdempotency(intent, run)
+        if (keepable && (!jobRuntime.getState().online || offlineQueue.holdsWrites())) return await keep()
+        const outcome = await withIdempotency(intent, (key) => {
+          sentWith = key
+          return run(key)
+        })
         await applyOutcome(outcome)
         return outcome
       } catch (e) {
         const err = toApiError(e)
-        if (onRefused && !isUnreachable(err)) onRefused(err)
+        if (keepable && sentWith && isUnreachable(err)) {
+          // Maybe applied, maybe not: kept with the same key, the server applies it once either way.
+          forgetIntent(intent)
+          jobRuntime.reportUnreachable(err)
+          try {
+            return await keep(sentWith)
+          } catch (kept) {
+            notifyError(kept)
+            return null
+          }
+        }
+        if (options?.onRefused && !isUnreachable(err)) options.onRefused(err)
         else notifyError(e)
         // Unreachable (network, database): the banner shows at once, the probe notices the way back.
         if (isUnreachable(err)) jobRuntime.reportUnreachable(err)
@@ -153,7 +184,7 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
         setBusy(false)
       }
     },
-    [applyOutcome, jobKey],
+    [applyOutcome, jobKey, view, receivedAt],
   )
 
   const start = () =>
@@ -163,12 +194,14 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
         : trpcClient.execution.resume.mutate({ job_key: jobKey, idempotency_key }),
     )
   const pause = (reason: 'user' | 'no_material' | 'end_session') =>
-    act(`pause:${jobKey}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key, reason }))
+    act(`pause:${jobKey}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key, reason }), {
+      keepable: { write: { kind: 'pause', input: { job_key: jobKey, reason } }, label: {} },
+    })
 
   // Not running here for this operator (paused, not ready, someone else's): read, never work.
   const readOnly = !(view.job.active && mine)
   const ws = useMemo<WorkSession>(
-    () => ({ jobKey, view, state, busy, act, canWork: state === 'running' && mine, readOnly }),
+    () => ({ jobKey, view, state, busy, act, canWork: (state === 'running' || state === 'offline') && mine, readOnly }),
     [jobKey, view, state, busy, act, mine, readOnly],
   )
 

@@ -10,7 +10,8 @@ import { MediaView } from '../../../../../components/operator/MediaView'
 import { type Draft, formData, missingMandatory, notDates, notNumbers, notTimes, sameForm, savedDraft } from '../../../../../components/operator/step-form-values'
 import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
-import { useWorkSession } from '../../../../../components/operator/work-session-context'
+import { type Keepable, useWorkSession } from '../../../../../components/operator/work-session-context'
+import { offlineQueue, useOfflineQueue } from '../../../../../offline/queue'
 import { auth } from '../../../../../lib/auth-store'
 import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { errorMessage } from '../../../../../lib/error-messages'
@@ -156,13 +157,14 @@ function BatchSteps() {
       notifyAlert(t`Compila tutti i campi obbligatori`)
       return
     }
-    const out = await act(`save-step:${batch._key}:${step._key}`, (idempotency_key) =>
-      trpcClient.execution.saveStep.mutate({ batch_key: batch._key, step_key: step._key, form_data: formData(fields, values), idempotency_key }),
-    )
+    const input = { batch_key: batch._key, step_key: step._key, form_data: formData(fields, values) }
+    const out = await act(`save-step:${batch._key}:${step._key}`, (idempotency_key) => trpcClient.execution.saveStep.mutate({ ...input, idempotency_key }), {
+      keepable: { write: { kind: 'save-step', input }, label: { step_title: def?.title, batch_number: batch.number } },
+    })
     if (out) {
       setDraft(null)
       setShowErrors(false)
-      notifySuccess(t`Modifiche salvate`)
+      notifySuccess(offlineQueue.holdsWrites() ? t`Modifiche salvate sul dispositivo: vengono inviate appena il server risponde` : t`Modifiche salvate`)
     }
   }
 
@@ -186,17 +188,14 @@ function BatchSteps() {
   async function sendCompletion(signature?: SignatureInput) {
     if (!step) return
     const isForm = fields.length > 0
+    const input = { batch_key: batch._key, step_key: step._key, ...(isForm ? { form_data: formData(fields, values) } : {}) }
     const out = await act(
       `complete-step:${batch._key}:${step._key}`,
-      (idempotency_key) =>
-        trpcClient.execution.completeStep.mutate({
-          batch_key: batch._key,
-          step_key: step._key,
-          ...(isForm ? { form_data: formData(fields, values) } : {}),
-          ...(signature ? { signature } : {}),
-          idempotency_key,
-        }),
-      signature ? (err) => setSigning({ stepKey: step._key, error: errorMessage(err) }) : undefined,
+      (idempotency_key) => trpcClient.execution.completeStep.mutate({ ...input, ...(signature ? { signature } : {}), idempotency_key }),
+      // A signature is checked by the server as it is given: a signed step is never kept offline.
+      signature
+        ? { onRefused: (err) => setSigning({ stepKey: step._key, error: errorMessage(err) }) }
+        : { keepable: { write: { kind: 'complete-step', input }, label: { step_title: def?.title, batch_number: batch.number } } },
     )
     if (!out) {
       if (isForm && !signature) setShowErrors(true)
@@ -222,9 +221,10 @@ function BatchSteps() {
     // Scrap among the batch's pieces (reports: OEE quality); empty = none.
     const scrap = readNumberText(scrapText, { min: 0, max: batch.qt_total, integer: true })
     if (!scrap.ok) return
-    await act(`complete-batch:${batch._key}`, (idempotency_key) =>
-      trpcClient.execution.completeBatch.mutate({ batch_key: batch._key, idempotency_key, ...(scrap.value ? { scrapped_qt: scrap.value } : {}) }),
-    )
+    const input = { batch_key: batch._key, ...(scrap.value ? { scrapped_qt: scrap.value } : {}) }
+    await act(`complete-batch:${batch._key}`, (idempotency_key) => trpcClient.execution.completeBatch.mutate({ ...input, idempotency_key }), {
+      keepable: { write: { kind: 'complete-batch', input }, label: { batch_number: batch.number } },
+    })
     setScrapText('')
   }
 
@@ -457,7 +457,22 @@ function NoBatch() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const { view, canWork, busy, act, jobKey, state } = useWorkSession()
+  const { pending } = useOfflineQueue()
+  const keptPause = (reason: 'no_material' | 'end_session'): Keepable => ({ write: { kind: 'pause', input: { job_key: jobKey, reason } }, label: {} })
   if (state === 'closed') return null
+  if (canWork && pending.some((w) => w.job_key === jobKey)) {
+    // The batch was completed on the device: what comes next (a new batch, no material) is the server's to say.
+    return (
+      <Paper withBorder p="lg" data-testid="batch-kept">
+        <Title order={3} mb="sm">
+          <Trans>Lotto completato sul dispositivo</Trans>
+        </Title>
+        <Text size="lg">
+          <Trans>Il prossimo lotto si apre quando torna la connessione e le operazioni in attesa sono state inviate.</Trans>
+        </Text>
+      </Paper>
+    )
+  }
   if (!canWork) {
     // Read-only (the banner above says why): the steps the job will go through.
     return (
@@ -525,7 +540,7 @@ function NoBatch() {
             color="yellow.4"
             c="black"
             loading={busy}
-            onClick={() => act(`pause:${jobKey}:no_material`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'no_material' }))}
+            onClick={() => act(`pause:${jobKey}:no_material`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'no_material' }), { keepable: keptPause('no_material') })}
           >
             <Trans>Metti in pausa il job</Trans>
           </Button>
@@ -535,7 +550,11 @@ function NoBatch() {
             variant="default"
             disabled={busy}
             onClick={async () => {
-              const out = await act(`pause:${jobKey}:end_session`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'end_session' }))
+              const out = await act(
+                `pause:${jobKey}:end_session`,
+                (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'end_session' }),
+                { keepable: keptPause('end_session') },
+              )
               if (out) void navigate({ to: '/app/operator/select-job', search: { job: 'first' } })
             }}
           >

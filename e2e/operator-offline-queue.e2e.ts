@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { type APIRequestContext, type BrowserContext, chromium, expect, type Page, test } from '@playwright/test'
+import config from '../playwright.config'
+import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, SHOTS_DIR, uniqueName } from './helpers'
+
+/**
+ * Work kept on the tablet while offline (issue 24): the operator confirms two form steps (the
+ * second completes the batch) without network, reloads (the service worker opens the app: the
+ * lock screen, with the writes kept), restarts the browser on the same profile, comes back
+ * online and unlocks: the server holds every write once, in order, with its client time. And a
+ * conflict: production pauses the job meanwhile; the operator reads which kept writes were
+ * refused and why, and acknowledges them.
+ */
+
+const MAX_OFFLINE_S = 600
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.status(), await res.text()).toBeLessThan(300)
+  return ((await res.json()) as { detail: T }).detail
+}
+
+type Setup = { operator: NewUser; wo: string; job: string; steps: string[]; fields: [string, string] }
+
+/** A job of two form steps (one mandatory number each), step by step, batches of one piece. */
+async function setup(baseURL: string): Promise<Setup> {
+  const api = await adminApi(baseURL)
+  const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Coda') })
+  const field = async (name: string) =>
+    (await ok<{ _key: string }>(await api.post('/api/field', { data: { name: `${name} ${uniqueName('')}`, type: 'number', mandatory: true } })))._key
+  const fields: [string, string] = [await field('Diametro (mm)'), await field('Coppia (Nm)')]
+  const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Tornitura') } }))
+  const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('OFQ').toUpperCase(), description: 'Albero tornito' } }))
+  const process = await ok<{ phases: { steps: { _key: string }[] }[] }>(
+    await api.put(`/api/product/${product._key}/process`, {
+      data: {
+        phases: [
+          {
+            operation_key: operation._key,
+            name: 'Tornitura',
+            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: MAX_OFFLINE_S, step_check: true, production_batch_qt: 1, auto_new_batch: false },
+            steps: [
+              { type: 'form', title: 'Misura il diametro', text: '', fields: [fields[0]] },
+              { type: 'form', title: 'Serra il mandrino', text: '', fields: [fields[1]] },
+            ],
+            production_notes: '',
+          },
+        ],
+      },
+    }),
+  )
+  await releaseProduct(api, product._key)
+  const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
+    await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
+  )
+  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key, steps: process.phases[0]!.steps.map((s) => s._key), fields }
+}
+
+const state = (page: Page) => page.getByTestId('job-state').first()
+
+async function startJob(page: Page, s: Setup) {
+  await page.getByTestId('to-confirm').click()
+  await page.getByTestId('start-jobs').click()
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${s.job}/steps`))
+  await expect(state(page)).toHaveAttribute('data-state', 'running')
+  // One answered heartbeat: the device knows the server's clock for the times it stamps.
+  await page.waitForResponse((r) => r.url().endsWith(`/api/job/${s.job}/heartbeat`) && r.ok(), { timeout: 20_000 })
+}
+
+/** Types the value like a person (Italian decimal comma) and confirms the step. */
+async function confirmWithValue(page: Page, field: string, value: string) {
+  const input = page.getByTestId(`field-${field}`)
+  await input.click()
+  await input.pressSequentially(value, { delay: 30 })
+  await page.getByTestId('confirm-step').click()
+}
+
+type Event = { event_type: string; subject_key: string | null; data: Record<string, unknown> }
+/** The job's execution events, oldest first, over REST. */
+async function jobEvents(baseURL: string, s: Setup): Promise<Event[]> {
+  const api = await adminApi(baseURL)
+  const rows = await ok<Event[]>(await api.get(`/api/work-order/${s.wo}/history?limit=500`))
+  return rows.filter((e) => e.subject_key === s.job).reverse()
+}
+
+async function launch(userDataDir: string, baseURL: string): Promise<BrowserContext> {
+  const launchOptions = config.use?.launchOptions ?? {}
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: launchOptions.executablePath,
+    args: launchOptions.args,
+    baseURL,
+    locale: 'it-IT',
+    viewport: { width: 1024, height: 768 },
+    serviceWorkers: 'allow',
+  })
+}
+
+test('offline: two steps with values and the batch are kept through a reload and a browser restart, then sent once, in order (it)', async ({ baseURL }) => {
+  test.setTimeout(240_000)
+  const s = await setup(baseURL!)
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'mes-offline-queue-'))
+  let context = await launch(profile, baseURL!)
+  try {
+    let page = context.pages()[0] ?? (await context.newPage())
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await expect(page).toHaveURL(/\/app\/operator/)
+    await startJob(page, s)
+    // The service worker registers a few seconds after the load and precaches the app.
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true)
+
+    await context.setOffline(true)
+    await expect(state(page)).toHaveAttribute('data-state', 'offline')
+    await confirmWithValue(page, s.fields[0], '12,5')
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operazione in attesa')
+    await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
+    await confirmWithValue(page, s.fields[1], '7,25')
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 2 operazioni in attesa')
+    await expect(page.getByTestId('batch-kept')).toBeVisible()
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-kept-1024.png` })
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-kept-1280.png` })
+
+    // A reload without network: the service worker opens the app, locked, with the work kept.
+    await page.reload()
+    await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-reloaded.png` })
+
+    // The browser closes and starts again on the same profile, still offline.
+    await context.close()
+    context = await launch(profile, baseURL!)
+    await context.setOffline(true)
+    page = context.pages()[0] ?? (await context.newPage())
+    await page.goto(`/app/operator/job/${s.job}/steps`)
+    await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+
+    // Online again: the operator unlocks, the kept writes go out in order, once.
+    await context.setOffline(false)
+    await page.getByRole('textbox', { name: 'Password' }).pressSequentially(s.operator.password)
+    await page.getByRole('button', { name: 'Sblocca' }).click()
+    await expect(page.getByTestId('lock-screen')).toHaveCount(0, { timeout: 15_000 })
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0, { timeout: 20_000 })
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-sent.png` })
+
+    const events = await jobEvents(baseURL!, s)
+    const execution = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED', 'BATCH_COMPLETED'].includes(e.event_type))
+    expect(execution.map((e) => [e.event_type, e.data.step_key ?? null])).toEqual([
+      ['STEP_EDITED', s.steps[0]],
+      ['STEP_COMPLETED', s.steps[0]],
+      ['STEP_EDITED', s.steps[1]],
+      ['STEP_COMPLETED', s.steps[1]],
+      ['BATCH_COMPLETED', null],
+    ])
+    // Each write carries the time it was made on the tablet, in the order it was made.
+    const times = execution.map((e) => e.data.client_time as number)
+    expect(times.every((t) => typeof t === 'number')).toBe(true)
+    expect([...times].sort((a, b) => a - b)).toEqual(times)
+    // The values as typed with the Italian comma, read as numbers.
+    const batchKey = execution.at(-1)!.data.batch_key as string
+    const batch = await ok<{ step_data: { position: number; form_data: { value: unknown }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}`))
+    expect([...batch.step_data].sort((a, b) => a.position - b.position).flatMap((d) => d.form_data.map((f) => f.value))).toEqual([12.5, 7.25])
+
+    // Leave nothing running for the other specs.
+    await page.getByTestId('pause-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
+  } finally {
+    await context.close()
+    rmSync(profile, { recursive: true, force: true })
+  }
+})
+
+test.describe('conflict', () => {
+  test.use({ locale: 'en-US', viewport: { width: 1280, height: 800 } })
+
+  test('production pauses the job while the tablet is offline: the kept writes are refused one by one, with the reason (en)', async ({ page, context, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+
+    await context.setOffline(true)
+    await expect(state(page)).toHaveAttribute('data-state', 'offline')
+    await confirmWithValue(page, s.fields[0], '3,75')
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operation pending')
+    const second = page.getByTestId(`field-${s.fields[1]}`)
+    await second.click()
+    await second.pressSequentially('40,5')
+    await page.getByTestId('save-step').click()
+    await expect(page.getByText('Changes saved on this device: they are sent as soon as the server answers')).toBeVisible()
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 2 operations pending')
+
+    // Meanwhile production pauses the job.
+    const api = await adminApi(baseURL!)
+    await ok(await api.post('/api/job/update', { data: { job_key: s.job, action: 'pause' } }))
+
+    await context.setOffline(false)
+    const refused = page.getByTestId('refused-write')
+    await expect(refused).toHaveCount(2, { timeout: 20_000 })
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0)
+    await expect(refused.nth(0)).toContainText('Step «Misura il diametro» completed (batch 1)')
+    await expect(refused.nth(1)).toContainText('Answers of step «Serra il mandrino» saved (batch 1)')
+    for (const i of [0, 1]) await expect(refused.nth(i).getByTestId('refused-reason')).toContainText('not running')
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-refused-1280.png` })
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-refused-1024.png` })
+
+    // Nothing of them reached the server; the operator acknowledges each.
+    const events = await jobEvents(baseURL!, s)
+    expect(events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED'].includes(e.event_type))).toEqual([])
+    await refused.nth(0).getByTestId('refused-ack').click()
+    await expect(refused).toHaveCount(1)
+    await refused.nth(0).getByTestId('refused-ack').click()
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+    // Read, it stays read after a reload.
+    await page.reload()
+    await expect(page.getByTestId('lock-screen')).toBeVisible()
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+  })
+})
