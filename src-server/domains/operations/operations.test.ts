@@ -37,8 +37,8 @@ describe('operations', () => {
     expect(op._key).toMatch(/^[0-9a-f-]{36}$/)
     expect(op.name).toBe('Montaggio')
     expect(op.default_phase_steps).toEqual([
-      { _key: expect.any(String), type: 'instruction', title: 'Prepara i componenti', text: 'Riga 1\nRiga 2', media: [image], fields: [], print_templates: [] },
-      { _key: expect.any(String), type: 'form', title: 'Controllo', text: '', media: [], fields: [fieldA, fieldB], print_templates: ['tpl-1'] },
+      { _key: expect.any(String), type: 'instruction', title: 'Prepara i componenti', text: 'Riga 1\nRiga 2', media: [image], fields: [], print_templates: [], signature: null },
+      { _key: expect.any(String), type: 'form', title: 'Controllo', text: '', media: [], fields: [fieldA, fieldB], print_templates: ['tpl-1'], signature: null },
     ])
     expect(op.default_phase_steps[0]._key).not.toBe(op.default_phase_steps[1]._key)
     const list = await h.request('GET', '/api/operation', { token: admin })
