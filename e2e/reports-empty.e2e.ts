@@ -46,7 +46,8 @@ for (const lang of ['it', 'en'] as const) {
     // The plant without a line filter: the labour figures' cost in euro.
     await page.getByTestId('report-line').fill('')
     await page.getByTestId('report-line').press('Enter')
-    await expect(page.getByTestId('report-figures-cost')).toHaveText(s.currency)
+    // The whole plant's labour over the period, while other specs write to it: given more than the default 10 s.
+    await expect(page.getByTestId('report-figures-cost')).toHaveText(s.currency, { timeout: 30_000 })
     await page.context().close()
   })
 }
