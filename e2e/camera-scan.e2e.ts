@@ -245,8 +245,11 @@ test.describe('scan to open, typed like a scanner', () => {
     await signInOn(page, user.username, user.password)
 
     await page.getByTestId('screen-title').click()
-    await page.keyboard.press('/')
-    await expect(page.getByTestId('scan-to-open')).toBeFocused()
+    // The shortcut works once the screen has settled after sign-in (under load that takes a moment).
+    await expect(async () => {
+      await page.keyboard.press('/')
+      await expect(page.getByTestId('scan-to-open')).toBeFocused({ timeout: 1000 })
+    }).toPass({ timeout: 15_000 })
     // A scanner types into whatever has the focus: here, the field the shortcut chose.
     await page.keyboard.type(code.toLowerCase(), { delay: 5 })
     await page.keyboard.press('Enter')

@@ -59,13 +59,18 @@ for (const lang of ['it', 'en'] as const) {
     await expect(page).toHaveURL(/\/app\/report\/production/)
     await page.getByRole('tab', { name: 'OEE' }).click()
     await expect(page).toHaveURL(/\/app\/report\/oee/)
+    // Typed once the OEE report shows (the router may still show the previous report a moment).
+    await expect(page.getByRole('heading', { level: 2, name: 'OEE' })).toBeVisible()
     await page.getByTestId('report-line').pressSequentially(line)
     await page.getByTestId('report-line').press('Enter')
     await expect(page).toHaveURL(new RegExp(`line=${line}`))
     const performance = page.getByTestId('fig-performance')
     await expect(performance).toContainText(TEXT[lang].warning)
     // Two hours of standard done in seconds: thousands of per cent, shown as measured.
-    expect(Number((await performance.textContent())!.replace(/[^\d]/g, '').slice(0, -1))).toBeGreaterThan(1000)
+    // Read as the locale writes it ("12.345,6 %" in Italian, "12,345.6 %" in English), however many decimals.
+    const shown = /([\d.,\u00a0\u202f]+)\s*%/.exec((await performance.textContent())!)![1]!.replace(/[\u00a0\u202f]/g, '')
+    const percent = Number(lang === 'it' ? shown.replaceAll('.', '').replace(',', '.') : shown.replaceAll(',', ''))
+    expect(percent).toBeGreaterThan(1000)
     const oee = Number((await page.getByTestId('fig-oee').textContent())!.replace(/[^\d,.]/g, '').replace(',', '.'))
     expect(oee).toBeGreaterThan(0)
     expect(oee).toBeLessThanOrEqual(100)
@@ -83,6 +88,7 @@ test('every table of a report page is exported: CSV with the Italian decimal com
   await fillLogin(page, reporter.username, reporter.password)
   await page.getByRole('tab', { name: 'Manodopera' }).click()
   await expect(page).toHaveURL(/\/app\/report\/labour/)
+  await expect(page.getByRole('heading', { level: 2, name: 'Manodopera e costi' })).toBeVisible()
   await page.getByTestId('report-line').pressSequentially(line)
   await page.getByTestId('report-line').press('Enter')
   await expect(page).toHaveURL(new RegExp(`line=${line}`))

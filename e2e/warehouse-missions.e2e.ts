@@ -1,5 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
+import { pdfText } from '../src-server/domains/printers/test-printers'
 import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
 /**
@@ -103,6 +104,19 @@ test('a warehouse user brings the components to the line by scanning; an operato
     await expect(wh.getByTestId('list-progress')).toHaveText('Eseguiti 0 di 2')
     await expect(wh.getByTestId('list-print')).toBeVisible()
     await wh.screenshot({ path: `${SHOTS_DIR}/missions-list-it.png`, fullPage: true })
+    // The same list laid out by the server on A4: every line with its status, nothing cut.
+    await wh.getByTestId('list-print-server').click()
+    // The PDF opens in a new tab (shown or downloaded, as the browser does with PDFs): its request names it.
+    const opened = wh.context().waitForEvent('request', (r) => /\/media\/prints\/.+\.pdf$/.test(r.url()))
+    await wh.getByRole('dialog').getByTestId('print-download').click()
+    const pdf = await wh.request.get((await opened).url())
+    expect(pdf.status()).toBe(200)
+    const text = await pdfText(new Uint8Array(await pdf.body()))
+    expect(text).toContain('Lista movimenti LST-')
+    expect(text).toContain(code('VITE'))
+    expect(text.match(/Pianificato/g)).toHaveLength(2)
+    for (const tab of wh.context().pages()) if (tab !== wh) await tab.close()
+    await wh.keyboard.press('Escape')
     await wh.goBack()
     await expect(wh.getByTestId('mission-scanner')).toBeVisible()
 
