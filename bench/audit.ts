@@ -6,6 +6,7 @@ import { appendEvent } from '../src-server/domains/events/service'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, loadAverage, machineLine, percentile, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * The event chain and the audit trail (issue 22), on a throwaway PostgreSQL database:
@@ -15,14 +16,6 @@ import { appendResults, loadAverage, machineLine, percentile, table } from './li
  * 2. The audit trail's first page (50, newest first) over BENCH_AUDIT_EVENTS (5,000,000) events,
  *    unfiltered, by user and by an entity code, 30 runs each. Target: unfiltered p50 < 100 ms.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (!raw) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 export const auditBench: BenchModule = {
   name: 'audit',

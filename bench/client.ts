@@ -9,6 +9,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * What a person's browser downloads to open each area's main screen, cold cache, already signed
@@ -191,12 +192,6 @@ async function build(args: string[], label: string): Promise<void> {
   })
   if ((await proc.exited) !== 0) throw new Error(`${label} build failed`)
   console.log(`[bench] built ${label} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-}
-
-const env = (name: string, fallback: number) => {
-  const n = Number(process.env[name] || fallback)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number`)
-  return n
 }
 
 async function run(ctx: BenchContext) {

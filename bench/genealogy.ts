@@ -9,6 +9,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * Genealogy and serial search at scale (issue 13). Two throwaway PostgreSQL databases seeded with
@@ -21,14 +22,6 @@ import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, tabl
  * leaf (10 levels up) at 1M links: p50 < 100 ms, p99 < 250 ms; serial search p50 at 1M serials
  * within 2x of 10k.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const LEVELS = 10
 const TREE = 2 ** LEVELS - 1 // serials per tree; node i (1-based, heap order) has parent i / 2
@@ -54,7 +47,6 @@ export async function seedForest(db: Db, trees: number): Promise<{ serials: numb
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
   return { serials: await count('serials'), links: await count('serial_links') }
 }
-
 
 type Seeded = { name: string; trees: number; svc: Services; serials: number; links: number; product: string }
 type Case = { label: string; kind: 'genealogy' | 'search'; run: (s: Seeded, r: number) => Promise<number> }

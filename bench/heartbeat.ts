@@ -14,6 +14,7 @@ import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, loadAverage, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
 import { testRevisionOf } from '../src-server/test/revisions'
+import { env } from './lib/env'
 
 /**
  * Job heartbeats at 100x plant load (issues 6 and 23; a plant is about 200 operators):
@@ -33,14 +34,6 @@ import { testRevisionOf } from '../src-server/test/revisions'
  * heartbeat path does not care how a job was started). Targets (PostgreSQL): heartbeat rate >=
  * 0.8x raw, p99 <= 50 ms at plant load.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const PERIOD_MS = 10_000
 /** Operators in one plant: "100x a plant" is 20,000. */

@@ -11,6 +11,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, percentile, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * The device history record of a 100-batch work order (issue 22): the JSON (workOrderRecord, the
@@ -21,14 +22,6 @@ import { appendResults, machineLine, percentile, table } from './lib/report'
  * per batch, a serial per piece with two component serials fitted, 10 issues (half closed), one
  * consumption movement per batch. BENCH_RUNS (20) runs of each after 3 warm-ups. Target: < 3 s.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (!raw) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 2) throw new Error(`${name} must be a whole number of at least 2, not '${raw}'`)
-  return n
-}
 
 async function seed(svc: Services, batches: number): Promise<{ workOrder: string; steps: number; values: number; pages: number }> {
   const db = svc.db
@@ -139,8 +132,8 @@ export const historyRecordBench: BenchModule = {
   name: 'record',
   title: 'Device history record of a 100-batch work order (JSON and PDF)',
   async run(ctx: BenchContext) {
-    const runs = env('BENCH_RUNS', 20)
-    const batches = env('BENCH_RECORD_BATCHES', 100)
+    const runs = env('BENCH_RUNS', 20, 2)
+    const batches = env('BENCH_RECORD_BATCHES', 100, 2)
     if (batches % 2) throw new Error('BENCH_RECORD_BATCHES must be even (two phases)')
     const adminUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL
     const made = await createThrowawayDatabase(adminUrl, 'mes_bench_record')

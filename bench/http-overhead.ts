@@ -7,6 +7,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkOptions, type WrkResult } from './lib/wrk'
+import { env } from './lib/env'
 
 /**
  * What a request costs on each layer of the stack:
@@ -15,14 +16,6 @@ import { ensureWrk, errorCount, runWrk, type WrkOptions, type WrkResult } from '
  *   (d) the same whoami through tRPC   (GET /api/trpc/session.whoami)
  * Each server is its own child `bun` process; wrk loads it from another process.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 type Target = {
   id: 'a' | 'b' | 'c' | 'd'

@@ -16,6 +16,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, percentile, table } from './lib/report'
 import { testRevisionOf } from '../src-server/test/revisions'
+import { env } from './lib/env'
 
 /**
  * Labels (issue 15): one print of a batch label template with one label per serial (100 serials)
@@ -26,14 +27,6 @@ import { testRevisionOf } from '../src-server/test/revisions'
  * warm-ups. Memory: RSS and heap growth over the runs (per render), after a forced GC.
  * Target: p50 < 2 s.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (!raw) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 

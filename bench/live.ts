@@ -10,6 +10,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, table } from './lib/report'
 import { waitUntil } from './lib/wait'
+import { env } from './lib/env'
 
 /**
  * Live fan-out (issue 17): BENCH_SUBSCRIPTIONS (2,000) open SSE subscriptions
@@ -22,14 +23,6 @@ import { waitUntil } from './lib/wait'
  * The clients are raw sockets in this process (no fetch connection cap), reading the stream for
  * each round's marker.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const SERVER = path.join(import.meta.dir, 'servers', 'app.ts')
 const ADMIN_PASSWORD = 'bench-admin-password'

@@ -15,6 +15,7 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import os from 'node:os'
 import { appendResults, loadAverage, machineLine, percentile, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * Planning at plant scale (issues 5 and 23): the same plant seeded twice with SQL (generate_series)
@@ -37,14 +38,6 @@ import { appendResults, loadAverage, machineLine, percentile, table } from './li
  * issues) at either size; what the backlog drives grows with it (assigned, queued, late ...,
  * and each of the 50 operators' queues: 100x longer in the large plant).
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const PRODUCTS = 200
 const PHASES = 5
@@ -170,7 +163,6 @@ function cases(): Case[] {
   // A later page: the cursor of page 3 (keyset), fetched once per database before timing.
   return list
 }
-
 
 /** How many rows an answer held: a page's rows, the site queue's work orders, an operator's queue + the unassigned jobs. */
 function rowsIn(out: unknown): string {

@@ -9,6 +9,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL, withDatabase } from './lib/pg'
 import { appendResults, machineLine, percentile, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * Reports at plant scale (issue 16). A throwaway PostgreSQL database seeded with set-based SQL
@@ -19,14 +20,6 @@ import { appendResults, machineLine, percentile, table } from './lib/report'
  * (5,000,000) events. Each report (the service functions the API calls) for a month and for the
  * year, BENCH_RUNS (15) runs after a warm-up; BENCH_REPORTS_DB reuses a database seeded before. Target: p50 < 300 ms.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const TZ = 'Europe/Rome'
 const WARMUPS = 1
@@ -109,7 +102,6 @@ export async function seedPlant(db: Db, jobs: number, events: number) {
     rollup: await count('report_daily'),
   }
 }
-
 
 type Svc = Services & { timeZone: string }
 const MONTH = { from: '2026-06-01', to: '2026-06-30', period: 'day' as const }

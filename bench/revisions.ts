@@ -10,6 +10,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, percentile, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * Change control (issue 21): the operator's work-session read of a running job whose product has
@@ -20,14 +21,6 @@ import { appendResults, machineLine, percentile, table } from './lib/report'
  * reads each through `workSession` (what `GET job/{key}/work-session` calls), interleaved, after
  * warm-ups. Target: p50 with 20 revisions within 1.2x of one revision.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (!raw) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const PHASES = 20
 const STEPS = 5

@@ -9,6 +9,7 @@ import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, table } from './lib/report'
+import { env } from './lib/env'
 
 /**
  * Warehouse stock and movement lists at scale (issue 14). Two throwaway PostgreSQL databases,
@@ -21,14 +22,6 @@ import { appendResults, machineLine, SCALE_HEADER, SCALE_NUMERIC, scaleRow, tabl
  * Targets: stock of one position with its subtree and of one product across positions: p50 < 20 ms
  * at 1M movements; movement list page p50 at 1M within 2x of 10k.
  */
-
-const env = (name: string, fallback: number) => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not '${raw}'`)
-  return n
-}
 
 const AREAS = 10
 const RACKS = 10
@@ -74,7 +67,6 @@ export async function seedWarehouse(db: Db, movements: number): Promise<{ positi
     Number((await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
   return { positions: await count('positions'), products: await count('products'), movements: await count('movements'), stock: await count('stock') }
 }
-
 
 type Seeded = { name: string; svc: Services; positions: number; movements: number; stock: number }
 type Case = { label: string; kind: 'stock' | 'list'; run: (s: Seeded, r: number) => Promise<number> }

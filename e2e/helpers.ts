@@ -252,3 +252,17 @@ export async function operatorWithWorkOrder(
     phaseKeys: process.phases.map((p) => p._key),
   }
 }
+
+/** On a new tablet page: the operator signs in and starts this job from their queue (selected, confirmed). */
+export async function operatorStartsJob(browser: Browser, locale: string, operator: { username: string; password: string }, jobKey: string): Promise<Page> {
+  const floor = await browser.newPage({ locale, viewport: { width: 1280, height: 800 } })
+  await floor.goto('/login')
+  await fillLogin(floor, operator.username, operator.password)
+  const card = floor.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+  await expect(card).toBeVisible()
+  if ((await card.getAttribute('data-selected')) === null) await card.click()
+  await floor.getByTestId('to-confirm').click()
+  await floor.getByTestId('start-jobs').click()
+  await expect(floor).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
+  return floor
+}

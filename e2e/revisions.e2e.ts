@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, releaseProduct, shot, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, operatorStartsJob, releaseProduct, shot, uniqueName } from './helpers'
 
 /**
  * Issue 21 in the library: a released product's draft is edited (a step reworded), the screens
@@ -178,14 +178,7 @@ for (const lang of ['it', 'en'] as const) {
 
       // The operator's work session names the revision its steps come from.
       const job = (await (await api.get(`/api/work-order/${woKey}`)).json()).detail.phases[0].jobs[0]._key as string
-      const floor = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
-      await floor.goto('/login')
-      await fillLogin(floor, operator.username, operator.password)
-      const card = floor.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
-      await expect(card).toBeVisible()
-      if ((await card.getAttribute('data-selected')) === null) await card.click()
-      await floor.getByTestId('to-confirm').click()
-      await floor.getByTestId('start-jobs').click()
+      const floor = await operatorStartsJob(browser, s.locale, operator, job)
       await expect(floor.getByTestId('ws-context')).toContainText('(rev 2)')
       await floor.getByText('Controllo', { exact: true }).click()
       await expect(floor.getByText('Controlla la tenuta a 2 bar.')).toBeVisible()
@@ -201,15 +194,7 @@ for (const lang of ['it', 'en'] as const) {
       expect(made.status(), await made.text()).toBe(201)
       const job = (await made.json()).detail.phases[0].jobs[0]._key as string
 
-      const floor = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
-      await floor.goto('/login')
-      await fillLogin(floor, operator.username, operator.password)
-      const card = floor.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
-      await expect(card).toBeVisible()
-      if ((await card.getAttribute('data-selected')) === null) await card.click()
-      await floor.getByTestId('to-confirm').click()
-      await floor.getByTestId('start-jobs').click()
-      await expect(floor).toHaveURL(new RegExp(`/app/operator/job/${job}/steps`))
+      const floor = await operatorStartsJob(browser, s.locale, operator, job)
       await floor.getByTestId('confirm-step').click()
       await expect(floor.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
 

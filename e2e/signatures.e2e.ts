@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, releaseProduct, shot, uniqueName } from './helpers'
+import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, operatorStartsJob, releaseProduct, shot, uniqueName } from './helpers'
 
 /**
  * Issue 22, electronic signatures: the library makes a step require "Verificato" with a quality
@@ -126,14 +126,7 @@ for (const lang of ['it', 'en'] as const) {
       const job = (await (await api.get(`/api/work-order/${woKey}`)).json()).detail.phases[0].jobs[0]._key as string
 
       // The tablet: the operator fills the torque and confirms; the signature dialog opens.
-      const floor = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
-      await floor.goto('/login')
-      await fillLogin(floor, operator.username, operator.password)
-      const card = floor.locator(`[data-testid="job-card"][data-job-key="${job}"]`)
-      await expect(card).toBeVisible()
-      if ((await card.getAttribute('data-selected')) === null) await card.click()
-      await floor.getByTestId('to-confirm').click()
-      await floor.getByTestId('start-jobs').click()
+      const floor = await operatorStartsJob(browser, s.locale, operator, job)
       await expect(floor.getByTestId('step-signature-badge')).toBeVisible()
       await floor.getByTestId(`field-${fieldKey}`).pressSequentially(s.torque, { delay: 40 })
       await floor.getByTestId('confirm-step').click()

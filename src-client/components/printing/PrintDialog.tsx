@@ -46,15 +46,16 @@ export default function PrintDialog({ source, onClose }: { source: PrintSource; 
         }
       }
       const printerKey = send ? printer : null
-      const row: PrintRow = templated
-        ? await trpcClient.prints.print.mutate({
-            ...templated.subject,
-            per_serial: perSerial ? oneEach : undefined,
-            template_key: template!,
-            printer_key: printerKey,
-            app_url: window.location.origin,
-          })
-        : await (source as Extract<PrintSource, { document: unknown }>).document(printerKey)
+      const row: PrintRow =
+        'document' in source
+          ? await source.document(printerKey)
+          : await trpcClient.prints.print.mutate({
+              ...source.subject,
+              per_serial: perSerial ? oneEach : undefined,
+              template_key: template!,
+              printer_key: printerKey,
+              app_url: window.location.origin,
+            })
       if (send) {
         notifySuccess(t`Inviato alla stampante ${row.printer_name ?? ''}`)
         setLast({ pdf_url: row.pdf_url, printed: row.printer_name ?? '' })

@@ -16,6 +16,8 @@ describe('a printer by its URI', () => {
     expect(parsePrinterUri('lpd://printer/queue')).toEqual({ ok: false, reason: 'scheme' })
     expect(parsePrinterUri('ipp://printer:70000/ipp')).toEqual({ ok: false, reason: 'syntax' })
     expect(parsePrinterUri('ipp://printer/a b')).toEqual({ ok: false, reason: 'path' })
+    // Percent escapes, even broken ones, are refused as a path, never thrown.
+    expect(parsePrinterUri('ipp://printer/%zz')).toEqual({ ok: false, reason: 'path' })
     expect(parsePrinterUri('socket://printer:9100/queue')).toEqual({ ok: false, reason: 'path' })
     expect(parsePrinterUri('ipp://user:pw@printer/ipp')).toEqual({ ok: false, reason: 'syntax' })
   })

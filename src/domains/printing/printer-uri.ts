@@ -34,7 +34,7 @@ export function parsePrinterUri(text: string): { ok: true; address: PrinterAddre
   const explicitPort = /^[^/]*:(\d+)(?:\/|$)/.exec(trimmed.slice(scheme.length + 2).replace(/^\[[^\]]*\]/, ''))?.[1]
   const port = explicitPort ? Number(explicitPort) : DEFAULT_PORTS[protocol]
   if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, reason: 'port' }
-  const path = protocol === 'raw' ? '' : url.pathname === '/' ? DEFAULT_IPP_PATH : decodeURI(url.pathname)
+  const path = protocol === 'raw' ? '' : url.pathname === '/' ? DEFAULT_IPP_PATH : url.pathname
   if (protocol === 'raw' ? url.pathname !== '/' : !/^\/[A-Za-z0-9/._~-]*$/.test(path)) return { ok: false, reason: 'path' }
   return { ok: true, address: { protocol, host, port, path: protocol === 'raw' ? DEFAULT_IPP_PATH : path } }
 }
