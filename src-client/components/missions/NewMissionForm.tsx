@@ -13,8 +13,8 @@ import { notifyAlert, notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput } from '../NumberTextInput'
 import { formatQuantity } from '../warehouse/labels'
-import { type Picked, PositionScanInput, ProductScanInput } from '../warehouse/ScanInput'
-import { useScanGroup } from '../warehouse/scan-group'
+import { PositionScanInput, ProductScanInput } from '../warehouse/ScanInput'
+import { type Picked, useScanGroup } from '../warehouse/scan-group'
 
 type Shortfall = NonNullable<MissionDetail['shortfalls']>[number]
 

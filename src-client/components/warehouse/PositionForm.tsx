@@ -2,7 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core'
 import { useState } from 'react'
 import { POSITION_CODE_MAX, POSITION_DESCRIPTION_MAX, type PositionRow } from '../../../src/domains/positions/schemas'
-import { type Picked, PositionScanInput } from './ScanInput'
+import type { Picked } from './scan-group'
+import { PositionScanInput } from './ScanInput'
 import { useScanGroup } from './scan-group'
 
 export type PositionDraft = { code: string; description: string; parent: Picked | null; owned: boolean; fixed: boolean; available: boolean; disposable: boolean }

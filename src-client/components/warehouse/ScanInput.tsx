@@ -3,9 +3,7 @@ import { Loader, TextInput, type TextInputProps } from '@mantine/core'
 import { useEffect, useRef, useState } from 'react'
 import { CameraScanButton } from '../scan/CameraScanButton'
 import { queryClient, trpc } from '../../lib/trpc'
-import { type ScanGroup, type ScanResult } from './scan-group'
-
-export type Picked = { _key: string; code: string; description: string }
+import type { Picked, ScanGroup, ScanResult } from './scan-group'
 
 type Props = Omit<TextInputProps, 'value' | 'onChange' | 'error'> & {
   value: Picked | null

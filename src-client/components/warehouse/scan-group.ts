@@ -1,5 +1,7 @@
 import { useState } from 'react'
-import type { Picked } from './ScanInput'
+
+/** A code field's value: the entity the typed or scanned code names. */
+export type Picked = { _key: string; code: string; description: string }
 
 export type ScanResult = { ok: true; value: Picked | null } | { ok: false }
 
