@@ -32,8 +32,8 @@ test('traceability: search a serial from the minimum length, open it, genealogy 
   const download = page.waitForEvent('download')
   await page.getByTestId('genealogy-csv-backward').click()
   const csv = readFileSync(await (await download).path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n')
-  expect(csv[0]).toBe('"Level","Code","Product code","Product","Status","Created on"')
-  expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['"0","SN-PMP-0001"', '"1","SN-MOT-0101"', '"1","SN-PCB-0201"', '"2","SN-CTL-0301"'])
+  expect(csv[0]).toBe('Level;Code;Product code;Product;Status;Created on')
+  expect(csv.slice(1).map((l) => l.split(';').slice(0, 2).join(';'))).toEqual(['0;SN-PMP-0001', '1;SN-MOT-0101', '1;SN-PCB-0201', '2;SN-CTL-0301'])
 
   // Down to the controller, then forward: what it went into, up to the pump.
   await page.getByTestId('genealogy-backward').getByRole('link', { name: 'SN-CTL-0301' }).click()

@@ -3,26 +3,16 @@ import { Alert, Anchor, Button, Group, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { GenealogyDirection, GenealogyRow } from '../../../src/domains/serials/schemas'
+import { csvFile } from '../../../src/csv'
 import { formatDateTime } from '../../../src/i18n/format'
 import { trpc } from '../../lib/trpc'
 import { LoadError, Loading } from '../QueryState'
+import { downloadCsv } from '../reports/csv'
 import { SerialStateBadge } from './SerialStateBadge'
 
-/** A CSV cell: quoted, quotes doubled; a leading = + - @ is neutralised so a spreadsheet never runs it. */
-const cell = (value: string | number) => {
-  const s = String(value)
-  return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`
-}
-
-function downloadCsv(name: string, header: string[], rows: GenealogyRow[]) {
+function exportCsv(name: string, header: string[], rows: GenealogyRow[]) {
   const lines = [header, ...rows.map((r) => [r.depth, r.code, r.product_code, r.product_description, r.state, new Date(r.created_at).toISOString()])]
-  const blob = new Blob([`\uFEFF${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' })
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  a.click()
-  URL.revokeObjectURL(url)
+  downloadCsv(name, csvFile(lines))
 }
 
 /** Genealogy of a serial as an indented table (depth-first, as the server sends it) with its CSV export. */
@@ -42,7 +32,7 @@ export function GenealogyTable({ serialKey, code, direction }: { serialKey: stri
         <Button
           variant="default"
           size="xs"
-          onClick={() => downloadCsv(`${code}-${direction === 'backward' ? 'componenti' : 'utilizzi'}.csv`, header, rows)}
+          onClick={() => exportCsv(`${code}-${direction === 'backward' ? 'componenti' : 'utilizzi'}.csv`, header, rows)}
           data-testid={`genealogy-csv-${direction}`}
         >
           <Trans>Esporta CSV</Trans>

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs'
+import { csvFile } from '../../../src/csv'
 import type { AuditEntry, AuditFilter } from '../../../src/domains/audit/schemas'
 import type { Db } from '../../db/schema'
 import { badRequest } from '../../errors'
@@ -42,15 +43,10 @@ async function collect(db: Db, filter: AuditFilter): Promise<AuditEntry[]> {
   return all
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v)
-  return /[;"\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
-}
-
 /** ';'-separated with a BOM, so spreadsheet programs in Italian and English open it in columns. */
 export async function auditCsv(db: Db, filter: AuditFilter, lang: ExportLanguage): Promise<string> {
   const rows = (await collect(db, filter)).map(cellsOf)
-  return '\uFEFF' + [[...HEADERS[lang]], ...rows].map((r) => r.map(csvCell).join(';')).join('\r\n') + '\r\n'
+  return csvFile([[...HEADERS[lang]], ...rows])
 }
 
 /** One sheet, the event number as a number, a header row kept in view. */
