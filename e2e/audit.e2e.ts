@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import { adminApi, createReadyUser, shot, signIn, uniqueName } from './helpers'
+import { adminApi, createReadyUser, operatorWithWorkOrder, shot, signIn, uniqueName } from './helpers'
 
 /**
  * The audit trail (issue 22): an auditor (the `audit` permission alone) opens on the trail, finds
@@ -10,8 +11,8 @@ import { adminApi, createReadyUser, shot, signIn, uniqueName } from './helpers'
 test.use({ viewport: { width: 1280, height: 800 } })
 
 for (const lang of [
-  { locale: 'it-IT', code: 'Codice', search: 'Cerca', csv: 'Esporta CSV', xlsx: 'Esporta XLSX', check: 'Verifica la catena', intact: /Catena integra: [\d.]+ eventi/, header: 'N.;Data e ora;Utente' },
-  { locale: 'en-US', code: 'Code', search: 'Search', csv: 'Export CSV', xlsx: 'Export XLSX', check: 'Check the chain', intact: /Chain intact: [\d,]+ events/, header: 'No.;Date and time;User' },
+  { locale: 'it-IT', record: 'Registro di produzione', product: 'Prodotto', code: 'Codice', search: 'Cerca', csv: 'Esporta CSV', xlsx: 'Esporta XLSX', check: 'Verifica la catena', intact: /Catena integra: [\d.]+ eventi/, header: 'N.;Data e ora;Utente' },
+  { locale: 'en-US', record: 'Production record', product: 'Product', code: 'Code', search: 'Search', csv: 'Export CSV', xlsx: 'Export XLSX', check: 'Check the chain', intact: /Chain intact: [\d,]+ events/, header: 'No.;Date and time;User' },
 ]) {
   test.describe(lang.locale, () => {
     test.use({ locale: lang.locale })
@@ -59,6 +60,27 @@ for (const lang of [
 
       await page.getByRole('button', { name: lang.check }).click()
       await expect(page.getByTestId('chain-verdict')).toHaveText(lang.intact)
+    })
+
+    test('an auditor without the production screens downloads a work order’s production record from the trail', async ({ page, baseURL }) => {
+      const world = await operatorWithWorkOrder(baseURL!, { prefix: 'AUDREC' })
+      const auditor = await createReadyUser(baseURL!, 'audit')
+      await signIn(page, auditor.username, auditor.password)
+      await expect(page).toHaveURL(/\/app\/audit/)
+      const code = page.getByRole('textbox', { name: lang.code, exact: true })
+      await code.click()
+      await page.keyboard.type(world.woCode)
+      await page.keyboard.press('Enter')
+      const row = page.getByTestId('audit-trail').locator('tbody tr', { hasText: 'WORK_ORDER_CREATED' })
+      await expect(row).toHaveCount(1)
+      // No production screen for an auditor: the code is plain text, the record is one click away.
+      await expect(row.getByRole('link', { name: world.woCode })).toHaveCount(0)
+      const [pdf] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: lang.record }).click()])
+      expect(pdf.suggestedFilename()).toMatch(/\.pdf$/)
+      const text = execFileSync('pdftotext', ['-layout', await pdf.path(), '-'], { encoding: 'utf8' })
+      expect(text).toContain(world.woCode)
+      expect(text).toContain(world.productCode)
+      expect(text).toContain(lang.record)
     })
   })
 }

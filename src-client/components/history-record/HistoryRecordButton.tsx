@@ -10,7 +10,7 @@ import { download } from '../reports/csv'
  * a PDF in the user's language. Fetched first, so a refusal (unknown serial, a serial made
  * outside a work order) shows as a translated message instead of a downloaded error.
  */
-export function HistoryRecordButton({ subject, subjectKey }: { subject: 'work-order' | 'serial'; subjectKey: string }) {
+export function HistoryRecordButton({ subject, subjectKey, compact = false }: { subject: 'work-order' | 'serial'; subjectKey: string; compact?: boolean }) {
   const { i18n } = useLingui()
   const [busy, setBusy] = useState(false)
   async function fetchAndSave() {
@@ -31,7 +31,7 @@ export function HistoryRecordButton({ subject, subjectKey }: { subject: 'work-or
     }
   }
   return (
-    <Button variant="default" size="sm" loading={busy} onClick={() => void fetchAndSave()} data-testid="history-record-download">
+    <Button variant={compact ? 'subtle' : 'default'} size={compact ? 'compact-xs' : 'sm'} loading={busy} onClick={() => void fetchAndSave()} data-testid="history-record-download">
       <Trans>Registro di produzione</Trans>
     </Button>
   )

@@ -5,10 +5,12 @@ import { Anchor, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInp
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import { hasScope } from '../../../../src/auth/scopes'
+import { hasScope, type Scope } from '../../../../src/auth/scopes'
 import { type AuditEntry, CHAIN_CHECKERS } from '../../../../src/domains/audit/schemas'
+import { HISTORY_RECORD_READERS } from '../../../../src/domains/history-record/schemas'
 import { formatDateTime } from '../../../../src/i18n/format'
 import { DateField } from '../../../components/DateField'
+import { HistoryRecordButton } from '../../../components/history-record/HistoryRecordButton'
 import { LoadError } from '../../../components/QueryState'
 import { trpc } from '../../../lib/trpc'
 import { useSession } from '../../../lib/use-auth'
@@ -49,19 +51,39 @@ const SUBJECT_LABELS: Record<string, MessageDescriptor> = {
 }
 const EVENT_LABELS: Record<string, MessageDescriptor> = { ...FLOW_EVENT_LABELS, ...HISTORY_EVENT_LABELS }
 
-/** Where an entity of the trail opens, for the ones with a screen of their own that this user may open. */
+/**
+ * Where an entity of the trail opens, for the ones with a screen this user may open; a work order
+ * or a serial also offers its production record (the PDF), so an auditor without those screens
+ * reads how it was built.
+ */
 function EntityLink({ entry }: { entry: Pick<AuditEntry, 'subject_type' | 'subject_key' | 'code'> }) {
   const session = useSession()
+  const may = (scope: Scope | readonly Scope[]) => !!session && hasScope(session.scope, scope)
   const label = entry.code ?? entry.subject_key ?? '—'
-  const woKey = entry.subject_type === 'work_order' ? entry.subject_key : null
-  if (woKey && session && hasScope(session.scope, 'production')) {
-    return (
-      <Anchor renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/history" params={{ wo_key: woKey }} />} size="sm">
+  const key = entry.subject_key
+  const link =
+    key && entry.subject_type === 'work_order' && may('production') ? (
+      <Anchor renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/history" params={{ wo_key: key }} />} size="sm">
         {label}
       </Anchor>
+    ) : key && entry.subject_type === 'work_order' && may('traceability') ? (
+      <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability/workorder/$wo_key" params={{ wo_key: key }} />} size="sm">
+        {label}
+      </Anchor>
+    ) : key && entry.subject_type === 'serial' && may('traceability') ? (
+      <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability/serials/$serialKey" params={{ serialKey: key }} />} size="sm">
+        {label}
+      </Anchor>
+    ) : (
+      <Text size="sm">{label}</Text>
     )
-  }
-  return <Text size="sm">{label}</Text>
+  const record = key && (entry.subject_type === 'work_order' || entry.subject_type === 'serial') && may(HISTORY_RECORD_READERS)
+  return (
+    <Stack gap={2} align="flex-start">
+      {link}
+      {record && <HistoryRecordButton compact subject={entry.subject_type === 'serial' ? 'serial' : 'work-order'} subjectKey={key} />}
+    </Stack>
+  )
 }
 
 function Changes({ changes }: { changes: Record<string, { from?: unknown; to?: unknown }> | null }) {
