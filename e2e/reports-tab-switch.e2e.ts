@@ -32,6 +32,7 @@ for (const lang of ['it', 'en'] as const) {
     })
 
     test(`a line typed at once after a tab's click filters the new report (${lang})`, async ({ page, baseURL }) => {
+      test.setTimeout(120_000)
       const reporter = await createReadyUser(baseURL!, 'reporting', { name: 'Rita', surname: uniqueName('Schede') })
       await page.goto('/login')
       await fillLogin(page, reporter.username, reporter.password)
