@@ -130,7 +130,8 @@ function UploadTemplate() {
   const [height, setHeight] = useState('')
   const [busy, setBusy] = useState(false)
   const tooBig = file !== null && file.size > BASE_PDF_MAX_BYTES
-  const sideRules = { ...BLANK_LABEL_MM, required: true }
+  const { min, max } = BLANK_LABEL_MM
+  const sideRules = { min, max, required: true }
   const w = readNumberText(width, sideRules)
   const h = readNumberText(height, sideRules)
   const ready = name.trim() !== '' && (source === 'pdf' ? file !== null && !tooBig : w.ok && h.ok && w.value !== null && h.value !== null)
@@ -188,7 +189,6 @@ function UploadTemplate() {
           <>
             <NumberTextInput
               label={t`Larghezza`}
-              description={t`Da ${BLANK_LABEL_MM.min} a ${BLANK_LABEL_MM.max} mm`}
               {...BLANK_LABEL_MM}
               value={width}
               onChange={setWidth}
@@ -199,7 +199,6 @@ function UploadTemplate() {
             />
             <NumberTextInput
               label={t`Altezza`}
-              description={t`Da ${BLANK_LABEL_MM.min} a ${BLANK_LABEL_MM.max} mm`}
               {...BLANK_LABEL_MM}
               value={height}
               onChange={setHeight}
@@ -210,10 +209,17 @@ function UploadTemplate() {
             />
           </>
         )}
-        <Button onClick={() => void submit()} disabled={!ready} loading={busy} mt={source === 'blank' ? 44 : 25} data-testid="template-upload">
+        <Button onClick={() => void submit()} disabled={!ready} loading={busy} mt={25} data-testid="template-upload">
           {source === 'pdf' ? <Trans>Carica</Trans> : <Trans>Crea e posiziona i campi</Trans>}
         </Button>
       </Group>
+      {source === 'blank' && (
+        <Text size="xs" c="dimmed">
+          <Trans>
+            Larghezza e altezza da {min} a {max} mm; si apre l'editor per posizionare i campi.
+          </Trans>
+        </Text>
+      )}
     </Stack>
   )
 }
