@@ -20,6 +20,7 @@ for (const lang of ['it', 'en'] as const) {
     test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
 
     test(`a template from a blank label of 62.5 x 29 mm opens in the fields editor (${lang})`, async ({ page, baseURL }) => {
+      test.setTimeout(120_000)
       const admin = await createReadyUser(baseURL!, 'admin', { name: 'Bianca', surname: uniqueName('Etichette') })
       await signIn(page, admin.username, admin.password)
       await page.getByRole('tab', { name: s.general }).click()
@@ -44,7 +45,8 @@ for (const lang of ['it', 'en'] as const) {
       // The editor of the new template, its blank page drawn at the size asked.
       await expect(page).toHaveURL(/\/app\/admin\/general\/print-templates\/[0-9a-f-]{36}$/)
       const canvas = page.getByTestId('page-canvas')
-      await expect(canvas).toBeVisible()
+      // The editor's chunk and pdf.js load first (slow on a busy machine).
+      await expect(canvas).toBeVisible({ timeout: 30_000 })
       const key = page.url().split('/').pop()!
       const api = await adminApi(baseURL!)
       const tpl = await ok<{ name: string; page_width: number; page_height: number; base_pdf_name: string; fields: unknown[] }>(await api.get(`/api/print-template/${key}`))
