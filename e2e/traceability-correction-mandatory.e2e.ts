@@ -53,7 +53,8 @@ for (const lang of ['it', 'en'] as const) {
         await page.getByTestId('serials-search').pressSequentially(serial.code)
         const rows = page.getByTestId('serials-table').locator('tbody tr')
         await expect(rows).toHaveCount(1)
-        await rows.first().click()
+        // On its code: the row's work order cell opens the order's traceability instead.
+        await rows.first().getByRole('cell').first().click()
         await expect(page.getByTestId('serial-code')).toHaveText(serial.code)
         await page.getByRole('button', { name: s.correct }).click()
         const dialog = page.getByRole('dialog', { name: s.dialog })
@@ -66,14 +67,15 @@ for (const lang of ['it', 'en'] as const) {
         await dialog.getByRole('button', { name: s.save }).click()
 
         await expect(page.getByTestId('error-toast')).toContainText(s.toast(name))
-        await expect(dialog.locator('.mantine-InputWrapper-root', { has: input })).toContainText(s.under)
+        await expect(dialog.getByText(s.under)).toBeVisible()
+        await expect(input).toHaveAttribute('aria-invalid', 'true')
         await expect(dialog).toBeVisible()
         await page.screenshot({ path: `${SHOTS_DIR}/serial-correction-mandatory-${lang}.png` })
         const after = await ok<Serial>(await api.get(`/api/serial/${serial._key}`))
         expect(after.data[field._key]).toBe('superata')
         // Typed again: the mark goes, and the correction is saved.
         await input.pressSequentially('ripetuta')
-        await expect(dialog.locator('.mantine-InputWrapper-root', { has: input })).not.toContainText(s.under)
+        await expect(dialog.getByText(s.under)).toHaveCount(0)
         await dialog.getByRole('button', { name: s.save }).click()
         await expect(dialog).toHaveCount(0)
         expect((await ok<Serial>(await api.get(`/api/serial/${serial._key}`))).data[field._key]).toBe('ripetuta')
