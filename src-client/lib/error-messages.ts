@@ -325,6 +325,10 @@ export function errorMessage(error: ApiError): string {
   if (error.code === 'LOGIN_THROTTLED' && typeof retryAfter === 'number' && retryAfter > 0) return throttledMessage(retryAfter)
   if (error.code === 'PRODUCTION_STOCK_SHORTFALL' && typeof error.extra.product_code === 'string') return shortfallMessage(error.extra)
   if (error.code === 'SERIAL_ALREADY_IN_STOCK' && typeof error.extra.serial === 'string') return serialInStockMessage(error.extra)
+  const field = error.extra.field
+  if (error.code === 'SERIAL_DATA_INVALID' && error.extra.kind === 'required' && typeof field === 'string') {
+    return i18n._(msg`Il campo ${field} è obbligatorio: non può restare vuoto`)
+  }
   const serialRefusal = pieceSerialMessage(error)
   if (serialRefusal) return serialRefusal
   if (error.code === 'INSUFFICIENT_STOCK' && typeof error.extra.available === 'number') return insufficientStockMessage(error.extra)

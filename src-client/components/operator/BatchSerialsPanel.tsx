@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../lib/trpc'
 import { FormFieldInput } from './FormFieldInput'
+import { useSerialRefusals } from './serial-refusals'
 import { CameraScanButton } from '../scan/CameraScanButton'
 
 /**
@@ -177,6 +178,17 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
     focus(key)
   }
 
+  // A completion refused for a piece's serials: the first thing that piece lacks turns red, with the message.
+  useSerialRefusals((err) => {
+    const piece = err.extra.piece as number
+    const d = current(piece)
+    const emptyScan = orderOf(piece).find((key) => (key.endsWith(':code') ? d.code : (d.slots[key.slice(key.indexOf(':') + 1)] ?? '')).trim() === '')
+    const emptyField = fields.find((f) => f.mandatory && isEmptyValue(d.data[f._key] ?? null))
+    const key = emptyScan ?? (emptyField ? `${piece}:data:${emptyField._key}` : (orderOf(piece)[0] ?? `${piece}:code`))
+    setFieldError({ key, message: errorMessage(err) })
+    focus(key)
+  })
+
   /** Scanner or keyboard: Enter goes to the next field of the piece; on its last field it saves and goes on. */
   async function onEnter(e: KeyboardEvent<HTMLInputElement>, piece: number, key: string) {
     if (e.key !== 'Enter') return
@@ -293,6 +305,7 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
                       value={d.data[f._key] ?? null}
                       onChange={(v) => edit(p.piece, (x) => ({ ...x, data: { ...x.data, [f._key]: v } }))}
                       disabled={!editable || busy}
+                      error={fieldError?.key === `${p.piece}:data:${f._key}` ? fieldError.message : undefined}
                       batchKey={batchKey}
                     />
                   ))}

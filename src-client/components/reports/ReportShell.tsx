@@ -44,8 +44,9 @@ export function ReportShell({ title, description, note, search, setSearch, group
   const quick: { id: QuickPeriod; label: string }[] = [
     { id: 'today', label: t`Oggi` },
     { id: 'week', label: t`Questa settimana` },
-    { id: 'month', label: t`Questo mese` },
     { id: 'last30', label: t`Ultimi 30 giorni` },
+    { id: 'month', label: t`Questo mese` },
+    { id: 'lastMonth', label: t`Mese scorso` },
     { id: 'year', label: t`Quest'anno` },
   ]
   const periods: { value: ReportPeriod; label: string }[] = [

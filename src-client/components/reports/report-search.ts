@@ -47,7 +47,7 @@ const pad = (n: number) => String(n).padStart(2, '0')
 /** A local date as 'YYYY-MM-DD'. */
 export const isoOf = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
 
-export type QuickPeriod = 'today' | 'week' | 'month' | 'year' | 'last30'
+export type QuickPeriod = 'today' | 'week' | 'month' | 'lastMonth' | 'year' | 'last30'
 /** The range of a quick period around `now` (weeks from Monday), and the period that suits it. */
 export function quickRange(q: QuickPeriod, now = new Date()): { from: string; to: string; period: ReportPeriod } {
   const y = now.getFullYear()
@@ -61,6 +61,8 @@ export function quickRange(q: QuickPeriod, now = new Date()): { from: string; to
     }
     case 'month':
       return { from: isoOf(new Date(y, m, 1)), to: isoOf(new Date(y, m + 1, 0)), period: 'day' }
+    case 'lastMonth':
+      return { from: isoOf(new Date(y, m - 1, 1)), to: isoOf(new Date(y, m, 0)), period: 'day' }
     case 'year':
       return { from: isoOf(new Date(y, 0, 1)), to: isoOf(new Date(y, 11, 31)), period: 'month' }
     case 'last30':
@@ -68,10 +70,13 @@ export function quickRange(q: QuickPeriod, now = new Date()): { from: string; to
   }
 }
 
-/** The range the URL names, or this month. */
-export function rangeOf(s: ReportSearch) {
-  const month = quickRange('month')
-  return { from: s.from ?? month.from, to: s.to ?? month.to, period: s.period ?? (s.from ? 'day' : month.period) }
+/**
+ * The range the URL names, or the last 30 days: a plant reads its recent weeks, and on the 2nd of a
+ * month "this month" would hold a day of history (issue 26).
+ */
+export function rangeOf(s: ReportSearch, now = new Date()) {
+  const recent = quickRange('last30', now)
+  return { from: s.from ?? recent.from, to: s.to ?? recent.to, period: s.period ?? (s.from ? 'day' : recent.period) }
 }
 
 /** The tRPC input of the range and filters. */

@@ -8,6 +8,7 @@ import { checkMetadataValue, isEmptyValue } from '../../../src/domains/products/
 import { SERIAL_CODE_MAX, SERIAL_REASON_MAX } from '../../../src/domains/serials/schemas'
 import { decimalSeparatorOf, numberToText } from '../../../src/i18n/number-text'
 import { type Entry, entriesToData, kindOf } from './serial-data'
+import { toApiError } from '../../lib/api-error'
 import { numbersFromText } from '../../lib/number-field-values'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { FormFieldInput } from '../operator/FormFieldInput'
@@ -128,6 +129,8 @@ export function EditSerialDataDialog({
   const extras = entries.filter((e) => !configured.has(e.name))
   const [reason, setReason] = useState('')
   const [saving, setSaving] = useState(false)
+  // The server's refusal of one serial field (a mandatory one left empty), shown under it until it changes.
+  const [refused, setRefused] = useState<{ key: string; message: string } | null>(null)
   const update = (id: number, patch: Partial<Entry>) => setEntries((list) => list.map((e) => (e.id === id ? { ...e, ...patch } : e)))
   const extraData = entriesToData(extras)
   const problems = new Map(
@@ -154,6 +157,9 @@ export function EditSerialDataDialog({
       notifySuccess(t`Seriale aggiornato`)
       modal.onClose()
     } catch (e) {
+      const err = toApiError(e)
+      const key = err.code === 'SERIAL_DATA_INVALID' && typeof err.extra.field_key === 'string' ? err.extra.field_key : null
+      if (key && configured.has(key)) setRefused({ key, message: err.extra.kind === 'required' ? t`Obbligatorio: non può restare vuoto` : t`Valore non valido` })
       notifyError(e)
     } finally {
       setSaving(false)
@@ -173,10 +179,13 @@ export function EditSerialDataDialog({
             key={f._key}
             field={f}
             value={values[f._key] ?? null}
-            onChange={(v) => setValues((all) => ({ ...all, [f._key]: v }))}
+            onChange={(v) => {
+              setValues((all) => ({ ...all, [f._key]: v }))
+              if (refused?.key === f._key) setRefused(null)
+            }}
             // Files of a serial live with its batch: without one there is nowhere to upload them.
             disabled={saving || (f.type === 'files' && !batchKey)}
-            error={problems.has(f._key) ? (f.type === 'number' ? t`Non è un numero` : t`Valore non valido`) : undefined}
+            error={problems.has(f._key) ? (f.type === 'number' ? t`Non è un numero` : t`Valore non valido`) : refused?.key === f._key ? refused.message : undefined}
             batchKey={batchKey ?? ''}
           />
         ))}

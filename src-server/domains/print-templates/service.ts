@@ -6,6 +6,7 @@ import {
   PRESETS,
   type PrintTemplateRow,
   SETTINGS_LABELS,
+  type TemplateBlankInput,
   type TemplateField,
   TemplateFields,
   type TemplateListInput,
@@ -18,6 +19,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors'
 import { inputIssues, invalidField, invalidInput } from '../../input-issues'
 import { appendEvent } from '../events/service'
 import { assertFieldsUsable } from '../form-fields/service'
+import { blankLabelPdf } from './blank-label'
 import { inspectBasePdf } from './fill'
 import { basePdfKey, selectTemplateRows } from './queries'
 
@@ -104,6 +106,34 @@ export async function createTemplate(
 ): Promise<PrintTemplateRow> {
   const { bytes, info } = await readBasePdf(input.base_pdf)
   const fields = await checkedFields(svc.db, parseFieldsText(input.fields), info)
+  return storeTemplate(svc, actor, { ...input, bytes, info, fields, baseName: displayName(input.base_pdf.name) })
+}
+
+/**
+ * `POST print-template/blank`: a template whose base is one blank page of the size asked, so a
+ * label can be designed in the app without a PDF made elsewhere (issue 26).
+ */
+export async function createBlankTemplate(svc: Services, actor: Actor, input: TemplateBlankInput): Promise<PrintTemplateRow> {
+  const bytes = await blankLabelPdf(input.width_mm, input.height_mm)
+  const info = (await inspectBasePdf(bytes))!
+  const size = `${+input.width_mm.toFixed(1)}x${+input.height_mm.toFixed(1)}mm`
+  return storeTemplate(svc, actor, { ...input, bytes, info, fields: [], baseName: `blank-${size}.pdf` })
+}
+
+async function storeTemplate(
+  svc: Services,
+  actor: Actor,
+  input: {
+    name: string
+    bytes: Uint8Array
+    info: { pages: number; width: number; height: number }
+    baseName: string
+    fields: TemplateField[]
+    context?: string
+    context_key?: string
+  },
+): Promise<PrintTemplateRow> {
+  const { bytes, info, fields } = input
   const id = crypto.randomUUID()
   const storage = basePdfKey(id)
   await svc.files.put(storage, bytes)
@@ -116,7 +146,7 @@ export async function createTemplate(
           id,
           name: input.name,
           base_pdf_key: storage,
-          base_pdf_name: displayName(input.base_pdf.name),
+          base_pdf_name: input.baseName,
           pages: info.pages,
           page_width: info.width,
           page_height: info.height,

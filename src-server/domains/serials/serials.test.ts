@@ -242,6 +242,13 @@ describe('corrections with a reason, gated by the settings', () => {
       expect(row.data).toEqual({ lotto: 'L1bis', [volts]: 12.5, [ok]: true })
       const removed = await editSerial(h.svc, actor, id, { data: { [volts]: 12.5, [ok]: null }, reason: 'lotto e collaudo tolti' })
       expect(removed.data).toEqual({ [volts]: 12.5 })
+      // A piece declared in a batch keeps its mandatory fields: emptying one is refused, naming the field.
+      await h.svc.db.updateTable('serials').set({ piece: 1 }).where('id', '=', id).execute()
+      const beforeEmptied = await tableCounts(h)
+      const emptied = await refused(editSerial(h.svc, actor, id, { data: { [volts]: null }, reason: 'tolta la misura' }))
+      expect(emptied).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID', extra: { field_key: volts, field: 'Tensione collaudo', kind: 'required' } })
+      expect(await tableCounts(h)).toEqual(beforeEmptied)
+      await h.svc.db.updateTable('serials').set({ piece: null }).where('id', '=', id).execute()
       // The free key is gone now: it cannot come back.
       expect(await refused(editSerial(h.svc, actor, id, { data: { lotto: 'L1' }, reason: 'x' }))).toMatchObject({ status: 400, code: 'SERIAL_DATA_INVALID' })
     } finally {

@@ -342,7 +342,7 @@ async function checkedCorrectedData(db: Db, old: Record<string, unknown>, data: 
     else throw badRequest('SERIAL_DATA_INVALID', `not a serial field: ${key} (add it in the serial fields first)`, { field_key: key })
   }
   const emptied = declared ? [...fields.values()].find((f) => f.mandatory && isEmptyValue(out[f._key])) : undefined
-  if (emptied) throw badRequest('SERIAL_DATA_INVALID', `${emptied.name}: mandatory, it cannot be left empty`, { field_key: emptied._key, kind: 'required' })
+  if (emptied) throw badRequest('SERIAL_DATA_INVALID', `${emptied.name}: mandatory, it cannot be left empty`, { field_key: emptied._key, field: emptied.name, kind: 'required' })
   return out
 }
 export const codeInUseOnUpdate = (code: string) => conflict('SERIAL_ALREADY_PRESENT', `serial code ${code} already used: cannot update`)

@@ -2992,6 +2992,26 @@ export interface paths {
         patch: operations["patch_print_template_key"];
         trace?: never;
     };
+    "/print-template/blank": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New print template on a blank page of width_mm x height_mm (10 to 500 mm each), no fields yet: a label designed in the app
+         * @description Needs permission: admin.
+         */
+        post: operations["post_print_template_blank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/print-template/{key}/base": {
         parameters: {
             query?: never;
@@ -16949,6 +16969,82 @@ export interface operations {
         responses: {
             /** @description Success */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            name: string;
+                            base_pdf_name: string;
+                            base_pdf_url: string;
+                            pages: number;
+                            page_width: number;
+                            page_height: number;
+                            fields: {
+                                name: string;
+                                /** @enum {string} */
+                                kind: "text" | "code128" | "qrcode" | "datamatrix" | "ean13";
+                                /** @enum {string} */
+                                link_type: "preset" | "custom_field" | "fixed";
+                                link: string;
+                                /** @default 1 */
+                                page: number;
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                                /** @default 10 */
+                                font_size: number;
+                            }[];
+                            context: string | null;
+                            context_key: string | null;
+                            temp: boolean;
+                            trash: boolean;
+                            created_at: number;
+                            updated_at: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_print_template_blank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    width_mm: number;
+                    height_mm: number;
+                    context?: string;
+                    context_key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,6 +73,25 @@ const ContextText = v.pipe(v.string(), v.trim(), v.maxLength(100), StorableText)
 
 export const TemplateFields = v.pipe(v.array(TemplateField), v.maxLength(TEMPLATE_FIELDS_MAX))
 
+/** A blank label's sides in millimetres: from a small part label to an A3 sheet and a bit more. */
+export const BLANK_LABEL_MM = { min: 10, max: 500 } as const
+const LabelSide = (side: string) =>
+  v.pipe(
+    v.number(`${side}_mm must be a number of millimetres`),
+    v.minValue(BLANK_LABEL_MM.min, `${side}_mm must be at least ${BLANK_LABEL_MM.min} mm`),
+    v.maxValue(BLANK_LABEL_MM.max, `${side}_mm must be at most ${BLANK_LABEL_MM.max} mm`),
+  )
+
+/** `POST print-template/blank`: a template on a blank page of the given size, to place fields on. */
+export const TemplateBlankInput = v.object({
+  name: TemplateName,
+  width_mm: LabelSide('width'),
+  height_mm: LabelSide('height'),
+  context: v.optional(ContextText),
+  context_key: v.optional(ContextText),
+})
+export type TemplateBlankInput = v.InferOutput<typeof TemplateBlankInput>
+
 /** `POST print-template` (multipart): `base_pdf` plus the other fields; `fields` as JSON text. */
 export const TemplateCreateForm = v.object({
   name: TemplateName,

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { createFileRoute, Outlet, useRouterState } from '@tanstack/react-router'
+import { Loading } from '../../../components/QueryState'
 import { RouteTabs } from '../../../components/RouteTabs'
 import { AREAS } from '../../../lib/areas'
 
@@ -10,6 +11,10 @@ export const Route = createFileRoute('/app/report')({
 
 /** Rapporti (issue 16): production, labour and cost, quality, OEE. */
 function ReportArea() {
+  // Between a tab's click and its report's load the router still renders the previous report:
+  // its line field would take what the user types, and its Enter would navigate back to it with
+  // the text (issue 26). While the path is changing no report shows, so the keys wait for the new one.
+  const switching = useRouterState({ select: (s) => s.location.pathname !== s.resolvedLocation?.pathname })
   return (
     <>
       <div data-report-noprint>
@@ -22,7 +27,7 @@ function ReportArea() {
           ]}
         />
       </div>
-      <Outlet />
+      {switching ? <Loading /> : <Outlet />}
     </>
   )
 }

@@ -1,9 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Button, FileInput, Group, Modal, SegmentedControl, Select, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
-import { ASSIGNMENT_CONTEXTS, type AssignmentContext, BASE_PDF_MAX_BYTES, type PrintTemplateRow, SETTINGS_LABELS } from '../../../../../../src/domains/printing/schemas'
+import { ASSIGNMENT_CONTEXTS, type AssignmentContext, BASE_PDF_MAX_BYTES, BLANK_LABEL_MM, type PrintTemplateRow, SETTINGS_LABELS } from '../../../../../../src/domains/printing/schemas'
+import { readNumberText } from '../../../../../../src/i18n/number-text'
+import { NumberTextInput } from '../../../../../components/NumberTextInput'
 import { Loading } from '../../../../../components/QueryState'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { rest } from '../../../../../lib/rest'
@@ -115,19 +117,38 @@ async function setTrash(tpl: PrintTemplateRow, trash: boolean) {
   }
 }
 
+type Source = 'pdf' | 'blank'
+
+/** A new template: from a PDF made elsewhere, or from a blank label of a size in mm designed here (then its fields editor opens). */
 function UploadTemplate() {
   const { t } = useLingui()
+  const navigate = useNavigate()
+  const [source, setSource] = useState<Source>('pdf')
   const [name, setName] = useState('')
   const [file, setFile] = useState<File | null>(null)
+  const [width, setWidth] = useState('')
+  const [height, setHeight] = useState('')
   const [busy, setBusy] = useState(false)
   const tooBig = file !== null && file.size > BASE_PDF_MAX_BYTES
+  const { min, max } = BLANK_LABEL_MM
+  const sideRules = { min, max, required: true }
+  const w = readNumberText(width, sideRules)
+  const h = readNumberText(height, sideRules)
+  const ready = name.trim() !== '' && (source === 'pdf' ? file !== null && !tooBig : w.ok && h.ok && w.value !== null && h.value !== null)
   const submit = async () => {
-    if (!file || !name.trim()) return
+    if (!ready) return
     setBusy(true)
     try {
+      if (source === 'blank') {
+        const tpl = await trpcClient.printTemplates.createBlank.mutate({ name: name.trim(), width_mm: w.ok ? w.value! : 0, height_mm: h.ok ? h.value! : 0 })
+        notifySuccess(t`Etichetta creata: posiziona i campi`)
+        await refresh()
+        await navigate({ to: '/app/admin/general/print-templates/$templateKey', params: { templateKey: tpl._key } })
+        return
+      }
       const fd = new FormData()
       fd.append('name', name.trim())
-      fd.append('base_pdf', file)
+      fd.append('base_pdf', file!)
       await rest('POST', '/print-template', fd)
       notifySuccess(t`Modello caricato`)
       setName('')
@@ -140,22 +161,66 @@ function UploadTemplate() {
     }
   }
   return (
-    <Group align="flex-end" wrap="wrap">
-      <TextInput label={<Trans>Nome del modello</Trans>} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} w={260} data-testid="template-name" />
-      <FileInput
-        label={<Trans>PDF di base</Trans>}
-        placeholder={t`Scegli un PDF`}
-        accept="application/pdf"
-        value={file}
-        onChange={setFile}
-        w={260}
-        error={tooBig ? t`Il PDF supera ${BASE_PDF_MAX_BYTES / 1024 / 1024} MB` : undefined}
-        data-testid="template-file"
+    <Stack gap="xs">
+      <SegmentedControl
+        value={source}
+        onChange={(v) => setSource(v as Source)}
+        data={[
+          { value: 'pdf', label: t`Da un PDF` },
+          { value: 'blank', label: t`Etichetta vuota` },
+        ]}
+        w="fit-content"
+        data-testid="template-source"
       />
-      <Button onClick={() => void submit()} disabled={!file || !name.trim() || tooBig} loading={busy} data-testid="template-upload">
-        <Trans>Carica</Trans>
-      </Button>
-    </Group>
+      <Group align="flex-start" wrap="wrap">
+        <TextInput label={<Trans>Nome del modello</Trans>} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} w={260} data-testid="template-name" />
+        {source === 'pdf' ? (
+          <FileInput
+            label={<Trans>PDF di base</Trans>}
+            placeholder={t`Scegli un PDF`}
+            accept="application/pdf"
+            value={file}
+            onChange={setFile}
+            w={260}
+            error={tooBig ? t`Il PDF supera ${BASE_PDF_MAX_BYTES / 1024 / 1024} MB` : undefined}
+            data-testid="template-file"
+          />
+        ) : (
+          <>
+            <NumberTextInput
+              label={t`Larghezza`}
+              {...BLANK_LABEL_MM}
+              value={width}
+              onChange={setWidth}
+              unit="mm"
+              w={150}
+              onKeyDown={(e) => e.key === 'Enter' && void submit()}
+              data-testid="blank-width"
+            />
+            <NumberTextInput
+              label={t`Altezza`}
+              {...BLANK_LABEL_MM}
+              value={height}
+              onChange={setHeight}
+              unit="mm"
+              w={150}
+              onKeyDown={(e) => e.key === 'Enter' && void submit()}
+              data-testid="blank-height"
+            />
+          </>
+        )}
+        <Button onClick={() => void submit()} disabled={!ready} loading={busy} mt={25} data-testid="template-upload">
+          {source === 'pdf' ? <Trans>Carica</Trans> : <Trans>Crea e posiziona i campi</Trans>}
+        </Button>
+      </Group>
+      {source === 'blank' && (
+        <Text size="xs" c="dimmed">
+          <Trans>
+            Larghezza e altezza da {min} a {max} mm; si apre l'editor per posizionare i campi.
+          </Trans>
+        </Text>
+      )}
+    </Stack>
   )
 }
 

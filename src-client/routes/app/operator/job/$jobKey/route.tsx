@@ -12,6 +12,7 @@ import { OperatorTabs } from '../../../../../components/operator/OperatorTabs'
 import { ReadOnlyBanner } from '../../../../../components/operator/ReadOnlyBanner'
 import { RuntimeNotices } from '../../../../../components/operator/RuntimeNotices'
 import { WorkSessionContext, type WorkSession } from '../../../../../components/operator/work-session-context'
+import { reportSerialRefusal } from '../../../../../components/operator/serial-refusals'
 import { WorkSessionHeader } from '../../../../../components/operator/WorkSessionHeader'
 import { isUnreachable, toApiError } from '../../../../../lib/api-error'
 import { auth } from '../../../../../lib/auth-store'
@@ -173,6 +174,7 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
             return null
           }
         }
+        reportSerialRefusal(err)
         if (options?.onRefused && !isUnreachable(err)) options.onRefused(err)
         else notifyError(e)
         // Unreachable (network, database): the banner shows at once, the probe notices the way back.
