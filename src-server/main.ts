@@ -1,5 +1,6 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
+import { startEventChainer } from './domains/events/chainer'
 import { startFlowWorker } from './domains/flows/queue'
 import { endLiveStreams } from './live/hub'
 import { startSweeps } from './sweeps'
@@ -11,6 +12,8 @@ try {
   const config = readConfig()
   const { svc, database } = await prepareServices(config, log)
   const app = createApp(svc)
+  // Links committed events into the event chain, one instance at a time (docs/audit.md).
+  startEventChainer(svc.db)
   // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
   const stopSweeps = startSweeps(svc, { log, everyMs: config.sweepEveryMs })
   // Outbound webhook deliveries of the data flows (pg-boss on the same database, PGlite included).

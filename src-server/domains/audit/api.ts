@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { AUDIT_READERS, AuditFilter, AuditPage, AuditTrailInput, CHAIN_CHECKERS, ChainCheck } from '../../../src/domains/audit/schemas'
 import { query, restOnly, useCases } from '../../api/use-case'
-import { verifyChain } from './chain'
+import { checkChainNow } from './chain'
 import { auditCsv, auditXlsx } from './export'
 import { auditTrail } from './trail'
 
@@ -46,6 +46,6 @@ export const auditApi = useCases('audit', {
     access: { scope: CHAIN_CHECKERS },
     response: ChainCheck,
     rest: { method: 'get', path: '/audit-chain' },
-    run: (ctx) => verifyChain(ctx.db),
+    run: (ctx) => checkChainNow(ctx.db),
   }),
 })

@@ -65,7 +65,8 @@ export const ChainBreak = v.object({
   reason: v.picklist(['changed', 'missing', 'relinked', 'unchained', 'head']),
 })
 export const ChainCheck = v.variant('ok', [
-  v.object({ ok: v.literal(true), events: v.number(), head_hash: v.string() }),
+  // pending: committed events the chainer has not linked yet (it links them within about a second).
+  v.object({ ok: v.literal(true), events: v.number(), head_hash: v.string(), pending: v.number() }),
   v.object({ ok: v.literal(false), events: v.number(), first_break: ChainBreak }),
 ])
 export type ChainCheck = v.InferOutput<typeof ChainCheck>
