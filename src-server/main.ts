@@ -1,5 +1,6 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
+import { startDailyAnchor } from './domains/audit/anchor'
 import { startEventChainer } from './domains/events/chainer'
 import { startFlowWorker } from './domains/flows/queue'
 import { endLiveStreams } from './live/hub'
@@ -14,6 +15,8 @@ try {
   const app = createApp(svc)
   // Links committed events into the event chain, one instance at a time (docs/audit.md).
   startEventChainer(svc.db)
+  // The chain's head written outside the database once a day (file store, CHAIN_ANCHORED event).
+  const stopAnchor = startDailyAnchor(svc, log)
   // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
   const stopSweeps = startSweeps(svc, { log, everyMs: config.sweepEveryMs })
   // Outbound webhook deliveries of the data flows (pg-boss on the same database, PGlite included).
@@ -26,6 +29,7 @@ try {
     endLiveStreams(svc.db)
     await server.stop()
     await stopSweeps()
+    await stopAnchor()
     await flows.stop()
     await database.close()
     process.exit(0)
