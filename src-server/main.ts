@@ -1,5 +1,7 @@
 import { createApp } from './app'
 import { ConfigError, readConfig } from './config'
+import { startDailyAnchor } from './domains/audit/anchor'
+import { startEventChainer } from './domains/events/chainer'
 import { startFlowWorker } from './domains/flows/queue'
 import { endLiveStreams } from './live/hub'
 import { startSweeps } from './sweeps'
@@ -11,6 +13,10 @@ try {
   const config = readConfig()
   const { svc, database } = await prepareServices(config, log)
   const app = createApp(svc)
+  // Links committed events into the event chain, one instance at a time (docs/audit.md).
+  startEventChainer(svc.db)
+  // The chain's head written outside the database once a day (file store, CHAIN_ANCHORED event).
+  const stopAnchor = startDailyAnchor(svc, log)
   // Offline jobs are force-paused, overdue issues escalate, old idempotency keys expire (safe with several instances).
   const stopSweeps = startSweeps(svc, { log, everyMs: config.sweepEveryMs })
   // Outbound webhook deliveries of the data flows (pg-boss on the same database, PGlite included).
@@ -23,6 +29,7 @@ try {
     endLiveStreams(svc.db)
     await server.stop()
     await stopSweeps()
+    await stopAnchor()
     await flows.stop()
     await database.close()
     process.exit(0)

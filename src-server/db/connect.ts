@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { registerChainerDatabase, stopEventChainer } from '../domains/events/chainer'
 import { closeLiveHub, registerLiveSource } from '../live/hub'
 import { registerPool } from './prepared'
 import type { Database, Db } from './schema'
@@ -55,7 +56,8 @@ export function openPostgres(url: string, poolSize = 20): OpenDatabase {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)
   registerLiveSource(db, { kind: 'postgres', url })
-  return { db, kind: 'postgres', close: () => closeLiveHub(db).then(() => db.destroy()) }
+  registerChainerDatabase(db)
+  return { db, kind: 'postgres', close: () => closeDatabase(db) }
 }
 
 /**
@@ -69,5 +71,13 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   pglites.set(db, pglite)
   registerLiveSource(db, { kind: 'pglite', pglite })
-  return { db, kind: 'pglite', close: () => closeLiveHub(db).then(() => db.destroy()), dump: () => pglite.dumpDataDir('none') }
+  registerChainerDatabase(db)
+  return { db, kind: 'pglite', close: () => closeDatabase(db), dump: () => pglite.dumpDataDir('none') }
+}
+
+/** The event chainer and the live hub end before their connections do. */
+async function closeDatabase(db: Db): Promise<void> {
+  await stopEventChainer(db)
+  await closeLiveHub(db)
+  await db.destroy()
 }

@@ -68,6 +68,8 @@ export interface EventsTable {
   subject_type: string | null
   subject_key: string | null
   data: ColumnType<Record<string, unknown>, string | undefined, never>
+  /** The writing transaction (xid8 as text), set by the database; the chainer's order (docs/audit.md). Null before 2026-11-29. */
+  xid: ColumnType<string | null, never, never>
 }
 
 /** Electronic signatures, append-only (migrations/2026-11-28-70-signatures.ts, docs/signatures.md). */
@@ -98,6 +100,8 @@ export interface EventChainHeadTable {
   one: ColumnType<boolean, never, never>
   seq: number
   hash: string
+  /** The chainer's watermark (xid8 as text): every transaction below it had ended when a round looked. */
+  watermark: ColumnType<string, never, never>
 }
 
 export interface FlowsTable {

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { LIVE_RESYNC } from '../../src/domains/live/schemas'
+import { chainCommittedEvents } from '../domains/events/chainer'
 import { appendEvent } from '../domains/events/service'
 import { adminKey, adminToken, insertApiToken, quickUser } from '../test/fixtures'
 import { ORIGIN, useHarness } from '../test/harness'
@@ -42,14 +43,16 @@ describe('live events', () => {
   const jobEvent = (token: string, subject_key: string) =>
     h.request('POST', '/api/event', { token, body: { event_type: 'PAUSED_OFFLINE', subject_type: 'job', subject_key } })
   const about = (key: string) => (f: { json: any }) => f.json?.subject_key === key
-  /** The event's link in the chain: its number is the stream's id. */
-  const chainOf = (subjectKey: string) =>
-    h.svc.db
+  /** The event's link in the chain (made by the chainer once the change committed): its number is the stream's id. */
+  const chainOf = async (subjectKey: string) => {
+    await chainCommittedEvents(h.svc.db)
+    return h.svc.db
       .selectFrom('event_chain as c')
       .innerJoin('events as e', 'e.id', 'c.event_id')
       .select(['c.seq', 'e.id'])
       .where('e.subject_key', '=', subjectKey)
       .executeTakeFirstOrThrow()
+  }
 
   test('a committed change reaches a subscriber with its id, type, topic and keys', async () => {
     const s = await stream(operator.token)
@@ -215,6 +218,8 @@ describe('live events', () => {
     LIVE_LIMITS.replayMax = 2
     try {
       for (const k of ['r1', 'r2', 'r3']) await jobEvent(admin, k)
+      // Linked (by the chainer, after their commits) before the client comes back.
+      await chainCommittedEvents(h.svc.db)
       const again = await stream(operator.token, '', { 'last-event-id': last.id! })
       const resync = await again.waitFor((f) => f.event === LIVE_RESYNC)
       expect(Number(resync.id)).toBeGreaterThan(Number(last.id))

@@ -9,7 +9,9 @@ import type { Db } from '../db/schema'
  * insert, update and delete to `test_write_log` (a rolled-back write leaves no entry), so the
  * log's last id is equal before and after a call that wrote nothing. Stronger than row counts,
  * which miss updates and an insert undone by a delete. Sign-in failures (`login_throttle`) are
- * left out: a refused sign-in is meant to record itself there.
+ * left out: a refused sign-in is meant to record itself there; so are the event chain's tables,
+ * which the event chainer writes in the background after the calls whose events it links (the
+ * events themselves are watched).
  *
  * The process side: while a call runs, every statement the app runs (through Kysely, or the
  * pool's prepared statements) marks it when it is an insert, update, delete or merge. A call
@@ -38,7 +40,7 @@ export async function watchWrites(db: Db): Promise<WriteWatch> {
   await sql`do $$ declare t text; begin
     for t in select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE'
-        and table_name not like 'kysely_%' and table_name not in ('test_write_log', 'login_throttle')
+        and table_name not like 'kysely_%' and table_name not in ('test_write_log', 'login_throttle', 'event_chain', 'event_chain_head')
     loop
       execute format('create trigger %I after insert or update or delete on %I for each row execute function test_log_write()', 'test_log_' || t, t);
     end loop; end $$`.execute(db)

@@ -1,7 +1,8 @@
 import * as v from 'valibot'
-import { AUDIT_READERS, AuditFilter, AuditPage, AuditTrailInput, CHAIN_CHECKERS, ChainCheck } from '../../../src/domains/audit/schemas'
-import { query, restOnly, useCases } from '../../api/use-case'
-import { verifyChain } from './chain'
+import { AUDIT_READERS, AuditFilter, AuditPage, AuditTrailInput, CHAIN_CHECKERS, ChainAnchor, ChainCheck } from '../../../src/domains/audit/schemas'
+import { mutation, query, restOnly, useCases } from '../../api/use-case'
+import { writeAnchor } from './anchor'
+import { checkChainNow } from './chain'
 import { auditCsv, auditXlsx } from './export'
 import { auditTrail } from './trail'
 
@@ -46,6 +47,15 @@ export const auditApi = useCases('audit', {
     access: { scope: CHAIN_CHECKERS },
     response: ChainCheck,
     rest: { method: 'get', path: '/audit-chain' },
-    run: (ctx) => verifyChain(ctx.db),
+    run: (ctx) => checkChainNow(ctx.db),
+  }),
+  anchor: mutation({
+    summary:
+      'Writes the chain\'s anchor now (also done once a day): the last link\'s number and hash as a JSON file in the file store (MES_DATA_DIR/files/audit-anchors, or the S3 bucket when configured), and a CHAIN_ANCHORED event a data flow can send to a webhook. `bun run verify-audit --anchor FILE` later says whether the chain still reaches that hash at that number.',
+    access: { scope: CHAIN_CHECKERS },
+    input: v.object({}),
+    response: ChainAnchor,
+    rest: { method: 'post', path: '/audit-chain/anchor' },
+    run: (ctx) => writeAnchor(ctx, ctx.actor),
   }),
 })

@@ -5,6 +5,7 @@ import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import { badRequest, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
+import { type Changes, changesOf } from '../events/changes'
 import { lockProduct, productNotFound } from '../products/service'
 import { componentsLeadingBack, lockBoms, selectBomLines } from './queries'
 
@@ -143,7 +144,7 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
       const fields = (['quantity', 'quantity_per', 'traceability', 'declared_serials'] as const).filter((f) => old[f] !== values[f])
       if (fields.length === 0 && old.position === position) continue
       await trx.updateTable('bom_lines').set(values).where('id', '=', old.id).execute()
-      if (fields.length) changed.push({ ...summary, changed: fields })
+      if (fields.length) changed.push({ ...summary, changed: fields, changes: changesOf(old, values, fields) })
     }
     // One statement for the new lines (up to MAX_BOM_LINES rows of 8 parameters).
     if (inserts.length) await trx.insertInto('bom_lines').values(inserts).execute()
@@ -163,6 +164,15 @@ export async function updateBom(svc: Services, actor: Actor, productKey: string,
           changed,
           reordered,
           lines: input.lines.length,
+          // Old and new values for the trail, `<item code>@<phase>.<field>`; a line added or removed as a whole.
+          changes: {
+            ...Object.fromEntries(removed.map((l) => [`${code(l.item_id)}@${l.phase_id}`, { from: { quantity: l.quantity }, to: null }])),
+            ...Object.fromEntries(added.map((l) => [`${l.item_code}@${l.phase_key}`, { from: null, to: { quantity: l.quantity, quantity_per: l.quantity_per } }])),
+            ...Object.fromEntries(
+              changed.flatMap((l) => Object.entries(l.changes as Changes).map(([f, c]) => [`${l.item_code}@${l.phase_key}.${f}`, c])),
+            ),
+            ...(reordered ? { order: { from: keptBefore, to: keptAfter } } : {}),
+          },
         },
       },
       now,

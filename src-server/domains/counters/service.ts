@@ -17,6 +17,7 @@ import type { Db } from '../../db/connect'
 import { containsPattern } from '../../db/like'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { refuseIfOnlyReleased } from '../revisions/queries'
 import { selectCounters } from './queries'
 
@@ -156,7 +157,7 @@ export async function patchCounter(svc: Services, actor: Actor, key: string, pat
         .set({ name, template, frequency, next_value: nextValue, period_start: current, updated_at: now })
         .where('id', '=', key)
         .execute()
-      await appendEvent(trx, actor, { event_type: 'COUNTER_UPDATED', subject_type: 'counter', subject_key: key, data: { changed, name } }, now)
+      await appendEvent(trx, actor, { event_type: 'COUNTER_UPDATED', subject_type: 'counter', subject_key: key, data: editData(changesOf(old, { name, template, frequency, next_value: nextValue }, changed), { name }) }, now)
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken()

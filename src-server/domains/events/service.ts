@@ -4,6 +4,7 @@ import type { Actor } from '../../context'
 import type { Database } from '../../db/schema'
 import { badRequest } from '../../errors'
 import { queueFlowDeliveries } from '../flows/queue'
+import { nudgeEventChainers } from './chainer'
 
 export type NewEvent = {
   event_type: string
@@ -15,8 +16,9 @@ export type NewEvent = {
 /**
  * Appends one event row (append-only; the database refuses edits). Call it inside the same
  * transaction as the change it records. Server time comes from the database. Returns the event id.
- * At COMMIT the database chains it (its number in commit order and its hash) and wakes the live
- * hubs of every instance (migrations/2026-11-28-02-event-chain.ts; nothing on ROLLBACK).
+ * Once its transaction has committed, the event chainer links it (its number in the order the
+ * commits were seen, and its hash) and wakes the live hubs of every instance (./chainer.ts,
+ * docs/audit.md; nothing on ROLLBACK).
  */
 export async function appendEvent(db: Kysely<Database>, actor: Actor | null, event: NewEvent, at?: Date): Promise<number> {
   const { id, created_at } = await db
@@ -42,6 +44,7 @@ export async function appendEvent(db: Kysely<Database>, actor: Actor | null, eve
     subject_key: event.subject_key ?? null,
     data: event.data ?? {},
   })
+  nudgeEventChainers()
   return id
 }
 
@@ -64,6 +67,7 @@ export async function appendEvents(db: Kysely<Database>, actor: Actor | null, ev
     .returning(['id', 'event_type', 'subject_type', 'subject_key', 'data'])
     .execute()
   for (const row of rows) await queueFlowDeliveries(db, { ...row, created_at: at, user_id: actor?.userId ?? null })
+  nudgeEventChainers()
 }
 
 /**

@@ -42,7 +42,9 @@ async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string,
     .where('step_key', '=', step.step_key)
     .execute()
   step.form_data = formData
-  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed, ...clientTime }), now)
+  const value = (entries: Map<string, string>, key: string) => (entries.has(key) ? JSON.parse(entries.get(key)!) : null)
+  const changes = Object.fromEntries(changed.map((k) => [k, { from: value(before, k), to: value(after, k) }]))
+  await appendEvent(db, actor, jobEvent(job, 'STEP_EDITED', { batch_key: batchId, step_key: step.step_key, fields: changed, changes, ...clientTime }), now)
 }
 
 /** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */

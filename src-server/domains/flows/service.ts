@@ -5,6 +5,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData, HIDDEN } from '../events/changes'
 import { requeueDelivery } from './queue'
 import { newFlowSecret } from './signature'
 
@@ -76,7 +77,7 @@ export async function createFlow(svc: Pick<Services, 'db' | 'clock'>, actor: Act
 }
 
 export async function patchFlow(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string, patch: FlowPatchInput): Promise<FlowRow> {
-  await getFlow(svc, key)
+  const old = await getFlow(svc, key)
   const now = svc.clock.now()
   try {
     await svc.db.transaction().execute(async (trx) => {
@@ -93,7 +94,13 @@ export async function patchFlow(svc: Pick<Services, 'db' | 'clock'>, actor: Acto
         .where('id', '=', key)
         .execute()
       const { secret: _, ...shown } = patch
-      await appendEvent(trx, actor, { event_type: 'FLOW_UPDATED', subject_type: SUBJECT, subject_key: key, data: { ...shown, ...(patch.secret ? { secret_changed: true } : {}) } }, now)
+      const changes = {
+        ...changesOf(old, { ...shown, ...(shown.event_types ? { event_types: [...new Set(shown.event_types)] } : {}) }),
+        // The secret signs the webhooks: that it changed is recorded, never its value.
+        ...(patch.secret ? { secret: { from: HIDDEN, to: HIDDEN } } : {}),
+      }
+      const data = editData(changes, { ...shown, ...(patch.secret ? { secret_changed: true } : {}) })
+      await appendEvent(trx, actor, { event_type: 'FLOW_UPDATED', subject_type: SUBJECT, subject_key: key, data }, now)
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken()

@@ -13,6 +13,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { containsPattern } from '../../db/like'
 import { isSerialField, operationsUsingField, productsUsingFieldInMetadata, productsUsingFieldInSteps, selectFieldRows } from './queries'
 import { invalidField } from '../../input-issues'
@@ -156,7 +157,7 @@ export async function patchField(svc: Services, actor: Actor, key: string, patch
         .where('id', '=', key)
         .execute()
       if (changed.length) {
-        await appendEvent(trx, actor, { event_type: 'FORM_FIELD_UPDATED', subject_type: 'form_field', subject_key: key, data: { changed } }, now)
+        await appendEvent(trx, actor, { event_type: 'FORM_FIELD_UPDATED', subject_type: 'form_field', subject_key: key, data: editData(changesOf(before, after, changed)) }, now)
       }
       if (activeChanged) {
         const event_type = patch.active ? 'FORM_FIELD_RESTORED' : 'FORM_FIELD_ARCHIVED'

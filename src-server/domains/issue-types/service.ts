@@ -10,6 +10,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { containsPattern } from '../../db/like'
 import { issueCodesOfType, selectIssueTypeRows } from './queries'
 
@@ -113,10 +114,12 @@ export async function patchIssueType(svc: Services, actor: Actor, key: string, p
         .set({ ...next, print_templates: JSON.stringify(next.print_templates), updated_at: now })
         .where('id', '=', key)
         .execute()
+      // The API calls close_within_hours close_within: the event names it as the API does.
+      const { close_within_hours, ...changes } = changesOf(old, next, changed)
       await appendEvent(
         trx,
         actor,
-        { event_type: 'ISSUE_TYPE_UPDATED', subject_type: 'issue_type', subject_key: key, data: { changed: changed.map((c) => (c === 'close_within_hours' ? 'close_within' : c)) } },
+        { event_type: 'ISSUE_TYPE_UPDATED', subject_type: 'issue_type', subject_key: key, data: editData({ ...changes, ...(close_within_hours ? { close_within: close_within_hours } : {}) }) },
         now,
       )
     })

@@ -8,6 +8,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { AppError, conflict, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { phaseInfo } from '../execution/queries'
 import { refreshWorkOrderProgress } from '../work-orders/progress'
 import { getJob } from './detail'
@@ -94,18 +95,14 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
         const back = job.released_qt
         await moveReleased(trx, phase, next, -back)
         await setPhase({ taken_qt: phase.taken_qt - done, completed_qt: phase.completed_qt - done })
+        const set = { completed_qt: 0, released_qt: 0, ...(job.status === 'closed' ? { status: 'paused' as const, closed_at: null } : {}) }
         await trx
           .updateTable('jobs')
-          .set({
-            completed_qt: 0,
-            released_qt: 0,
-            ...(job.status === 'closed' ? { status: 'paused', closed_at: null } : {}),
-            updated_at: now,
-          })
+          .set({ ...set, updated_at: now })
           .where('id', '=', job.id)
           .execute()
         await refreshWorkOrderProgress(trx, job.work_order_id, { actor, now })
-        await event('JOB_PROGRESS_RESET', { completed_qt: { from: done, to: 0 }, released_back: back })
+        await event('JOB_PROGRESS_RESET', { completed_qt: { from: done, to: 0 }, released_back: back, ...editData(changesOf(job, set)) })
         return
       }
       case 'cancel_active_pieces': {
@@ -119,7 +116,7 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
           .executeTakeFirst()
         await setPhase({ taken_qt: phase.taken_qt - pieces })
         await trx.updateTable('jobs').set({ active_qt: 0, active_batch_id: null, updated_at: now }).where('id', '=', job.id).execute()
-        await event('JOB_ACTIVE_PIECES_CANCELLED', { pieces, batch_key: batch?.id ?? job.active_batch_id })
+        await event('JOB_ACTIVE_PIECES_CANCELLED', { pieces, batch_key: batch?.id ?? job.active_batch_id, ...editData(changesOf(job, { active_qt: 0, active_batch_id: null })) })
         return
       }
       case 'update_progress': {
@@ -155,13 +152,14 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
           .where('id', '=', job.id)
           .execute()
         await refreshWorkOrderProgress(trx, job.work_order_id, { actor, now })
-        await event('JOB_PROGRESS_UPDATED', { completed_qt: { from: job.completed_qt, to }, released: due, released_back: back, status: { from: job.status, to: status } })
+        const changes = changesOf(job, { completed_qt: to, released_qt: released + due, status, closed_at: closes ? now : null })
+        await event('JOB_PROGRESS_UPDATED', { completed_qt: { from: job.completed_qt, to }, released: due, released_back: back, status: { from: job.status, to: status }, ...editData(changes) })
         return
       }
       case 'update_times': {
         if (input.time_spent_ms === job.time_spent_ms) return
         await trx.updateTable('jobs').set({ time_spent_ms: input.time_spent_ms, updated_at: now }).where('id', '=', job.id).execute()
-        await event('JOB_TIMES_UPDATED', { time_spent_ms: { from: job.time_spent_ms, to: input.time_spent_ms } })
+        await event('JOB_TIMES_UPDATED', { time_spent_ms: { from: job.time_spent_ms, to: input.time_spent_ms }, ...editData(changesOf(job, { time_spent_ms: input.time_spent_ms })) })
         return
       }
       case 'pause': {

@@ -52,7 +52,14 @@ describe('production corrections (POST job/update)', () => {
     expect(await jobRow(h.svc.db, cut)).toMatchObject({ completed_qt: 0, released_qt: 0 })
     expect(await phaseRow(h.svc.db, wo.id, wo.phases[1]!)).toMatchObject({ released_in_qt: 0, taken_qt: 0 })
     const [event] = (await eventsOf(h.svc.db, 'JOB_PROGRESS_RESET')).filter((e) => e.subject_key === cut)
-    expect(event?.data).toEqual({ work_order_key: wo.id, phase_key: wo.phases[0], completed_qt: { from: 6, to: 0 }, released_back: 6 })
+    expect(event?.data).toEqual({
+      work_order_key: wo.id,
+      phase_key: wo.phases[0],
+      completed_qt: { from: 6, to: 0 },
+      released_back: 6,
+      changed: ['completed_qt', 'released_qt'],
+      changes: { completed_qt: { from: 6, to: 0 }, released_qt: { from: 6, to: 0 } },
+    })
   })
 
   test('reset progress is refused when the next phase already took the released pieces', async () => {
@@ -91,7 +98,14 @@ describe('production corrections (POST job/update)', () => {
     expect(res.body.detail).toMatchObject({ active_qt: 0, active_batch_key: null, remaining_qt: 8, material: { taken_qt: 2, available_qt: 8 } })
     expect((await h.svc.db.selectFrom('batches').select('status').where('id', '=', batch!).executeTakeFirstOrThrow()).status).toBe('cancelled')
     const [event] = (await eventsOf(h.svc.db, 'JOB_ACTIVE_PIECES_CANCELLED')).filter((e) => e.subject_key === cut)
-    expect(event?.data).toEqual({ work_order_key: wo.id, phase_key: wo.phases[0], pieces: 3, batch_key: batch })
+    expect(event?.data).toEqual({
+      work_order_key: wo.id,
+      phase_key: wo.phases[0],
+      pieces: 3,
+      batch_key: batch,
+      changed: ['active_qt', 'active_batch_id'],
+      changes: { active_qt: { from: 3, to: 0 }, active_batch_id: { from: batch, to: null } },
+    })
   })
 
   test('update progress: guards, material limits, releases per style, closing and the work order progress', async () => {
@@ -134,6 +148,8 @@ describe('production corrections (POST job/update)', () => {
       released: 3,
       released_back: 0,
       status: { from: 'queued', to: 'paused' },
+      changed: ['completed_qt', 'released_qt', 'status'],
+      changes: { completed_qt: { from: 0, to: 3 }, released_qt: { from: 0, to: 3 }, status: { from: 'queued', to: 'paused' } },
     })
     // The same value again changes nothing.
     const count = (await eventsOf(h.svc.db, 'JOB_PROGRESS_UPDATED')).length
@@ -163,7 +179,7 @@ describe('production corrections (POST job/update)', () => {
     expect(res.status).toBe(200)
     expect(res.body.detail.time_spent_ms).toBe(3_600_000)
     const [event] = (await eventsOf(h.svc.db, 'JOB_TIMES_UPDATED')).filter((e) => e.subject_key === wo.jobs[0])
-    expect(event?.data).toMatchObject({ time_spent_ms: { from: 90_000, to: 3_600_000 } })
+    expect(event?.data).toMatchObject({ time_spent_ms: { from: 90_000, to: 3_600_000 }, changes: { time_spent_ms: { from: 90_000, to: 3_600_000 } } })
     for (const bad of [-1, 1.5, 1e15]) {
       const r = await update({ job_key: wo.jobs[0], action: 'update_times', time_spent_ms: bad })
       expect({ bad, status: r.status, code: appCode(r.body) }).toEqual({ bad, status: 400, code: 'INVALID_INPUT' })

@@ -6,6 +6,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { refuseIfOnlyReleased } from '../revisions/queries'
 import { assertFieldsUsable } from '../form-fields/service'
 import { containsPattern } from '../../db/like'
@@ -126,7 +127,7 @@ export async function patchOperation(svc: Services, actor: Actor, key: string, p
       await appendEvent(
         trx,
         actor,
-        { event_type: 'OPERATION_UPDATED', subject_type: 'operation', subject_key: key, data: { changed, name: set.name ?? old.name } },
+        { event_type: 'OPERATION_UPDATED', subject_type: 'operation', subject_key: key, data: editData(changesOf(old, set, changed), { name: set.name ?? old.name }) },
         now,
       )
     })

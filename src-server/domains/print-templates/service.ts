@@ -18,6 +18,7 @@ import type { Db } from '../../db/connect'
 import { AppError, badRequest, conflict, notFound } from '../../errors'
 import { inputIssues, invalidField, invalidInput } from '../../input-issues'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { assertFieldsUsable } from '../form-fields/service'
 import { blankLabelPdf } from './blank-label'
 import { inspectBasePdf } from './fill'
@@ -179,7 +180,7 @@ export async function replaceBasePdf(svc: Services, actor: Actor, key: string, f
       .set({ base_pdf_name: displayName(file.name), pages: info.pages, page_width: info.width, page_height: info.height, updated_at: now })
       .where('id', '=', key)
       .execute()
-    await appendEvent(trx, actor, { event_type: 'PRINT_TEMPLATE_UPDATED', subject_type: 'print_template', subject_key: key, data: { changed: ['base_pdf'] } }, now)
+    await appendEvent(trx, actor, { event_type: 'PRINT_TEMPLATE_UPDATED', subject_type: 'print_template', subject_key: key, data: editData({ base_pdf: { from: old.base_pdf_name, to: displayName(file.name) } }) }, now)
   })
   return getTemplate(svc, key)
 }
@@ -205,7 +206,7 @@ export async function patchTemplate(svc: Services, actor: Actor, key: string, pa
     if (Object.keys(set).length === 0) return
     await trx.updateTable('print_templates').set({ ...set, updated_at: now }).where('id', '=', key).execute()
     if (changed.length) {
-      await appendEvent(trx, actor, { event_type: 'PRINT_TEMPLATE_UPDATED', subject_type: 'print_template', subject_key: key, data: { changed } }, now)
+      await appendEvent(trx, actor, { event_type: 'PRINT_TEMPLATE_UPDATED', subject_type: 'print_template', subject_key: key, data: editData(changesOf(old, set, changed)) }, now)
     }
     if (trashChange) {
       await appendEvent(trx, actor, { event_type: patch.trash ? 'PRINT_TEMPLATE_TRASHED' : 'PRINT_TEMPLATE_RESTORED', subject_type: 'print_template', subject_key: key, data: { name: old.name } }, now)

@@ -8,6 +8,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { ippPrintJob, PrinterUnreachable, type SendResult } from './ipp'
 import { rawSend } from './raw'
 
@@ -109,7 +110,7 @@ export async function patchPrinter(svc: Services, actor: Actor, key: string, pat
         .set({ ...next, ...(trashChange ? { trashed_at: patch.trash ? now : null } : {}), updated_at: now })
         .where('id', '=', key)
         .execute()
-      if (changed.length) await appendEvent(trx, actor, { event_type: 'PRINTER_UPDATED', subject_type: 'printer', subject_key: key, data: { changed } }, now)
+      if (changed.length) await appendEvent(trx, actor, { event_type: 'PRINTER_UPDATED', subject_type: 'printer', subject_key: key, data: editData(changesOf(old, next, changed)) }, now)
       if (trashChange) {
         // A printer in the trash is nobody's default any more.
         if (patch.trash) await trx.deleteFrom('printer_defaults').where('printer_id', '=', key).execute()
@@ -133,9 +134,11 @@ export async function myDefaultPrinter(svc: Services | { db: Db }, actor: Actor)
 export async function setDefaultPrinter(svc: Services, actor: Actor, printerKey: string | null): Promise<PrinterRow | null> {
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
+    const old = await trx.selectFrom('printer_defaults').select('printer_id').where('user_id', '=', actor.userId).forUpdate().executeTakeFirst()
+    const changes = (to: string | null) => changesOf({ printer_key: old?.printer_id ?? null }, { printer_key: to })
     if (printerKey === null) {
       const gone = await trx.deleteFrom('printer_defaults').where('user_id', '=', actor.userId).returning('printer_id').execute()
-      if (gone.length) await appendEvent(trx, actor, { event_type: 'DEFAULT_PRINTER_CHANGED', subject_type: 'user', subject_key: actor.userId, data: { printer_key: null } }, now)
+      if (gone.length) await appendEvent(trx, actor, { event_type: 'DEFAULT_PRINTER_CHANGED', subject_type: 'user', subject_key: actor.userId, data: editData(changes(null), { printer_key: null }) }, now)
       return
     }
     const printer = await usablePrinter(trx, printerKey)
@@ -144,7 +147,7 @@ export async function setDefaultPrinter(svc: Services, actor: Actor, printerKey:
       .values({ user_id: actor.userId, printer_id: printer._key })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ printer_id: printer._key }))
       .execute()
-    await appendEvent(trx, actor, { event_type: 'DEFAULT_PRINTER_CHANGED', subject_type: 'user', subject_key: actor.userId, data: { printer_key: printer._key, name: printer.name } }, now)
+    await appendEvent(trx, actor, { event_type: 'DEFAULT_PRINTER_CHANGED', subject_type: 'user', subject_key: actor.userId, data: editData(changes(printer._key), { printer_key: printer._key, name: printer.name }) }, now)
   })
   return myDefaultPrinter(svc, actor)
 }

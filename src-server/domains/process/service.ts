@@ -14,6 +14,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
+import { type Changes, changesOf } from '../events/changes'
 import { assertFieldsUsable } from '../form-fields/service'
 import { assertMediaExist } from '../media/service'
 import { getDefaultPhaseParameters } from '../settings/service'
@@ -221,6 +222,8 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
     if (removed.length) await trx.deleteFrom('product_phases').where('id', 'in', removed.map((p) => p._key)).execute()
     const added: { _key: string; name: string; operation_key: string; steps: number }[] = []
     const updated: { _key: string; name: string; changed: string[] }[] = []
+    // Old and new values for the trail, `<phase>.<field>`; a phase added or removed as a whole.
+    const changes: Changes = {}
     for (const [index, p] of plan.entries()) {
       const row = {
         position: index + 1,
@@ -255,6 +258,9 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
       if (changed.length === 0 && old.position === index + 1) continue
       await trx.updateTable('product_phases').set(row).where('id', '=', p._key).execute()
       if (changed.length) updated.push({ _key: p._key, name: p.name, changed })
+      const before = { ...old, operation: old.operation_key, department: old.department_key, counter: old.counter_key }
+      const after = { ...p, operation: p.operation_id, department: p.department_id, counter: p.counter_id }
+      for (const [field, c] of Object.entries(changesOf(before, after, changed))) changes[`${old.name}.${field}`] = c
     }
     const keptBefore = current.filter((p) => kept.has(p._key)).map((p) => p._key)
     const keptAfter = plan.filter((p) => !p.isNew).map((p) => p._key)
@@ -275,6 +281,12 @@ export async function updateProcess(svc: Services, actor: Actor, productKey: str
           updated,
           reordered,
           phases: plan.map((p) => p._key),
+          changes: {
+            ...Object.fromEntries(removed.map((p) => [p.name, { from: { _key: p._key, steps: p.steps.length }, to: null }])),
+            ...Object.fromEntries(added.map((p) => [p.name, { from: null, to: { _key: p._key, operation_key: p.operation_key, steps: p.steps } }])),
+            ...changes,
+            ...(reordered ? { order: { from: current.map((p) => p.name), to: plan.map((p) => p.name) } } : {}),
+          },
         },
       },
       now,

@@ -6,6 +6,7 @@ import type { Db } from '../../db/connect'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { checkedMetadata } from './metadata'
 import { productCountQuery, productListQuery, selectProductRows, withDocUrls } from './queries'
 import { invalidField } from '../../input-issues'
@@ -145,7 +146,7 @@ export async function updateProduct(svc: Services, actor: Actor, key: string, in
       await appendEvent(
         trx,
         actor,
-        { event_type: 'PRODUCT_UPDATED', subject_type: 'product', subject_key: key, data: { changed, code: (set.code as string) ?? old.code } },
+        { event_type: 'PRODUCT_UPDATED', subject_type: 'product', subject_key: key, data: editData(changesOf(old, set, changed), { code: (set.code as string) ?? old.code }) },
         now,
       )
     })
@@ -210,7 +211,7 @@ export async function setProductImage(svc: Services, actor: Actor, key: string, 
           event_type: 'PRODUCT_IMAGE_CHANGED',
           subject_type: 'product',
           subject_key: key,
-          data: { code: old.code, type: image.type, width: image.width, height: image.height, bytes: bytes.byteLength },
+          data: editData(changesOf(old, { image_path: storageKey }), { code: old.code, type: image.type, width: image.width, height: image.height, bytes: bytes.byteLength }),
         },
         now,
       )

@@ -10,6 +10,7 @@ import { isUuid } from '../../../src/uuid'
 import type { Actor, Services } from '../../context'
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { assertFieldsUsable } from '../form-fields/service'
 import { lockSerialFields, selectSerialFieldRows } from './queries'
 
@@ -73,7 +74,7 @@ export async function patchSerialField(svc: Services, actor: Actor, key: string,
     await appendEvent(
       trx,
       actor,
-      { event_type: 'SERIAL_FIELD_UPDATED', subject_type: 'serial_field', subject_key: key, data: { mandatory: { from: old.mandatory, to: patch.mandatory } } },
+      { event_type: 'SERIAL_FIELD_UPDATED', subject_type: 'serial_field', subject_key: key, data: editData(changesOf(old, { mandatory: patch.mandatory })) },
       now,
     )
   })
@@ -98,7 +99,7 @@ export async function reorderSerialFields(svc: Services, actor: Actor, input: Se
     await sql`update serial_fields set position = o.n, updated_at = ${now}
       from unnest(${input.field_keys}::uuid[]) with ordinality as o(id, n)
       where serial_fields.field_id = o.id`.execute(trx)
-    await appendEvent(trx, actor, { event_type: 'SERIAL_FIELDS_REORDERED', subject_type: 'serial_field', subject_key: 'order', data: { field_keys: input.field_keys } }, now)
+    await appendEvent(trx, actor, { event_type: 'SERIAL_FIELDS_REORDERED', subject_type: 'serial_field', subject_key: 'order', data: { field_keys: input.field_keys, changes: { order: { from: current.map((r) => r.field_id), to: input.field_keys } } } }, now)
   })
   return listSerialFields(svc)
 }

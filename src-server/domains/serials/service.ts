@@ -371,6 +371,7 @@ export async function unlinkSerial(svc: Services, actor: Actor, linkKey: string,
     const data = {
       reason,
       unlinked: { link_key: link.id, parent_key: link.parent_serial_id, parent_code: link.parent_code, child_key: link.child_serial_id, child_code: link.child_code, state: link.state },
+      changes: { link: { from: { parent_code: link.parent_code, child_code: link.child_code, state: link.state }, to: null } },
     }
     for (const subject of [link.child_serial_id, link.parent_serial_id]) {
       await appendEvent(trx, actor, { event_type: 'SERIAL_UPDATED', subject_type: 'serial', subject_key: subject, data }, now)

@@ -10,6 +10,7 @@ import type { Db } from '../../db/connect'
 import { badRequest } from '../../errors'
 import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
+import { editData } from '../events/changes'
 import { deleteSetting, lockSettings, readSetting, readSettings, SETTING_KEYS, writeSetting, writeSettings } from './queries'
 
 type Change = { from: unknown; to: unknown }
@@ -108,7 +109,7 @@ export async function setCompanyLogo(svc: Services, actor: Actor, file: File): P
           event_type: 'COMPANY_LOGO_CHANGED',
           subject_type: 'settings',
           subject_key: 'company',
-          data: { type: image.type, width: image.width, height: image.height, bytes: bytes.byteLength },
+          data: editData({ company_logo: { from: old ?? null, to: storageKey } }, { type: image.type, width: image.width, height: image.height, bytes: bytes.byteLength }),
         },
         now,
       )

@@ -12,6 +12,7 @@ import type { User } from '../../db/schema'
 import { badRequest, conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../errors'
 import { inspectImage } from '../../storage/images'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { preferencesOf } from '../session/service'
 import { countUsers, orderedUserRows, selectUserRows } from './queries'
 import { invalidField } from '../../input-issues'
@@ -293,7 +294,7 @@ export async function setUserImage(svc: Services, actor: Actor, key: string, fil
   const previous = await svc.db.transaction().execute(async (trx) => {
     const old = await trx.selectFrom('users').select('image_path').where('id', '=', key).forUpdate().executeTakeFirstOrThrow()
     await trx.updateTable('users').set({ image_path: storageKey }).where('id', '=', key).execute()
-    await appendEvent(trx, actor, { event_type: 'USER_IMAGE_CHANGED', subject_type: 'user', subject_key: key }, now)
+    await appendEvent(trx, actor, { event_type: 'USER_IMAGE_CHANGED', subject_type: 'user', subject_key: key, data: editData(changesOf(old, { image_path: storageKey })) }, now)
     return old.image_path
   })
   if (previous && previous !== storageKey) await svc.files.delete(previous)

@@ -102,7 +102,7 @@ export async function changeRevision(svc: Services, actor: Actor, key: string): 
     await appendEvent(
       trx,
       actor,
-      { event_type: 'WORK_ORDER_REVISION_CHANGED', subject_type: SUBJECT, subject_key: id, data: { code: wo.code, from: current.number, to: latest.number, revision_key: latest.id } },
+      { event_type: 'WORK_ORDER_REVISION_CHANGED', subject_type: SUBJECT, subject_key: id, data: { code: wo.code, from: current.number, to: latest.number, revision_key: latest.id, changes: { revision: { from: current.number, to: latest.number } } } },
       now,
     )
   })

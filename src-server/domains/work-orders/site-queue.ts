@@ -101,7 +101,7 @@ export async function moveInSiteQueue(svc: Services, actor: Actor, input: QueueM
       await appendEvent(
         trx,
         actor,
-        { event_type: 'WORK_ORDER_QUEUE_MOVED', subject_type: SUBJECT, subject_key: wo.id, data: { code: wo.code, position: { from: from + 1, to: to + 1 }, total: ids.length } },
+        { event_type: 'WORK_ORDER_QUEUE_MOVED', subject_type: SUBJECT, subject_key: wo.id, data: { code: wo.code, position: { from: from + 1, to: to + 1 }, total: ids.length, changes: { queue_position: { from: from + 1, to: to + 1 } } } },
         now,
       )
     }

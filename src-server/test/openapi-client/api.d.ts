@@ -408,6 +408,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-chain/anchor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Writes the chain's anchor now (also done once a day): the last link's number and hash as a JSON file in the file store (MES_DATA_DIR/files/audit-anchors, or the S3 bucket when configured), and a CHAIN_ANCHORED event a data flow can send to a webhook. `bun run verify-audit --anchor FILE` later says whether the chain still reaches that hash at that number.
+         * @description Needs permission: admin or audit.
+         */
+        post: operations["post_audit_chain_anchor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/create": {
         parameters: {
             query?: never;
@@ -3198,7 +3218,7 @@ export interface paths {
         get: operations["get_flow"];
         put?: never;
         /**
-         * Create a data flow: name (unique whatever the case: 409 FLOW_NAME_TAKEN), url (http/https), event_types (any of JOB_STARTED, JOB_PAUSED, JOB_PAUSE_FORCED, JOB_RESUMED, JOB_CLOSED, BATCH_COMPLETED, WORK_ORDER_CREATED, WORK_ORDER_CLOSED, ISSUE_OPENED, ISSUE_MADE_CRITICAL, ISSUE_ESCALATED, ISSUE_CLOSED, SERIAL_CREATED, SERIAL_FINALIZED, SERIAL_LINKED, MOVEMENT_CONFIRMED, MOVEMENT_REVERTED, MISSION_COMPLETED, REVISION_RELEASED, WORK_ORDER_REVISION_CHANGED), secret (>= 16 characters; made when omitted), active. Each delivery is a POST of JSON {type, timestamp, data} with the Standard Webhooks headers webhook-id (stable per delivery: drop duplicates by it), webhook-timestamp (seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body" with the secret; a whsec_ secret signs with its base64-decoded bytes). A 2xx answer delivers it; anything else is retried with exponential backoff for 24 h, in order per flow.
+         * Create a data flow: name (unique whatever the case: 409 FLOW_NAME_TAKEN), url (http/https), event_types (any of JOB_STARTED, JOB_PAUSED, JOB_PAUSE_FORCED, JOB_RESUMED, JOB_CLOSED, BATCH_COMPLETED, WORK_ORDER_CREATED, WORK_ORDER_CLOSED, ISSUE_OPENED, ISSUE_MADE_CRITICAL, ISSUE_ESCALATED, ISSUE_CLOSED, SERIAL_CREATED, SERIAL_FINALIZED, SERIAL_LINKED, MOVEMENT_CONFIRMED, MOVEMENT_REVERTED, MISSION_COMPLETED, REVISION_RELEASED, WORK_ORDER_REVISION_CHANGED, CHAIN_ANCHORED), secret (>= 16 characters; made when omitted), active. Each delivery is a POST of JSON {type, timestamp, data} with the Standard Webhooks headers webhook-id (stable per delivery: drop duplicates by it), webhook-timestamp (seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body" with the secret; a whsec_ secret signs with its base64-decoded bytes). A 2xx answer delivers it; anything else is retried with exponential backoff for 24 h, in order per flow.
          * @description Needs permission: admin.
          */
         post: operations["post_flow"];
@@ -4473,6 +4493,7 @@ export interface operations {
                             ok: true;
                             events: number;
                             head_hash: string;
+                            pending: number;
                         } | {
                             /** @constant */
                             ok: false;
@@ -4483,6 +4504,47 @@ export interface operations {
                                 /** @enum {string} */
                                 reason: "changed" | "missing" | "relinked" | "unchained" | "head";
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_audit_chain_anchor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            seq: number;
+                            hash: string;
+                            at: string;
+                            file: string;
                         };
                     };
                 };
@@ -17789,7 +17851,7 @@ export interface operations {
                     name: string;
                     url: string;
                     secret?: string;
-                    event_types: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED")[];
+                    event_types: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED" | "CHAIN_ANCHORED")[];
                     active?: boolean;
                 };
             };
@@ -17939,7 +18001,7 @@ export interface operations {
                     name?: string;
                     url?: string;
                     secret?: string;
-                    event_types?: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED")[];
+                    event_types?: ("JOB_STARTED" | "JOB_PAUSED" | "JOB_PAUSE_FORCED" | "JOB_RESUMED" | "JOB_CLOSED" | "BATCH_COMPLETED" | "WORK_ORDER_CREATED" | "WORK_ORDER_CLOSED" | "ISSUE_OPENED" | "ISSUE_MADE_CRITICAL" | "ISSUE_ESCALATED" | "ISSUE_CLOSED" | "SERIAL_CREATED" | "SERIAL_FINALIZED" | "SERIAL_LINKED" | "MOVEMENT_CONFIRMED" | "MOVEMENT_REVERTED" | "MISSION_COMPLETED" | "REVISION_RELEASED" | "WORK_ORDER_REVISION_CHANGED" | "CHAIN_ANCHORED")[];
                     active?: boolean;
                 };
             };

@@ -65,7 +65,16 @@ export const ChainBreak = v.object({
   reason: v.picklist(['changed', 'missing', 'relinked', 'unchained', 'head']),
 })
 export const ChainCheck = v.variant('ok', [
-  v.object({ ok: v.literal(true), events: v.number(), head_hash: v.string() }),
+  // pending: committed events the chainer has not linked yet (it links them within about a second).
+  v.object({ ok: v.literal(true), events: v.number(), head_hash: v.string(), pending: v.number() }),
   v.object({ ok: v.literal(false), events: v.number(), first_break: ChainBreak }),
 ])
 export type ChainCheck = v.InferOutput<typeof ChainCheck>
+
+/** The chain's head written outside the database (docs/audit.md, "The anchor"). */
+export const ChainAnchor = v.object({ seq: v.number(), hash: v.string(), at: v.string(), file: v.string() })
+export type ChainAnchor = v.InferOutput<typeof ChainAnchor>
+
+/** Whether link `seq` still has the anchored hash (`found` null: the chain no longer reaches that number). */
+export const AnchorCheck = v.object({ seq: v.number(), expected: v.string(), found: v.nullable(v.string()), ok: v.boolean() })
+export type AnchorCheck = v.InferOutput<typeof AnchorCheck>

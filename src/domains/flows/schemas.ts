@@ -27,6 +27,7 @@ export const FLOW_EVENT_TYPES = [
   'MISSION_COMPLETED',
   'REVISION_RELEASED',
   'WORK_ORDER_REVISION_CHANGED',
+  'CHAIN_ANCHORED',
 ] as const
 export type FlowEventType = (typeof FLOW_EVENT_TYPES)[number]
 

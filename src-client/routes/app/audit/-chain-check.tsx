@@ -36,6 +36,11 @@ export function ChainCheckPanel() {
       {result?.ok === true && (
         <Alert color="green" mt="sm" data-testid="chain-verdict">
           <Trans>Catena integra: {result.events.toLocaleString(i18n.locale)} eventi</Trans>
+          {result.pending > 0 && (
+            <Text size="sm" c="dimmed">
+              <Trans>{result.pending.toLocaleString(i18n.locale)} eventi appena registrati in attesa di concatenamento (pochi istanti).</Trans>
+            </Text>
+          )}
         </Alert>
       )}
       {result?.ok === false && (

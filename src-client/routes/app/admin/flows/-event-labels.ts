@@ -24,4 +24,5 @@ export const EVENT_LABELS: Record<FlowEventType, MessageDescriptor> = {
   MISSION_COMPLETED: msg`Missione di magazzino completata`,
   REVISION_RELEASED: msg`Revisione di processo e distinta rilasciata`,
   WORK_ORDER_REVISION_CHANGED: msg`Ordine di lavoro portato a una revisione più recente`,
+  CHAIN_ANCHORED: msg`Ancora giornaliera del registro eventi (numero e impronta dell'ultimo anello)`,
 }
