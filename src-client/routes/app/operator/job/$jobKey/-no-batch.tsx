@@ -3,6 +3,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
 import { type Keepable, useWorkSession } from '../../../../../components/operator/work-session-context'
 import { useOfflineQueue } from '../../../../../offline/queue'
+import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { trpcClient } from '../../../../../lib/trpc'
 
 /** No open batch: start, resume, open the next batch, or no material for the next piece. */
@@ -11,6 +12,7 @@ export function NoBatch() {
   const navigate = useNavigate()
   const { view, canWork, busy, act, jobKey, state } = useWorkSession()
   const { pending } = useOfflineQueue()
+  const { online } = useJobRuntime()
   const keptPause = (reason: 'no_material' | 'end_session'): Keepable => ({ write: { kind: 'pause', input: { job_key: jobKey, reason } }, label: {} })
   if (state === 'closed') return null
   if (canWork && pending.some((w) => w.job_key === jobKey)) {
@@ -68,11 +70,18 @@ export function NoBatch() {
             h={60}
             color="green.8"
             loading={busy}
+            // Offline it is refused on screen, never kept: the server makes the batch and its pieces (docs/offline.md).
+            disabled={!online}
             onClick={() => act(`new-batch:${jobKey}`, (idempotency_key) => trpcClient.execution.newBatch.mutate({ job_key: jobKey, idempotency_key }))}
             data-testid="new-batch"
           >
             <Trans>Apri nuovo lotto</Trans>
           </Button>
+          {!online && (
+            <Text size="md" c="red.8" fw={600} data-testid="new-batch-offline-reason">
+              <Trans>Offline: il nuovo lotto lo apre il server, quando torna la connessione.</Trans>
+            </Text>
+          )}
         </Stack>
       </Paper>
     )

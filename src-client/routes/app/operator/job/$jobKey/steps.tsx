@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core'
-import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useBlocker } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { StepData } from '../../../../../../src/domains/execution/schemas'
@@ -10,12 +9,13 @@ import { type Draft, formData, missingMandatory, notDates, notNumbers, notTimes,
 import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
+import { useBatchSerials } from '../../../../../offline/batch-serials'
 import { offlineQueue } from '../../../../../offline/queue'
 import { auth } from '../../../../../lib/auth-store'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
-import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
+import { trpcClient } from '../../../../../lib/trpc'
 import type { SignatureInput } from '../../../../../../src/domains/signatures/schemas'
 import { BatchCompletion } from './-batch-completion'
 import { NoBatch } from './-no-batch'
@@ -52,7 +52,7 @@ function BatchSteps() {
   const ordered = [...batch.step_data].sort((a, b) => a.position - b.position)
   const firstPending = ordered.findIndex((s) => !s.done)
   // Serials of the batch (level complete): shown on the serial step; unsaved scans block like a form.
-  const serials = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batch._key }, { trpc: BACKGROUND }))
+  const serials = useBatchSerials(batch._key)
   const serialStep = serials.data?.required ? serials.data.serial_step_key : null
   const items: StepItem[] = ordered.map((s, index) => {
     const def = defs.get(s._key)
