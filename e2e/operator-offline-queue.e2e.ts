@@ -22,11 +22,14 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promis
   return ((await res.json()) as { detail: T }).detail
 }
 
-type Setup = { operator: NewUser; wo: string; job: string; steps: string[]; fields: [string, string]; product: string; phases: PhaseBody[] }
+type Setup = { operator: NewUser; wo: string; job: string; steps: string[]; fields: [string, string]; product: string; phases: PhaseBody[]; tag: string }
 type PhaseBody = { steps: ({ title: string } & Record<string, unknown>)[] } & Record<string, unknown>
 
-/** A job of two form steps (one mandatory number each), step by step, batches of one piece. */
-async function setup(baseURL: string): Promise<Setup> {
+/**
+ * A job of two form steps (one mandatory number each), step by step, batches of one piece.
+ * `traced`: level complete, a counter numbers the pieces and each takes a motor's serial, declared on the last step.
+ */
+async function setup(baseURL: string, opts: { traced?: boolean } = {}): Promise<Setup> {
   const api = await adminApi(baseURL)
   const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Coda') })
   const field = async (name: string) =>
@@ -34,6 +37,10 @@ async function setup(baseURL: string): Promise<Setup> {
   const fields: [string, string] = [await field('Diametro (mm)'), await field('Coppia (Nm)')]
   const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Tornitura') } }))
   const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('OFQ').toUpperCase(), description: 'Albero tornito' } }))
+  const tag = uniqueName('').replace(/^_/, '').toUpperCase()
+  const traced = opts.traced
+    ? { traceability_level: 'complete', counter_key: (await ok<{ _key: string }>(await api.post('/api/counter', { data: { name: uniqueName('Alberi'), template: `ALB${tag}-{###}` } })))._key }
+    : {}
   const phases: PhaseBody[] = [
           {
             operation_key: operation._key,
@@ -44,14 +51,20 @@ async function setup(baseURL: string): Promise<Setup> {
               { type: 'form', title: 'Serra il mandrino', text: '', fields: [fields[1]] },
             ],
             production_notes: '',
+            ...traced,
           },
         ]
-  const process = await ok<{ phases: { steps: { _key: string }[] }[] }>(await api.put(`/api/product/${product._key}/process`, { data: { phases } }))
+  const process = await ok<{ phases: { _key: string; steps: { _key: string }[] }[] }>(await api.put(`/api/product/${product._key}/process`, { data: { phases } }))
+  if (opts.traced) {
+    const motor = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: `MOT${tag}`, description: 'Motore 0,75 kW' } }))
+    const line = { phase_key: process.phases[0]!._key, item_key: motor._key, quantity: 1, quantity_per: 'item', traceability: 'complete', declared_serials: true }
+    await ok(await api.put(`/api/product/${product._key}/bom`, { data: { lines: [line] } }))
+  }
   await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
   )
-  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key, steps: process.phases[0]!.steps.map((s) => s._key), fields, product: product._key, phases }
+  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key, steps: process.phases[0]!.steps.map((s) => s._key), fields, product: product._key, phases, tag }
 }
 
 const state = (page: Page) => page.getByTestId('job-state').first()
@@ -93,9 +106,9 @@ async function launch(userDataDir: string, baseURL: string): Promise<BrowserCont
   })
 }
 
-test('offline: two steps with values and the batch are kept through a reload and a browser restart, then sent once, in order (it)', async ({ baseURL }) => {
+test('offline: two steps with values, the serial declaration and the batch are kept through a reload and a browser restart, then sent once, in order (it)', async ({ baseURL }) => {
   test.setTimeout(240_000)
-  const s = await setup(baseURL!)
+  const s = await setup(baseURL!, { traced: true })
   const profile = mkdtempSync(path.join(os.tmpdir(), 'mes-offline-queue-'))
   let context = await launch(profile, baseURL!)
   try {
@@ -112,8 +125,15 @@ test('offline: two steps with values and the batch are kept through a reload and
     await confirmWithValue(page, s.fields[0], '12,5')
     await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operazione in attesa')
     await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
-    await confirmWithValue(page, s.fields[1], '7,25')
+    // The last step declares the piece's motor, read by the scanner (code + Enter): kept in order with the steps.
+    const motor = `MOT-${s.tag}-1`
+    const scanField = page.getByTestId('serial-scan-1-1-1')
+    await scanField.pressSequentially(motor, { delay: 5 })
+    await scanField.press('Enter')
     await expect(page.getByTestId('offline-queue')).toContainText('Offline: 2 operazioni in attesa')
+    await expect(page.getByTestId('serial-piece-1')).toHaveAttribute('data-declared', 'true')
+    await confirmWithValue(page, s.fields[1], '7,25')
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 3 operazioni in attesa')
     await expect(page.getByTestId('batch-kept')).toBeVisible()
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-kept-1024.png` })
     await page.setViewportSize({ width: 1280, height: 800 })
@@ -122,7 +142,7 @@ test('offline: two steps with values and the batch are kept through a reload and
     // A reload without network: the service worker opens the app, locked, with the work kept.
     await page.reload()
     await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('3 operazioni salvate su questo dispositivo')
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-reloaded.png` })
 
     // The browser closes and starts again on the same profile, still offline.
@@ -132,7 +152,7 @@ test('offline: two steps with values and the batch are kept through a reload and
     page = context.pages()[0] ?? (await context.newPage())
     await page.goto(`/app/operator/job/${s.job}/steps`)
     await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('3 operazioni salvate su questo dispositivo')
 
     // Online again: the operator unlocks, the kept writes go out in order, once.
     await context.setOffline(false)
@@ -144,10 +164,11 @@ test('offline: two steps with values and the batch are kept through a reload and
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-sent.png` })
 
     const events = await jobEvents(baseURL!, s)
-    const execution = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED', 'BATCH_COMPLETED'].includes(e.event_type))
+    const execution = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED', 'SERIAL_TEMP_LINKS_SAVED', 'BATCH_COMPLETED'].includes(e.event_type))
     expect(execution.map((e) => [e.event_type, e.data.step_key ?? null])).toEqual([
       ['STEP_EDITED', s.steps[0]],
       ['STEP_COMPLETED', s.steps[0]],
+      ['SERIAL_TEMP_LINKS_SAVED', null],
       ['STEP_EDITED', s.steps[1]],
       ['STEP_COMPLETED', s.steps[1]],
       ['BATCH_COMPLETED', null],
@@ -160,6 +181,11 @@ test('offline: two steps with values and the batch are kept through a reload and
     const batchKey = execution.at(-1)!.data.batch_key as string
     const batch = await ok<{ step_data: { position: number; form_data: { value: unknown }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}`))
     expect([...batch.step_data].sort((a, b) => a.position - b.position).flatMap((d) => d.form_data.map((f) => f.value))).toEqual([12.5, 7.25])
+    // The piece numbered by the counter when the declaration arrived, with the motor scanned offline.
+    const serials = await ok<{ pieces: { code: string; links: { code: string }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}/serials`))
+    expect(serials.pieces.map((p) => [p.code, p.links.map((l) => l.code)])).toEqual([[`ALB${s.tag}-001`, [motor]]])
+    // Each kept write accounted for on the screen.
+    await expect(page.getByTestId('sent-write')).toHaveCount(3)
 
     // Leave nothing running for the other specs.
     await page.getByTestId('pause-job').click()
