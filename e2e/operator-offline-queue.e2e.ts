@@ -22,10 +22,14 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promis
   return ((await res.json()) as { detail: T }).detail
 }
 
-type Setup = { operator: NewUser; wo: string; job: string; steps: string[]; fields: [string, string] }
+type Setup = { operator: NewUser; wo: string; job: string; steps: string[]; fields: [string, string]; product: string; phases: PhaseBody[]; tag: string }
+type PhaseBody = { steps: ({ title: string } & Record<string, unknown>)[] } & Record<string, unknown>
 
-/** A job of two form steps (one mandatory number each), step by step, batches of one piece. */
-async function setup(baseURL: string): Promise<Setup> {
+/**
+ * A job of two form steps (one mandatory number each), step by step, batches of one piece.
+ * `traced`: level complete, a counter numbers the pieces and each takes a motor's serial, declared on the last step.
+ */
+async function setup(baseURL: string, opts: { traced?: boolean } = {}): Promise<Setup> {
   const api = await adminApi(baseURL)
   const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Coda') })
   const field = async (name: string) =>
@@ -33,10 +37,11 @@ async function setup(baseURL: string): Promise<Setup> {
   const fields: [string, string] = [await field('Diametro (mm)'), await field('Coppia (Nm)')]
   const operation = await ok<{ _key: string }>(await api.post('/api/operation', { data: { name: uniqueName('Tornitura') } }))
   const product = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: uniqueName('OFQ').toUpperCase(), description: 'Albero tornito' } }))
-  const process = await ok<{ phases: { steps: { _key: string }[] }[] }>(
-    await api.put(`/api/product/${product._key}/process`, {
-      data: {
-        phases: [
+  const tag = uniqueName('').replace(/^_/, '').toUpperCase()
+  const traced = opts.traced
+    ? { traceability_level: 'complete', counter_key: (await ok<{ _key: string }>(await api.post('/api/counter', { data: { name: uniqueName('Alberi'), template: `ALB${tag}-{###}` } })))._key }
+    : {}
+  const phases: PhaseBody[] = [
           {
             operation_key: operation._key,
             name: 'Tornitura',
@@ -46,16 +51,20 @@ async function setup(baseURL: string): Promise<Setup> {
               { type: 'form', title: 'Serra il mandrino', text: '', fields: [fields[1]] },
             ],
             production_notes: '',
+            ...traced,
           },
-        ],
-      },
-    }),
-  )
+        ]
+  const process = await ok<{ phases: { _key: string; steps: { _key: string }[] }[] }>(await api.put(`/api/product/${product._key}/process`, { data: { phases } }))
+  if (opts.traced) {
+    const motor = await ok<{ _key: string }>(await api.post('/api/product', { data: { code: `MOT${tag}`, description: 'Motore 0,75 kW' } }))
+    const line = { phase_key: process.phases[0]!._key, item_key: motor._key, quantity: 1, quantity_per: 'item', traceability: 'complete', declared_serials: true }
+    await ok(await api.put(`/api/product/${product._key}/bom`, { data: { lines: [line] } }))
+  }
   await releaseProduct(api, product._key)
   const wo = await ok<{ _key: string; phases: { jobs: { _key: string }[] }[] }>(
     await api.post('/api/work-order', { data: { product_key: product._key, quantity: 2, operator_key: operator.key } }),
   )
-  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key, steps: process.phases[0]!.steps.map((s) => s._key), fields }
+  return { operator, wo: wo._key, job: wo.phases[0]!.jobs[0]!._key, steps: process.phases[0]!.steps.map((s) => s._key), fields, product: product._key, phases, tag }
 }
 
 const state = (page: Page) => page.getByTestId('job-state').first()
@@ -97,9 +106,9 @@ async function launch(userDataDir: string, baseURL: string): Promise<BrowserCont
   })
 }
 
-test('offline: two steps with values and the batch are kept through a reload and a browser restart, then sent once, in order (it)', async ({ baseURL }) => {
+test('offline: two steps with values, the serial declaration and the batch are kept through a reload and a browser restart, then sent once, in order (it)', async ({ baseURL }) => {
   test.setTimeout(240_000)
-  const s = await setup(baseURL!)
+  const s = await setup(baseURL!, { traced: true })
   const profile = mkdtempSync(path.join(os.tmpdir(), 'mes-offline-queue-'))
   let context = await launch(profile, baseURL!)
   try {
@@ -116,8 +125,15 @@ test('offline: two steps with values and the batch are kept through a reload and
     await confirmWithValue(page, s.fields[0], '12,5')
     await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operazione in attesa')
     await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
-    await confirmWithValue(page, s.fields[1], '7,25')
+    // The last step declares the piece's motor, read by the scanner (code + Enter): kept in order with the steps.
+    const motor = `MOT-${s.tag}-1`
+    const scanField = page.getByTestId('serial-scan-1-1-1')
+    await scanField.pressSequentially(motor, { delay: 5 })
+    await scanField.press('Enter')
     await expect(page.getByTestId('offline-queue')).toContainText('Offline: 2 operazioni in attesa')
+    await expect(page.getByTestId('serial-piece-1')).toHaveAttribute('data-declared', 'true')
+    await confirmWithValue(page, s.fields[1], '7,25')
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 3 operazioni in attesa')
     await expect(page.getByTestId('batch-kept')).toBeVisible()
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-kept-1024.png` })
     await page.setViewportSize({ width: 1280, height: 800 })
@@ -126,7 +142,7 @@ test('offline: two steps with values and the batch are kept through a reload and
     // A reload without network: the service worker opens the app, locked, with the work kept.
     await page.reload()
     await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('3 operazioni salvate su questo dispositivo')
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-reloaded.png` })
 
     // The browser closes and starts again on the same profile, still offline.
@@ -136,7 +152,7 @@ test('offline: two steps with values and the batch are kept through a reload and
     page = context.pages()[0] ?? (await context.newPage())
     await page.goto(`/app/operator/job/${s.job}/steps`)
     await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByTestId('lock-kept-writes')).toContainText('2 operazioni salvate su questo dispositivo')
+    await expect(page.getByTestId('lock-kept-writes')).toContainText('3 operazioni salvate su questo dispositivo')
 
     // Online again: the operator unlocks, the kept writes go out in order, once.
     await context.setOffline(false)
@@ -148,10 +164,11 @@ test('offline: two steps with values and the batch are kept through a reload and
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-sent.png` })
 
     const events = await jobEvents(baseURL!, s)
-    const execution = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED', 'BATCH_COMPLETED'].includes(e.event_type))
+    const execution = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED', 'SERIAL_TEMP_LINKS_SAVED', 'BATCH_COMPLETED'].includes(e.event_type))
     expect(execution.map((e) => [e.event_type, e.data.step_key ?? null])).toEqual([
       ['STEP_EDITED', s.steps[0]],
       ['STEP_COMPLETED', s.steps[0]],
+      ['SERIAL_TEMP_LINKS_SAVED', null],
       ['STEP_EDITED', s.steps[1]],
       ['STEP_COMPLETED', s.steps[1]],
       ['BATCH_COMPLETED', null],
@@ -164,6 +181,11 @@ test('offline: two steps with values and the batch are kept through a reload and
     const batchKey = execution.at(-1)!.data.batch_key as string
     const batch = await ok<{ step_data: { position: number; form_data: { value: unknown }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}`))
     expect([...batch.step_data].sort((a, b) => a.position - b.position).flatMap((d) => d.form_data.map((f) => f.value))).toEqual([12.5, 7.25])
+    // The piece numbered by the counter when the declaration arrived, with the motor scanned offline.
+    const serials = await ok<{ pieces: { code: string; links: { code: string }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}/serials`))
+    expect(serials.pieces.map((p) => [p.code, p.links.map((l) => l.code)])).toEqual([[`ALB${s.tag}-001`, [motor]]])
+    // Each kept write accounted for on the screen.
+    await expect(page.getByTestId('sent-write')).toHaveCount(3)
 
     // Leave nothing running for the other specs.
     await page.getByTestId('pause-job').click()
@@ -208,6 +230,13 @@ test.describe('conflict', () => {
     for (const i of [0, 1]) await expect(refused.nth(i).getByTestId('refused-reason')).toContainText('not running')
     await expect(state(page)).toHaveAttribute('data-state', 'paused')
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-refused-1280.png` })
+    // Resuming offline is refused on screen, never kept: the server opens the work session.
+    await context.setOffline(true)
+    await expect(page.getByTestId('start-offline-reason')).toHaveText('Needs the connection', { timeout: 20_000 })
+    await expect(page.getByTestId('start-job')).toBeDisabled()
+    await context.setOffline(false)
+    await expect(page.getByTestId('start-job')).toBeEnabled({ timeout: 20_000 })
+    await expect(page.getByTestId('start-offline-reason')).toHaveCount(0)
     await page.setViewportSize({ width: 1024, height: 768 })
     await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-refused-1024.png` })
 
@@ -222,5 +251,101 @@ test.describe('conflict', () => {
     await page.reload()
     await expect(page.getByTestId('lock-screen')).toBeVisible()
     await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+  })
+})
+
+/** Offline, the operator confirms the first step with a value and saves the second's answer: two kept writes. */
+async function keepTwoWrites(page: Page, s: Setup, pending: [string, string]) {
+  await context(page).setOffline(true)
+  await expect(state(page)).toHaveAttribute('data-state', 'offline')
+  await confirmWithValue(page, s.fields[0], '3,75')
+  await expect(page.getByTestId('offline-queue')).toContainText(pending[0])
+  const second = page.getByTestId(`field-${s.fields[1]}`)
+  await second.click()
+  await second.pressSequentially('40,5')
+  await page.getByTestId('save-step').click()
+  await expect(page.getByTestId('offline-queue')).toContainText(pending[1])
+}
+const context = (page: Page) => page.context()
+
+test.describe('reassigned', () => {
+  test.use({ locale: 'it-IT', viewport: { width: 1280, height: 800 } })
+
+  test('production reassigns the job to another operator while the tablet is offline: each kept write refused with the reason (it)', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    const other = await createReadyUser(baseURL!, 'operator', { name: 'Altro', surname: uniqueName('Turno') })
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+    await keepTwoWrites(page, s, ['Offline: 1 operazione in attesa', 'Offline: 2 operazioni in attesa'])
+
+    // Meanwhile production pauses the job and gives it to another operator.
+    const api = await adminApi(baseURL!)
+    await ok(await api.post('/api/job/update', { data: { job_key: s.job, action: 'pause' } }))
+    await ok(await api.post('/api/job/assign', { data: { job_keys: [s.job], operator_key: other.key } }))
+
+    await context(page).setOffline(false)
+    const refused = page.getByTestId('refused-write')
+    await expect(refused).toHaveCount(2, { timeout: 20_000 })
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0)
+    await expect(page.getByTestId('sent-writes')).toHaveCount(0)
+    await expect(refused.nth(0)).toContainText('Passo «Misura il diametro» completato (lotto 1)')
+    await expect(refused.nth(1)).toContainText('Risposte del passo «Serra il mandrino» salvate (lotto 1)')
+    for (const i of [0, 1]) {
+      await expect(refused.nth(i)).toHaveAttribute('data-code', 'JOB_NOT_YOURS')
+      await expect(refused.nth(i).getByTestId('refused-reason')).toHaveText('Questo job è assegnato a un altro operatore')
+    }
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-reassigned-1280.png` })
+    const events = await jobEvents(baseURL!, s)
+    expect(events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED'].includes(e.event_type))).toEqual([])
+  })
+})
+
+test.describe('new revision', () => {
+  test.use({ locale: 'en-US', viewport: { width: 1280, height: 800 } })
+
+  test('the library releases a new revision while the tablet is offline: the work order keeps its own, every kept write is accepted and listed (en)', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+    await keepTwoWrites(page, s, ['Offline: 1 operation pending', 'Offline: 2 operations pending'])
+
+    // Meanwhile the library changes the process and releases revision 2; the started work order cannot move to it.
+    const api = await adminApi(baseURL!)
+    const phases = s.phases.map((ph) => ({ ...ph, steps: ph.steps.map((st, i) => (i === 0 ? { ...st, title: 'Misura il diametro esterno' } : st)) }))
+    await ok(await api.put(`/api/product/${s.product}/process`, { data: { phases } }))
+    await releaseProduct(api, s.product, 'Nuovo passo di misura')
+    const moved = await api.post(`/api/work-order/${s.wo}/revision`, { data: {} })
+    expect(moved.status()).toBe(409)
+    expect(((await moved.json()) as { detail: { code: string } }).detail.code).toBe('WORK_ORDER_STARTED')
+
+    await context(page).setOffline(false)
+    const sent = page.getByTestId('sent-write')
+    await expect(sent).toHaveCount(2, { timeout: 20_000 })
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0)
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+    await expect(sent.nth(0)).toContainText('Step «Misura il diametro» completed (batch 1)')
+    await expect(sent.nth(1)).toContainText('Answers of step «Serra il mandrino» saved (batch 1)')
+    await expect(page.getByTestId('sent-writes')).toContainText('Operations saved on this device and accepted by the server')
+    // The screen still reads the work order's own revision.
+    await expect(page.getByTestId('step-1')).toContainText('Misura il diametro')
+    await expect(page.getByTestId('step-1')).not.toContainText('esterno')
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-sent-revision-1280.png` })
+    await page.getByTestId('sent-ack').click()
+    await expect(page.getByTestId('sent-writes')).toHaveCount(0)
+
+    const events = await jobEvents(baseURL!, s)
+    const steps = events.filter((e) => ['STEP_EDITED', 'STEP_COMPLETED'].includes(e.event_type))
+    expect(steps.map((e) => [e.event_type, e.data.step_key])).toEqual([
+      ['STEP_EDITED', s.steps[0]],
+      ['STEP_COMPLETED', s.steps[0]],
+      ['STEP_EDITED', s.steps[1]],
+    ])
+    expect(steps.every((e) => typeof e.data.client_time === 'number')).toBe(true)
+    await page.getByTestId('pause-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
   })
 })

@@ -31,7 +31,8 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     ],
   },
   workbox: {
-    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+    // wasm: the camera scanner's decoder (zxing, docs/scanning.md), so the camera reads codes offline after the first visit.
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2,wasm}'],
     // The Excel export and pdf.js (its worker is .mjs, never matched) are office tools: loaded online, if ever.
     globIgnores: ['**/exceljs*'],
     maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,

@@ -9,14 +9,14 @@ import type { QueuedWrite } from './writes'
 
 /**
  * On every operator screen: how many writes wait on the device ("Offline: 3 operazioni in
- * attesa"), and each write the server refused, with its reason, until the operator has read it:
- * nothing kept is dropped without a word.
+ * attesa"), each write the server refused, with its reason, until the operator has read it, and
+ * each one it accepted, until the list is closed: every kept write is accounted for, item by item.
  */
 export function OfflineQueuePanel() {
   const { t } = useLingui()
-  const { pending, refused, sending } = useOfflineQueue()
+  const { pending, refused, sent, sending } = useOfflineQueue()
   const { online } = useJobRuntime()
-  if (pending.length === 0 && refused.length === 0) return null
+  if (pending.length === 0 && refused.length === 0 && sent.length === 0) return null
   const n = pending.length
   return (
     <Stack gap="xs" mb="xs">
@@ -55,6 +55,22 @@ export function OfflineQueuePanel() {
           </Stack>
         </Alert>
       )}
+      {sent.length > 0 && (
+        <Alert color="green" variant="light" title={t`Operazioni salvate sul dispositivo e accettate dal server`} data-testid="sent-writes">
+          <Group justify="space-between" align="flex-end" wrap="nowrap">
+            <Stack gap={2}>
+              {sent.map((w) => (
+                <Text key={w.seq} size="md" data-testid="sent-write" data-kind={w.kind}>
+                  <WriteDescription write={w} /> <Text span size="sm" c="dimmed">· {formatDateTime(w.made_at)}</Text>
+                </Text>
+              ))}
+            </Stack>
+            <Button variant="default" size="md" onClick={offlineQueue.dismissSent} data-testid="sent-ack">
+              <Trans>Chiudi</Trans>
+            </Button>
+          </Group>
+        </Alert>
+      )}
     </Stack>
   )
 }
@@ -72,5 +88,9 @@ function WriteDescription({ write }: { write: QueuedWrite }) {
       return <Trans>Lotto {batch} completato</Trans>
     case 'pause':
       return <Trans>Job messo in pausa</Trans>
+    case 'serial-links': {
+      const pieces = write.label.pieces?.join(', ') ?? '-'
+      return <Trans>Seriali dei pezzi {pieces} dichiarati (lotto {batch})</Trans>
+    }
   }
 }

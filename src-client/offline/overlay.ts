@@ -24,6 +24,8 @@ export function withPending(view: WorkSessionView, pending: readonly QueuedWrite
       }
       continue
     }
+    // Serials declared offline change the batch's pieces, not the work session (serialsWithPending).
+    if (w.kind === 'serial-links') continue
     const batch = v.batch
     if (!batch || batch._key !== w.input.batch_key) continue
     if (w.kind === 'complete-batch') {

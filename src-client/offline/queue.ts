@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react'
 import { ApiError, isUnreachable, toApiError } from '../lib/api-error'
 import { auth } from '../lib/auth-store'
-import { invalidateJob, jobRuntime, pageHideHold, serverNow } from '../lib/heartbeat'
+import { jobRuntime, pageHideHold, serverNow } from '../lib/heartbeat'
 import { newIdempotencyKey } from '../lib/idempotency'
 import { addPending, movePendingToRefused, pendingOf, refusedOf, removePending, removeRefused } from './db'
-import { type OfflineWrite, type OfflineWriteDraft, type QueuedWrite, type RefusedWrite, sendWrite, type WriteLabel } from './writes'
+import { type OfflineWrite, type OfflineWriteDraft, type QueuedWrite, type RefusedWrite, refreshAfter, sendWrite, type WriteLabel } from './writes'
 
 /**
  * The operator's writes kept on the tablet while the server cannot be reached (issue 24,
@@ -12,17 +12,21 @@ import { type OfflineWrite, type OfflineWriteDraft, type QueuedWrite, type Refus
  * and client time; the screen lays them over the server's view (overlay.ts) so the work goes on.
  * Back online (and signed in, unlocked) they are sent in order, one at a time: accepted ones
  * leave the queue, refused ones move to the "refused" list with the server's code until the
- * operator has read them. An unreachable server stops the sending (the rest wait, in order); so
- * do a locked session and a sign-out (the writes wait for the same user's next sign-in).
+ * operator has read them; accepted ones are listed as sent until the operator closes the list, so
+ * each kept write is accounted for, item by item. An unreachable server stops the sending (the
+ * rest wait, in order); so do a locked session and a sign-out (the writes wait for the same
+ * user's next sign-in).
  */
 export type QueueState = {
   userKey: string | null
   pending: readonly QueuedWrite[]
   refused: readonly RefusedWrite[]
+  /** Kept writes the server accepted since the list was last closed (this page only: they are on the server). */
+  sent: readonly QueuedWrite[]
   sending: boolean
 }
 
-let state: QueueState = { userKey: null, pending: [], refused: [], sending: false }
+let state: QueueState = { userKey: null, pending: [], refused: [], sent: [], sending: false }
 const listeners = new Set<() => void>()
 
 function emit(patch: Partial<QueueState>) {
@@ -51,6 +55,9 @@ export const offlineQueue = {
     if (state.userKey === userKey) emit({ pending: [...state.pending, kept] })
     return kept
   },
+
+  /** The operator has read which kept writes were accepted. */
+  dismissSent: () => emit({ sent: [] }),
 
   /** The operator has read a refusal. */
   async acknowledge(seq: number) {
@@ -84,7 +91,7 @@ async function flush() {
       try {
         await sendWrite(write)
         await removePending(write.seq!)
-        emit({ pending: state.pending.slice(1) })
+        emit({ pending: state.pending.slice(1), sent: [...state.sent, write] })
       } catch (e) {
         const err = toApiError(e)
         if (isUnreachable(err)) {
@@ -97,7 +104,7 @@ async function flush() {
         await movePendingToRefused(refused)
         emit({ pending: state.pending.slice(1), refused: [...state.refused, refused] })
       } finally {
-        void invalidateJob(write.job_key)
+        refreshAfter(write)
       }
     }
   } finally {
@@ -124,7 +131,7 @@ function start() {
     const userKey = auth.session?.user_key ?? null
     if (userKey !== known) {
       known = userKey
-      emit({ userKey, pending: [], refused: [] })
+      emit({ userKey, pending: [], refused: [], sent: [] })
       if (userKey) void load(userKey)
     } else void flush()
   }

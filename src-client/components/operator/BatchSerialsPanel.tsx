@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { useQuery } from '@tanstack/react-query'
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import type { FieldDefinition, FormValue } from '../../../src/domains/execution/schemas'
 import type { BatchPiece, BatchSerials, PieceSerialsInput } from '../../../src/domains/serials/batch-serials'
@@ -8,9 +7,11 @@ import { isEmptyValue } from '../../../src/domains/products/metadata'
 import { type ApiError, toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifyError, notifySuccess } from '../../lib/notify'
-import { BACKGROUND, queryClient, trpc, trpcClient } from '../../lib/trpc'
+import { queryClient, trpc } from '../../lib/trpc'
+import { declareSerials, useBatchSerials } from '../../offline/batch-serials'
 import { FormFieldInput } from './FormFieldInput'
 import { useSerialRefusals } from './serial-refusals'
+import { useWorkSession } from './work-session-context'
 import { CameraScanButton } from '../scan/CameraScanButton'
 
 /**
@@ -19,7 +20,8 @@ import { CameraScanButton } from '../scan/CameraScanButton'
  * phase has no counter) and a scan field per component serial it takes, then its serial fields.
  * A barcode scanner types the code and ends with Enter: Enter moves to the next field, and on a
  * piece's last field saves (PUT batch/{key}/serial-temp-links) and goes on to the next piece.
- * Nothing here is a form, so Enter never submits anything else. A serial inside another one asks
+ * Offline (or behind writes still kept) a save is kept on the device, in order with the steps
+ * (offline/batch-serials.ts). Nothing here is a form, so Enter never submits anything else. A serial inside another one asks
  * to confirm moving it, one in no stock position (inventory management on) to confirm linking it
  * without inventory movements; every other refusal shows the server's message in red, next to the field.
  */
@@ -58,13 +60,14 @@ type Props = {
 }
 
 export function BatchSerialsPanel({ batchKey, editable, onDirtyChange }: Props) {
-  const query = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batchKey }, { trpc: BACKGROUND }))
+  const query = useBatchSerials(batchKey)
   if (!query.data?.required) return null
   return <Pieces view={query.data} batchKey={batchKey} editable={editable} onDirtyChange={onDirtyChange} />
 }
 
 function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: BatchSerials }) {
   const { t } = useLingui()
+  const { jobKey, view: session } = useWorkSession()
   const saved = useMemo(() => Object.fromEntries(view.pieces.map((p) => [p.piece, draftOf(view, p)])) as Drafts, [view])
   const [drafts, setDrafts] = useState<Drafts>({})
   const [busy, setBusy] = useState(false)
@@ -132,13 +135,17 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
     if (pieces.length === 0) return true
     setBusy(true)
     try {
-      const out = await trpcClient.execution.saveSerialTempLinks.mutate({ batch_key: batchKey, pieces: bodyOf(pieces) })
-      queryClient.setQueryData(trpc.execution.batchSerials.queryKey({ batch_key: batchKey }), out)
+      const out = await declareSerials({ batch_key: batchKey, pieces: bodyOf(pieces) }, jobKey, { batch_number: session.batch?.number, pieces })
+      if (out !== 'kept') queryClient.setQueryData(trpc.execution.batchSerials.queryKey({ batch_key: batchKey }), out)
       setDrafts((all) => Object.fromEntries(Object.entries(all).filter(([k]) => !pieces.includes(Number(k)))))
       setFieldError(null)
       moves.current.clear()
       notInStock.current.clear()
-      notifySuccess(`${t`Collegamenti seriali salvati`}: ${savedLinks(out.pieces.filter((p) => pieces.includes(p.piece)))}`)
+      notifySuccess(
+        out === 'kept'
+          ? t`Seriali salvati sul dispositivo: vengono inviati appena il server risponde`
+          : `${t`Collegamenti seriali salvati`}: ${savedLinks(out.pieces.filter((p) => pieces.includes(p.piece)))}`,
+      )
       return true
     } catch (e) {
       const err = toApiError(e)

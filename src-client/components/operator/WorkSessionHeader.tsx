@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Box, Button, Group, Paper, Progress, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Badge, Box, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core'
 import type { WorkSessionView } from '../../../src/domains/execution/schemas'
 import { percent } from './format'
 import { type DisplayState, JobStateBadge } from './job-state'
@@ -89,7 +89,8 @@ export function WorkSessionHeader({ view, state, offline, busy, readOnly, receiv
             <Trans>Pausa</Trans>
           </Button>
         ) : mayResume ? (
-          <Tooltip label={t`Offline`} disabled={!offline}>
+          // Offline it is refused on screen, never kept: the server opens the work session and its batch (docs/offline.md).
+          <Stack gap={2} align="center">
             <Button
               size="xl"
               h={56}
@@ -102,7 +103,12 @@ export function WorkSessionHeader({ view, state, offline, busy, readOnly, receiv
             >
               {job.status === 'queued' ? <Trans>Avvia</Trans> : <Trans>Riprendi</Trans>}
             </Button>
-          </Tooltip>
+            {offline && (
+              <Text size="sm" c="red.8" fw={600} ta="center" maw={180} data-testid="start-offline-reason">
+                <Trans>Serve la connessione</Trans>
+              </Text>
+            )}
+          </Stack>
         ) : null}
       </Group>
     </Paper>

@@ -8,6 +8,8 @@ import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
 import { appendEvent } from '../events/service'
 import { type BatchPlace, readBatchSerials, saveBatchSerials } from '../serials/batch-serials'
+import { clientTimeData } from './client-time'
+import { idempotent } from './idempotency'
 import type { JobRow } from './queries'
 import { isFirstBatch, jobEvent, lockForStep, readableBatchJob, type Svc } from './shared'
 
@@ -36,14 +38,16 @@ async function readSerialsOf(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 
 /**
  * `PUT batch/{key}/serial-temp-links`: the job's operator, while the job runs and the batch is
  * open, declares the serials of pieces of the batch (serials service: saveBatchSerials). One
- * transaction: a refusal writes nothing. SERIAL_TEMP_LINKS_SAVED on the job.
+ * idempotent transaction (a retry, or a declaration kept offline sent twice, answers the first
+ * outcome): a refusal writes nothing. SERIAL_TEMP_LINKS_SAVED on the job, with the client time
+ * of a declaration made offline.
  */
 export async function saveSerialTempLinks(svc: Svc, actor: Actor, input: SaveSerialTempLinksInput): Promise<BatchSerials> {
-  const now = svc.clock.now()
-  return svc.db.transaction().execute(async (trx) => {
-    const { job, batch } = await lockForStep(trx, actor, input.batch_key, { material: false })
+  return idempotent(svc, actor, `serial-temp-links:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
+    const { job, batch, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
+    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
     await saveBatchSerials(trx, actor, await batchSerialPlace(trx, job, batch), input.pieces, now)
-    await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, pieces: input.pieces.map((p) => p.piece) }), now)
+    await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, pieces: input.pieces.map((p) => p.piece), ...clientTime }), now)
     return readSerialsOf(trx, job, batch.id)
   })
 }

@@ -11,7 +11,7 @@ import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
 import { completeBatch } from './batches'
 import { startJobs } from './start-pause'
 import { completeStep, saveStep } from './steps'
-import { makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
+import { eventsOf, makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
 import { reshapeReleased } from '../../test/revisions'
 
 /**
@@ -48,11 +48,11 @@ describe('execution: serials declared in a batch', () => {
   }
 
   /** A one-phase product at level complete: a component per item (`perPiece` serials each), batches of 2. */
-  async function traced(opts: { counter?: boolean; perPiece?: number; quantity?: number; mandatoryField?: boolean } = {}) {
+  async function traced(opts: { counter?: boolean; perPiece?: number; quantity?: number; mandatoryField?: boolean; maxOffline?: number } = {}) {
     const s = await makeSetup(h.svc.db, {
       quantity: opts.quantity ?? 2,
       operator: op.key,
-      defaults: { production_batch_qt: 2, parallel_job_allowed: true },
+      defaults: { production_batch_qt: 2, parallel_job_allowed: true, ...(opts.maxOffline ? { max_offline: opts.maxOffline } : {}) },
       phases: [{ bom: [{ quantity: opts.perPiece ?? 2, quantity_per: 'item', code: unique('BOARD') }] }],
     })
     const phase = s.phases[0]!
@@ -72,7 +72,7 @@ describe('execution: serials declared in a batch', () => {
     return { s, phase, batch: batch._key, instr: instr!, form: form!, formField, component: line.id, item: line.item_id, counterName }
   }
   type Traced = Awaited<ReturnType<typeof traced>>
-  const save = (t: Traced, pieces: PieceSerialsInput[], who = op) => saveSerialTempLinks(h.svc, who.actor, { batch_key: t.batch, pieces })
+  const save = (t: Traced, pieces: PieceSerialsInput[], who = op) => saveSerialTempLinks(h.svc, who.actor, { batch_key: t.batch, pieces, idempotency_key: newKey() })
   const completeForm = (t: Traced) =>
     completeStep(h.svc, op.actor, { batch_key: t.batch, step_key: t.form, form_data: [{ field_key: t.formField, value: 'ok' }], idempotency_key: newKey() })
   const links = (t: Traced, piece: number, codes: string[]) => ({ piece, links: codes.map((c) => ({ component_key: t.component, child_serial_code: c })) })
@@ -315,7 +315,7 @@ describe('execution: serials declared in a batch', () => {
     await createMovement(h.svc, admin, { type: 'load', product_key: t.item, to_position_key: store, quantity: 1, serial: inStock })
     await updateWarehouseSettings(h.svc, admin, { inventory_management: true })
     try {
-      const put = (body: unknown) => h.request('PUT', `/api/batch/${t.batch}/serial-temp-links`, { token: op.token, body })
+      const put = (body: unknown) => h.request('PUT', `/api/batch/${t.batch}/serial-temp-links?idempotency_key=${newKey()}`, { token: op.token, body })
       const before = await tableCounts(h)
       const serialsBefore = await h.svc.db.selectFrom('serials').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
       const no = await put([links(t, 1, [inStock, missing]), links(t, 2, [missing2])])
@@ -341,6 +341,30 @@ describe('execution: serials declared in a batch', () => {
     }
   })
 
+  test('a declaration kept offline (issue 24): its client time recorded, sent twice applied once, past max_offline refused', async () => {
+    const t = await traced({ perPiece: 1, maxOffline: 120 })
+    const madeAt = h.clock.now().getTime()
+    h.clock.advance(60_000)
+    const declaration = { batch_key: t.batch, pieces: [links(t, 1, [unique('B')])], idempotency_key: newKey(), client_time: madeAt }
+    const first = await saveSerialTempLinks(h.svc, op.actor, declaration)
+    // The answer was lost on the way back and the tablet sends it again, even once its time has aged.
+    h.clock.advance(120_000)
+    expect(await saveSerialTempLinks(h.svc, op.actor, declaration)).toEqual(first)
+    const saved = await eventsOf(h.svc.db, t.s.jobs[0]![0]!, 'SERIAL_TEMP_LINKS_SAVED')
+    expect(saved.map((e) => e.data)).toEqual([expect.objectContaining({ batch_key: t.batch, pieces: [1], client_time: madeAt })])
+    // Made longer ago than max_offline: refused, nothing written.
+    const stale = { batch_key: t.batch, pieces: [links(t, 2, [unique('B')])], idempotency_key: newKey(), client_time: madeAt }
+    expect(await refusedWritingNothing(() => saveSerialTempLinks(h.svc, op.actor, stale))).toMatchObject({ status: 409, code: 'CLIENT_TIME_PAST_MAX_OFFLINE' })
+    // REST: the key and the time travel in the query string, the pieces are the body; no key is refused.
+    const now = h.clock.now().getTime()
+    const path = `/api/batch/${t.batch}/serial-temp-links`
+    const rest = await h.request('PUT', `${path}?idempotency_key=${newKey()}&client_time=${now}`, { token: op.token, body: [links(t, 2, [unique('B')])] })
+    expect(rest.status).toBe(200)
+    expect((await eventsOf(h.svc.db, t.s.jobs[0]![0]!, 'SERIAL_TEMP_LINKS_SAVED')).map((e) => e.data.client_time)).toEqual([madeAt, now])
+    const noKey = await h.request('PUT', path, { token: op.token, body: [{ piece: 2 }] })
+    expect(noKey.status).toBe(400)
+  })
+
   test('REST: GET batch/{key}/serials, PUT batch/{key}/serial-temp-links, GET component-batch; errors and permissions', async () => {
     const t = await traced({ perPiece: 1 })
     const auth = { token: op.token }
@@ -349,7 +373,7 @@ describe('execution: serials declared in a batch', () => {
     expect(read.body.detail).toMatchObject({ required: true, pieces: [{ piece: 1 }, { piece: 2 }] })
     const cb = await h.request('GET', `/api/component-batch?batch_key=${t.batch}`, auth)
     expect(cb.body.detail.components[0]).toMatchObject({ _key: t.component, declared_serials: true, batch_quantity: 2 })
-    const put = (body: unknown, token = op.token) => h.request('PUT', `/api/batch/${t.batch}/serial-temp-links`, { token, body })
+    const put = (body: unknown, token = op.token) => h.request('PUT', `/api/batch/${t.batch}/serial-temp-links?idempotency_key=${newKey()}`, { token, body })
     const ok = await put([{ piece: 1, links: [{ component_key: t.component, child_serial_code: unique('B') }] }])
     expect(ok.status).toBe(200)
     expect(ok.body.detail.pieces[0].declared).toBe(true)

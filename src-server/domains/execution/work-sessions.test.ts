@@ -337,7 +337,7 @@ describe('execution: work sessions, heartbeat, offline sweep, parallel jobs, acc
     expect((await h.request('GET', `/api/component-batch?batch_key=${batch}`, auth)).body.detail.components[0]).toMatchObject({ batch_quantity: 6 })
     // Traceability level none: nothing to declare, and declaring is refused (traceability-batch.test.ts has the rest).
     expect((await h.request('GET', `/api/batch/${batch}/serials`, auth)).body.detail).toMatchObject({ batch_key: batch, required: false, pieces: [], complete: true })
-    const refused = await h.request('PUT', `/api/batch/${batch}/serial-temp-links`, { ...auth, body: [{ piece: 1, serial_code: 'S-1' }] })
+    const refused = await h.request('PUT', `/api/batch/${batch}/serial-temp-links?idempotency_key=${newKey()}`, { ...auth, body: [{ piece: 1, serial_code: 'S-1' }] })
     expect({ status: refused.status, code: appCode(refused.body) }).toEqual({ status: 400, code: 'SERIAL_DECLARATION_INVALID' })
     const saved = await h.request('PUT', `/api/batch/${batch}/steps/${form}`, { ...auth, body: { form_data: [{ field_key: field, value: 'ok' }], idempotency_key: newKey() } })
     expect(saved.status).toBe(200)

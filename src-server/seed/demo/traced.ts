@@ -83,7 +83,7 @@ function declare(id: Ids, componentLine: () => Promise<string>, next: () => stri
       links: [{ component_key, child_serial_code: next(), confirm_not_in_stock: true }],
       ...(withData && pressure && outcome ? { data: { [pressure]: 6 + ((i * 3) % 5) / 10, [outcome]: 'Conforme' } } : {}),
     }))
-    await saveSerialTempLinks(svc, actor, { batch_key: batchKey, pieces })
+    await saveSerialTempLinks(svc, actor, { batch_key: batchKey, pieces, idempotency_key: crypto.randomUUID() })
   }
 }
 

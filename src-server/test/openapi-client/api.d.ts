@@ -12098,7 +12098,10 @@ export interface operations {
     };
     put_batch_key_serial_temp_links: {
         parameters: {
-            query?: never;
+            query: {
+                idempotency_key: string;
+                client_time?: number;
+            };
             header?: never;
             path: {
                 key: string;

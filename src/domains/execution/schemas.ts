@@ -5,6 +5,7 @@ import { STEP_TYPES, StepSignature } from '../process/steps'
 import { QUANTITY_PER, TRACEABILITY_LEVELS } from '../products/bom'
 import { RevisionRef } from '../revisions/schemas'
 import { SignatureInput } from '../signatures/schemas'
+import { BatchSerialsInput } from '../serials/batch-serials'
 import { START_BLOCKERS } from './rules'
 
 /**
@@ -155,7 +156,19 @@ export const JobKeyInput = v.object({ job_key: JobKey })
  * Serials declared in a batch (`batchSerials`, `saveSerialTempLinks`): the shapes live with the
  * serials domain (src/domains/serials/batch-serials.ts).
  */
-export { BatchSerials, BatchSerialsInput, SaveSerialTempLinksInput } from '../serials/batch-serials'
+export { BatchSerials, BatchSerialsInput } from '../serials/batch-serials'
+
+/**
+ * `PUT batch/{key}/serial-temp-links`: the body is `pieces`; `idempotency_key` and `client_time`
+ * travel in the query string (a declaration is kept offline like the steps, issue 24).
+ */
+export const SaveSerialTempLinksInput = v.object({
+  batch_key: BatchKey,
+  pieces: BatchSerialsInput,
+  idempotency_key: IdempotencyKey,
+  client_time: ClientTime,
+})
+export type SaveSerialTempLinksInput = v.InferOutput<typeof SaveSerialTempLinksInput>
 
 // ---------------------------------------------------------------------------------------------
 // Outputs

@@ -60,11 +60,6 @@ export const BatchSerialsInput = v.pipe(
   v.array(PieceSerialsInput),
   v.maxLength(MAX_BATCH_PIECES_DECLARED, `at most ${MAX_BATCH_PIECES_DECLARED} pieces at once`),
 )
-export const SaveSerialTempLinksInput = v.object({
-  batch_key: v.pipe(v.string(), v.uuid('batch_key must be a batch key')),
-  pieces: BatchSerialsInput,
-})
-export type SaveSerialTempLinksInput = v.InferOutput<typeof SaveSerialTempLinksInput>
 
 export const BatchSerialLink = v.object({
   link_key: v.string(),

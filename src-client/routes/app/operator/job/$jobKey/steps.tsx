@@ -1,26 +1,25 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core'
-import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, useBlocker, useNavigate } from '@tanstack/react-router'
-import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import type { FieldDefinition, FormDataEntry, FormValue, StepData, StepDefinition } from '../../../../../../src/domains/execution/schemas'
+import { createFileRoute, useBlocker } from '@tanstack/react-router'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { StepData } from '../../../../../../src/domains/execution/schemas'
 import { BatchSerialsPanel } from '../../../../../components/operator/BatchSerialsPanel'
 import { FormFieldInput } from '../../../../../components/operator/FormFieldInput'
-import { MediaView } from '../../../../../components/operator/MediaView'
 import { type Draft, formData, missingMandatory, notDates, notNumbers, notTimes, sameForm, savedDraft } from '../../../../../components/operator/step-form-values'
 import { manifestValues, SignatureDialog } from '../../../../../components/operator/SignatureDialog'
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
-import { type Keepable, useWorkSession } from '../../../../../components/operator/work-session-context'
-import { offlineQueue, useOfflineQueue } from '../../../../../offline/queue'
+import { useWorkSession } from '../../../../../components/operator/work-session-context'
+import { useBatchSerials } from '../../../../../offline/batch-serials'
+import { offlineQueue } from '../../../../../offline/queue'
 import { auth } from '../../../../../lib/auth-store'
-import { useJobRuntime } from '../../../../../lib/heartbeat'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
-import { BACKGROUND, trpc, trpcClient } from '../../../../../lib/trpc'
-import { NumberTextInput } from '../../../../../components/NumberTextInput'
-import { readNumberText } from '../../../../../../src/i18n/number-text'
+import { trpcClient } from '../../../../../lib/trpc'
 import type { SignatureInput } from '../../../../../../src/domains/signatures/schemas'
+import { BatchCompletion } from './-batch-completion'
+import { NoBatch } from './-no-batch'
+import { StepBody, useScrollClearOf, WorkHint } from './-step-parts'
 
 /**
  * The steps of the open batch (the job's step_sequence): instructions to read and confirm,
@@ -53,7 +52,7 @@ function BatchSteps() {
   const ordered = [...batch.step_data].sort((a, b) => a.position - b.position)
   const firstPending = ordered.findIndex((s) => !s.done)
   // Serials of the batch (level complete): shown on the serial step; unsaved scans block like a form.
-  const serials = useQuery(trpc.execution.batchSerials.queryOptions({ batch_key: batch._key }, { trpc: BACKGROUND }))
+  const serials = useBatchSerials(batch._key)
   const serialStep = serials.data?.required ? serials.data.serial_step_key : null
   const items: StepItem[] = ordered.map((s, index) => {
     const def = defs.get(s._key)
@@ -215,19 +214,6 @@ function BatchSteps() {
   }
 
   const [signing, setSigning] = useState<{ stepKey: string; error: string | null } | null>(null)
-  const [scrapText, setScrapText] = useState('')
-  async function completeBatch() {
-    if (dirty) return refuseWhileEditing()
-    // Scrap among the batch's pieces (reports: OEE quality); empty = none.
-    const scrap = readNumberText(scrapText, { min: 0, max: batch.qt_total, integer: true })
-    if (!scrap.ok) return
-    const input = { batch_key: batch._key, ...(scrap.value ? { scrapped_qt: scrap.value } : {}) }
-    await act(`complete-batch:${batch._key}`, (idempotency_key) => trpcClient.execution.completeBatch.mutate({ ...input, idempotency_key }), {
-      keepable: { write: { kind: 'complete-batch', input }, label: { batch_number: batch.number } },
-    })
-    setScrapText('')
-  }
-
   const stepCheck = params.step_check
   const doneCount = ordered.filter((s) => s.done).length
   const showActions = (fields.length > 0 && formDirty) || (stepCheck && !!step && !step.done)
@@ -237,35 +223,7 @@ function BatchSteps() {
     <Grid gap="sm" data-testid="steps-tab">
       <Grid.Col span={4}>
         <StepList steps={items} selected={step?._key ?? null} onSelect={select} />
-        {(!stepCheck || ordered.length === 0) && (
-          <NumberTextInput
-            mt="sm"
-            size="md"
-            label={<Trans>Pezzi scartati</Trans>}
-            value={scrapText}
-            onChange={setScrapText}
-            min={0}
-            max={batch.qt_total}
-            integer
-            disabled={!editable || !view.can.complete_batch}
-            data-testid="batch-scrap"
-          />
-        )}
-        {(!stepCheck || ordered.length === 0) && (
-          <Button
-            fullWidth
-            mt="sm"
-            size="xl"
-            h={60}
-            color="green.8"
-            onClick={completeBatch}
-            loading={busy}
-            disabled={!editable || !view.can.complete_batch}
-            data-testid="complete-batch"
-          >
-            <Trans>Completa lotto</Trans>
-          </Button>
-        )}
+        {(!stepCheck || ordered.length === 0) && <BatchCompletion editable={editable} dirty={dirty} onRefusedWhileEditing={refuseWhileEditing} />}
       </Grid.Col>
       <Grid.Col span={8}>
         {!canWork && <WorkHint />}
@@ -384,187 +342,5 @@ function BatchSteps() {
         />
       )}
     </Grid>
-  )
-}
-
-/**
- * The sticky action bar covers the bottom of the page: the page's scroll padding follows its
- * height, so the browser's own scrolling (a tap, a focus, the next field) stops a field above
- * the bar, never under it; the bar's place at the end of the form keeps the last field reachable.
- */
-function useScrollClearOf(ref: RefObject<HTMLElement | null>, shown: boolean) {
-  useLayoutEffect(() => {
-    const bar = ref.current
-    if (!shown || !bar) return
-    const root = document.documentElement
-    const apply = () => {
-      root.style.scrollPaddingBottom = `${bar.offsetHeight + 8}px`
-    }
-    apply()
-    const observer = new ResizeObserver(apply)
-    observer.observe(bar)
-    return () => {
-      observer.disconnect()
-      root.style.scrollPaddingBottom = ''
-    }
-  }, [ref, shown])
-}
-
-function StepBody({ def }: { def: StepDefinition | undefined }) {
-  if (!def) {
-    return (
-      <Text c="dimmed">
-        <Trans>La definizione di questo passo non è più nel processo.</Trans>
-      </Text>
-    )
-  }
-  return (
-    <Stack gap="sm">
-      {def.text.trim() && (
-        <Text size="lg" style={{ whiteSpace: 'pre-wrap' }} data-testid="step-text">
-          {def.text}
-        </Text>
-      )}
-      {def.media.map((m) => (
-        <MediaView key={m._key} item={{ name: m.filename, url: m.url, content_type: m.content_type }} height={320} />
-      ))}
-    </Stack>
-  )
-}
-
-/**
- * Offline: why the steps of a running job cannot be worked now (a job not running here has the
- * read-only banner). Only while the connection is down: a job closed offline stays
- * 'paused_offline' once back online, and then it is simply paused (the banner says so).
- */
-function WorkHint() {
-  const { state } = useWorkSession()
-  const { online } = useJobRuntime()
-  if (online || (state !== 'offline' && state !== 'paused_offline')) return null
-  return (
-    <Alert color="red" mb="sm" data-testid="work-hint">
-      <Text size="md">
-        <Trans>Offline: i passi si potranno confermare quando torna la connessione.</Trans>
-      </Text>
-    </Alert>
-  )
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** No open batch: start, resume, open the next batch, or no material for the next piece. */
-function NoBatch() {
-  const { t } = useLingui()
-  const navigate = useNavigate()
-  const { view, canWork, busy, act, jobKey, state } = useWorkSession()
-  const { pending } = useOfflineQueue()
-  const keptPause = (reason: 'no_material' | 'end_session'): Keepable => ({ write: { kind: 'pause', input: { job_key: jobKey, reason } }, label: {} })
-  if (state === 'closed') return null
-  if (canWork && pending.some((w) => w.job_key === jobKey)) {
-    // The batch was completed on the device: what comes next (a new batch, no material) is the server's to say.
-    return (
-      <Paper withBorder p="lg" data-testid="batch-kept">
-        <Title order={3} mb="sm">
-          <Trans>Lotto completato sul dispositivo</Trans>
-        </Title>
-        <Text size="lg">
-          <Trans>Il prossimo lotto si apre quando torna la connessione e le operazioni in attesa sono state inviate.</Trans>
-        </Text>
-      </Paper>
-    )
-  }
-  if (!canWork) {
-    // Read-only (the banner above says why): the steps the job will go through.
-    return (
-      <Paper withBorder p="lg" data-testid="no-batch">
-        <Title order={3} mb="sm">
-          <Trans>Passi del job</Trans>
-        </Title>
-        {view.steps.length === 0 ? (
-          <Text c="dimmed">
-            <Trans>Questo job non ha passi.</Trans>
-          </Text>
-        ) : (
-          <Stack gap={6} data-testid="steps-preview">
-            {view.steps.map((s, i) => (
-              <Text key={s._key} size="lg">
-                {i + 1}. {s.title || (s.type === 'form' ? t`Modulo` : t`Istruzione`)}
-                <Text span c="dimmed" size="sm">
-                  {' · '}
-                  {s.type === 'form' ? <Trans>Modulo</Trans> : <Trans>Istruzione</Trans>}
-                </Text>
-              </Text>
-            ))}
-          </Stack>
-        )}
-      </Paper>
-    )
-  }
-  if (view.can.new_batch) {
-    return (
-      <Paper withBorder p="lg" data-testid="await-new-batch">
-        <Stack align="flex-start">
-          <Title order={3}>
-            <Trans>Lotto completato</Trans>
-          </Title>
-          <Text size="lg">
-            <Trans>Materiale disponibile: {view.material.available_qt} pz. Apri il prossimo lotto per continuare.</Trans>
-          </Text>
-          <Button
-            size="xl"
-            h={60}
-            color="green.8"
-            loading={busy}
-            onClick={() => act(`new-batch:${jobKey}`, (idempotency_key) => trpcClient.execution.newBatch.mutate({ job_key: jobKey, idempotency_key }))}
-            data-testid="new-batch"
-          >
-            <Trans>Apri nuovo lotto</Trans>
-          </Button>
-        </Stack>
-      </Paper>
-    )
-  }
-  return (
-    <Paper withBorder p="lg" data-testid="no-material">
-      <Stack align="flex-start">
-        <Title order={3}>
-          <Trans>Materiale esaurito</Trans>
-        </Title>
-        <Text size="lg">
-          <Trans>Non c'è materiale per il prossimo pezzo.</Trans>
-        </Text>
-        <Group>
-          <Button
-            size="xl"
-            h={60}
-            color="yellow.4"
-            c="black"
-            loading={busy}
-            onClick={() => act(`pause:${jobKey}:no_material`, (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'no_material' }), { keepable: keptPause('no_material') })}
-          >
-            <Trans>Metti in pausa il job</Trans>
-          </Button>
-          <Button
-            size="xl"
-            h={60}
-            variant="default"
-            disabled={busy}
-            onClick={async () => {
-              const out = await act(
-                `pause:${jobKey}:end_session`,
-                (k) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key: k, reason: 'end_session' }),
-                { keepable: keptPause('end_session') },
-              )
-              if (out) void navigate({ to: '/app/operator/select-job', search: { job: 'first' } })
-            }}
-          >
-            <Trans>Termina la sessione</Trans>
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          {t`Il job riprenderà quando la fase precedente rilascerà altri pezzi.`}
-        </Text>
-      </Stack>
-    </Paper>
   )
 }
