@@ -194,6 +194,8 @@ function Pieces({ view, batchKey, editable, onDirtyChange }: Props & { view: Bat
     const key = emptyScan ?? (emptyField ? `${piece}:data:${emptyField._key}` : (orderOf(piece)[0] ?? `${piece}:code`))
     setFieldError({ key, message: errorMessage(err) })
     focus(key)
+    // In the middle of the screen: the refusal comes from the step's bar, with the piece maybe under the sticky header.
+    inputs.current.get(key)?.scrollIntoView({ block: 'center' })
   })
 
   /** Scanner or keyboard: Enter goes to the next field of the piece; on its last field it saves and goes on. */
