@@ -17,13 +17,15 @@ const OPERATOR_OR_HOME = /^\/app(?:\/operator(?:\/|$)|\/?$)/
  */
 export const Route = createFileRoute('/app')({
   beforeLoad: async ({ context, location, matches, preload }) => {
+    // The office areas' own messages, before their first screen (lib/i18n.ts), fetched while the
+    // session is checked; the operator's are loaded already.
+    const officeMessages = OPERATOR_OR_HOME.test(location.pathname) ? null : loadOfficeMessages()
     const state = await context.auth.ensure()
     if (state.status === 'anonymous' || state.status === 'unknown') {
       if (!preload) notifyAlert(i18n._(msg`Effettua prima il login`))
       throw redirect({ to: '/login', search: { redirect_to: location.href, reason: 'login-first' } })
     }
-    // The office areas' own messages, before their first screen (lib/i18n.ts); the operator's are loaded already.
-    if (!OPERATOR_OR_HOME.test(location.pathname)) await loadOfficeMessages()
+    await officeMessages
     const session = context.auth.session
     if (!session) return // locked before the session was known: the lock screen covers everything
     const denied = matches.some((m) => m.staticData?.scope && !hasScope(session.scope, m.staticData.scope))
