@@ -4,12 +4,13 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { catalogParts } from './scripts/vite-catalog-parts.ts'
 import { clientChunks, precompress } from './scripts/vite-build-tuning.ts'
 import { pwaOptions } from './scripts/vite-pwa.ts'
 
 const API_PORT = Number(process.env.PORT ?? 8000)
 
-// Order matters (TOOLCHAIN.md): router code splitting, React, Lingui macros through Babel, catalogs.
+// Order matters (TOOLCHAIN.md): router code splitting, React, Lingui macros through Babel, catalogs (then split in two).
 export default defineConfig({
   root: 'src-client',
   publicDir: '../public',
@@ -29,6 +30,7 @@ export default defineConfig({
     react(),
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
+    catalogParts(),
     VitePWA(pwaOptions),
     precompress(),
   ],

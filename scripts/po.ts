@@ -8,8 +8,10 @@ export const catalogPath = (locale: string) => path.join(import.meta.dir, '..', 
 const unquote = (s: string) => JSON.parse(s) as string
 const quote = (s: string) => JSON.stringify(s)
 
-export async function readCatalog(locale: string): Promise<PoEntry[]> {
-  const text = await Bun.file(catalogPath(locale)).text()
+export const readCatalog = (locale: string): Promise<PoEntry[]> => readCatalogFile(catalogPath(locale))
+
+export async function readCatalogFile(file: string): Promise<PoEntry[]> {
+  const text = await Bun.file(file).text()
   return text
     .split(/\n\n+/)
     .filter((block) => block.trim())

@@ -55,13 +55,14 @@ const SHARED = /[\\/](?:src-client[\\/](?:components|lib|offline)|src)[\\/]/
 /** Shared components that import a heavy library: left with the screens that use them (the operator never loads the table; the camera dialog loads on first use). */
 const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/]scan[\\/](?:CameraScanDialog\.tsx|barcode-reader\.ts)$|[\\/]src-client[\\/]components[\\/](?:DataTable|DateField|serials[\\/]GenealogyGraph)\.tsx$|[\\/]src-client[\\/]components[\\/]serials[\\/]genealogy-graph\.ts$/
 /**
- * Mantine components only office screens use (pagination, radio groups, cards): in `ui-office`,
- * not in the `ui` the operator loads. Found by listing the names the operator's screens and the
+ * Mantine components only office screens use (pagination, radio groups, cards) and the combobox
+ * inputs (select, multi-select, tags input and their pills), which the operator's screens load on
+ * first use (src-client/components/choice-inputs.tsx): in `ui-office`, not in the `ui` the operator loads. Found by listing the names the operator's screens and the
  * app layout import from @mantine/core against all the app's imports (module importers cannot
  * tell: every component is imported by Mantine's index). Should the operator use one of them,
  * it simply loads this chunk too (bench/client.ts with BENCH_CLIENT_LIST=1 shows it).
  */
-const OFFICE_UI = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Pagination|Radio|Card)[\\/]/
+const OFFICE_UI = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Pagination|Radio|Card|Combobox|ComboboxPopover|Select|MultiSelect|TagsInput|Autocomplete|Pill|PillsInput)[\\/]/
 const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
 /** The shop-floor screens: their tablets are the slow devices, what they load is kept to what they use. */
 const OPERATOR = 'operator'

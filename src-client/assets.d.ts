@@ -3,3 +3,8 @@ declare module '*.po' {
 }
 
 declare module '*.css'
+
+/** A part of a compiled catalog (scripts/vite-catalog-parts.ts). */
+declare module '*?lingui' {
+  export const messages: Record<string, unknown>
+}

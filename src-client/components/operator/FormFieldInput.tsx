@@ -8,12 +8,9 @@ import {
   FileButton,
   Group,
   Input,
-  MultiSelect,
   SegmentedControl,
-  Select,
   Stack,
   Switch,
-  TagsInput,
   Text,
   TextInput,
   type TextInputProps,
@@ -28,6 +25,7 @@ import { capitalised, issueText } from '../../lib/input-issue-messages'
 import { numberTextProblem } from '../../lib/number-field-values'
 import { notifyError } from '../../lib/notify'
 import { rest } from '../../lib/rest'
+import { MultiSelect, Select, TagsInput } from '../choice-inputs'
 import { NumberTextInput, toNumberText } from '../NumberTextInput'
 
 /**
