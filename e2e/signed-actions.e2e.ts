@@ -65,8 +65,8 @@ test.describe('signed actions', ISOLATED, () => {
         const api = await adminApi(baseURL!)
         await requireSignatures(api, true)
         const code = uniqueName('SIGREV').toUpperCase()
-        const productKey = (await ok(await api.post('/api/product', { data: { code, description: 'Prodotto firmato e2e' } }))).detail._key as string
-        const operations = (await ok(await api.get('/api/operation'))).detail as { _key: string }[]
+        const productKey = (await ok(await api.post('/api/product', { data: { code, description: 'Prodotto firmato e2e' } })))._key as string
+        const operations = (await ok(await api.get('/api/operation'))) as { _key: string }[]
         await ok(
           await api.put(`/api/product/${productKey}/process`, {
             data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio', steps: [{ type: 'instruction', title: 'Viti', text: 'Stringi a 5 Nm.' }] }] },
@@ -86,7 +86,7 @@ test.describe('signed actions', ISOLATED, () => {
 
         await sign(page, 'not-my-password', 'release-confirm')
         await expect(dialog.getByTestId('signature-error')).toHaveText(s.wrongPassword)
-        expect((await ok(await api.get(`/api/product/${productKey}/revision`))).detail.revisions).toEqual([])
+        expect((await ok(await api.get(`/api/product/${productKey}/revision`))).revisions).toEqual([])
 
         await sign(page, user.password, 'release-confirm')
         await expect(dialog).toBeHidden()
@@ -102,8 +102,8 @@ test.describe('signed actions', ISOLATED, () => {
       test('quality closes a critical issue signed with its password; the signature shows under the issue', async ({ page, baseURL }) => {
         const api = await adminApi(baseURL!)
         await requireSignatures(api, true)
-        const type = (await ok(await api.post('/api/issue-type', { data: { code: uniqueName('CR').toUpperCase(), name: 'Difetto critico', close_within: 0, critical: true } }))).detail
-        const issue = (await ok(await api.post('/api/issue', { data: { type_key: type._key, title: 'Crepa sul carter' } }))).detail
+        const type = await ok(await api.post('/api/issue-type', { data: { code: uniqueName('CR').toUpperCase(), name: 'Difetto critico', close_within: 0, critical: true } }))
+        const issue = await ok(await api.post('/api/issue', { data: { type_key: type._key, title: 'Crepa sul carter' } }))
         expect(issue.critical).toBe(true)
         const user = await createReadyUser(baseURL!, 'quality', { name: 'Carla', surname: 'Neri' })
         await signIn(page, `/app/quality/issues/${issue._key}`, user)
@@ -118,7 +118,7 @@ test.describe('signed actions', ISOLATED, () => {
 
         await sign(page, 'not-my-password', 'issue-action-confirm')
         await expect(dialog.getByTestId('signature-error')).toHaveText(s.wrongPassword)
-        expect((await ok(await api.get(`/api/issue/${issue._key}`))).detail.state).not.toBe('closed')
+        expect((await ok(await api.get(`/api/issue/${issue._key}`))).state).not.toBe('closed')
 
         await sign(page, user.password, 'issue-action-confirm')
         await expect(dialog).toBeHidden()
