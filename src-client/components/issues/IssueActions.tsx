@@ -97,7 +97,10 @@ export function IssueActions({ issue, touch = false }: { issue: IssueDetail; tou
           <Button variant="default" size={size} onClick={() => setAsking(null)}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button size={size} color={asking ? COLORS[asking] : undefined} loading={busy !== null}
+          <Button
+            size={size}
+            color={asking ? COLORS[asking] : undefined}
+            loading={busy !== null}
             disabled={signs(asking) && !signature.ready}
             onClick={() => asking && void run(asking)}
             data-testid="issue-action-confirm"

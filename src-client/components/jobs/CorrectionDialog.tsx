@@ -120,7 +120,7 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
             />
           </Group>
         )}
-        <ActionSignatureFields state={signature} what={t`${i18n._(CORRECTION_LABELS[action]).replace('…', '')}: ${what}`} />
+        <ActionSignatureFields state={signature} what={`${i18n._(CORRECTION_LABELS[action]).replace('…', '')}: ${what}`} />
         {failure && (
           <Alert color="red" role="alert">
             {failure}
