@@ -2,11 +2,13 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core'
 import { type ReactNode, useState } from 'react'
 import { notifyError } from '../lib/notify'
+import { ActionSignatureFields, type ActionSignatureState } from './signatures/ActionSignature'
 
 /**
  * A change that must say why (reverting a movement, releasing a revision): the explanation, a
  * required reason, and the action. `act` gets the trimmed reason; an error it throws is shown and
- * the dialog stays open with what was typed.
+ * the dialog stays open with what was typed. When the settings require the action to be signed,
+ * `signature` adds the manifest and the password (the caller sends `signature.state.input()`).
  */
 export function ReasonDialog(props: {
   title: string
@@ -18,6 +20,7 @@ export function ReasonDialog(props: {
   testId: string
   act: (reason: string) => Promise<void>
   onClose: () => void
+  signature?: { state: ActionSignatureState; what: string }
 }) {
   const { t } = useLingui()
   const [reason, setReason] = useState('')
@@ -26,18 +29,19 @@ export function ReasonDialog(props: {
   async function submit(e: React.FormEvent) {
     e.preventDefault()
     if (!reason.trim()) return setMissing(true)
+    if (props.signature && !props.signature.state.ready) return
     setSaving(true)
     try {
       await props.act(reason.trim())
       props.onClose()
     } catch (err) {
-      notifyError(err)
+      if (!props.signature?.state.refused(err)) notifyError(err)
     } finally {
       setSaving(false)
     }
   }
   return (
-    <Modal opened onClose={props.onClose} title={props.title} centered>
+    <Modal opened onClose={props.onClose} title={props.title} centered size={props.signature?.state.meaning ? 'lg' : undefined}>
       <form onSubmit={submit}>
         <Stack>
           <Text size="sm">{props.explanation}</Text>
@@ -56,6 +60,7 @@ export function ReasonDialog(props: {
             data-autofocus
             data-testid={`${props.testId}-reason`}
           />
+          {props.signature && <ActionSignatureFields state={props.signature.state} what={props.signature.what} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>
               <Trans>Annulla</Trans>

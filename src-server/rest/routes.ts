@@ -24,6 +24,7 @@ import { printersApi } from '../domains/printers/api'
 import { printsApi } from '../domains/prints/api'
 import { processApi } from '../domains/process/api'
 import { revisionsApi } from '../domains/revisions/api'
+import { signaturesApi } from '../domains/signatures/api'
 import { productsApi } from '../domains/products/api'
 import { reportsApi } from '../domains/reports/api'
 import { serialFieldsApi } from '../domains/serial-fields/api'
@@ -62,6 +63,7 @@ export const restRoutes: readonly AnyRoute[] = [
   processApi,
   bomApi,
   revisionsApi,
+  signaturesApi,
   workOrdersApi,
   jobsApi,
   executionApi,

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Modal, Text } from '@mantine/core'
+import { Button, Group, Modal, Stack, Text } from '@mantine/core'
 import { type ReactNode, useState } from 'react'
 import type { IssueAction, IssueDetail } from '../../../src/domains/issues/schemas'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../lib/trpc'
+import { ActionSignatureFields, useActionSignature } from '../signatures/ActionSignature'
 import { invalidateIssues } from './issue-cache'
 import { ACTION_DONE, ACTION_LABELS } from './issue-labels'
 
@@ -42,17 +43,21 @@ export function IssueActions({ issue, touch = false }: { issue: IssueDetail; tou
   const consequences = consequencesOf(issue)
   const [asking, setAsking] = useState<IssueAction | null>(null)
   const [busy, setBusy] = useState<IssueAction | null>(null)
+  // Closing a critical issue is signed when the settings say so (asked in the confirmation).
+  const signature = useActionSignature('critical_issue_close', issue.critical)
+  const signs = (action: IssueAction | null) => action === 'close' && signature.meaning !== null
 
   async function run(action: IssueAction) {
+    if (signs(action) && !signature.ready) return
     setBusy(action)
     try {
-      const next = await trpcClient.issues.act.mutate({ key: issue._key, action })
+      const next = await trpcClient.issues.act.mutate({ key: issue._key, action, ...(signs(action) ? { signature: signature.input() } : {}) })
       queryClient.setQueryData(trpc.issues.get.queryKey({ key: issue._key }), next)
       notifySuccess(i18n._(ACTION_DONE[action]))
       setAsking(null)
       void invalidateIssues()
     } catch (e) {
-      notifyError(e)
+      if (!(signs(action) && signature.refused(e))) notifyError(e)
     } finally {
       setBusy(null)
     }
@@ -75,13 +80,31 @@ export function IssueActions({ issue, touch = false }: { issue: IssueDetail; tou
           {i18n._(ACTION_LABELS[action])}
         </Button>
       ))}
-      <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking ? t`${i18n._(ACTION_LABELS[asking])}: ${issue.code}?` : ''} centered>
+      <Modal
+        opened={asking !== null}
+        onClose={() => setAsking(null)}
+        title={asking ? t`${i18n._(ACTION_LABELS[asking])}: ${issue.code}?` : ''}
+        centered
+        size={signs(asking) ? 'lg' : undefined}
+      >
         <Text size="sm">{asking && consequences[asking]}</Text>
+        {signs(asking) && (
+          <Stack mt="md">
+            <ActionSignatureFields state={signature} what={t`Chiusura della segnalazione critica ${issue.code}: ${issue.title}`} />
+          </Stack>
+        )}
         <Group justify="flex-end" mt="lg">
           <Button variant="default" size={size} onClick={() => setAsking(null)}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button size={size} color={asking ? COLORS[asking] : undefined} loading={busy !== null} onClick={() => asking && void run(asking)} data-testid="issue-action-confirm">
+          <Button
+            size={size}
+            color={asking ? COLORS[asking] : undefined}
+            loading={busy !== null}
+            disabled={signs(asking) && !signature.ready}
+            onClick={() => asking && void run(asking)}
+            data-testid="issue-action-confirm"
+          >
             {asking && i18n._(ACTION_LABELS[asking])}
           </Button>
         </Group>

@@ -17,6 +17,7 @@ import { IssueContext } from './IssueContext'
 import { IssueEditDialog } from './IssueEditDialog'
 import { IssueHistory } from './IssueHistory'
 import { IssuePrints } from '../printing/IssuePrints'
+import { SignatureLines } from '../signatures/SignatureLines'
 
 const HOUR_MS = 3_600_000
 
@@ -59,6 +60,7 @@ export function IssueDetailView({ issueKey, back, touch = false, onDeleted }: Pr
     <Stack gap="md" data-testid="issue-detail" data-issue-key={issue._key}>
       {back}
       <IssueHeader issue={issue} touch={touch} onDeleted={onDeleted} />
+      <SignatureLines signatures={issue.signatures} />
       <IssuePrints issueKey={issue._key} typeKey={issue.type_key} />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>

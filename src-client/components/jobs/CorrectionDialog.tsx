@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-messages'
 import { notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput, toNumberText } from '../NumberTextInput'
+import { ActionSignatureFields, useActionSignature } from '../signatures/ActionSignature'
 import { CORRECTION_LABELS } from './job-labels'
 
 const HOUR = 3_600_000
@@ -31,20 +32,23 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const what = `${job.work_order_code} · ${job.phase_name}`
+  // The four corrections of recorded data are signed when the settings say so; pausing never is.
+  const signature = useActionSignature('job_correction', action !== 'pause')
 
   async function confirm() {
     setBusy(true)
     setFailure(null)
     try {
-      const base = { job_key: job._key }
+      const base = { job_key: job._key, signature: signature.input() }
       if (action === 'update_progress') await trpcClient.jobs.update.mutate({ ...base, action, completed_qt: pieces.ok ? pieces.value! : Number.NaN })
       else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: (hoursRead.ok ? hoursRead.value! : Number.NaN) * HOUR + (minutesRead.ok ? minutesRead.value! : Number.NaN) * MINUTE })
+      else if (action === 'pause') await trpcClient.jobs.update.mutate({ job_key: job._key, action })
       else await trpcClient.jobs.update.mutate({ ...base, action })
       await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
       notifySuccess(t`Job aggiornato`)
       onClose()
     } catch (e) {
-      setFailure(errorMessage(toApiError(e)))
+      if (!signature.refused(e)) setFailure(errorMessage(toApiError(e)))
       setBusy(false)
     }
   }
@@ -59,10 +63,11 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
       : undefined
   const invalid =
     (action === 'update_progress' && !pieces.ok) ||
-    (action === 'update_times' && (hoursError !== undefined || minutesError !== undefined))
+    (action === 'update_times' && (hoursError !== undefined || minutesError !== undefined)) ||
+    !signature.ready
 
   return (
-    <Modal opened onClose={onClose} centered title={<Text fw={600}>{i18n._(CORRECTION_LABELS[action]).replace('…', '')}</Text>}>
+    <Modal opened onClose={onClose} centered size={signature.meaning ? 'lg' : undefined} title={<Text fw={600}>{i18n._(CORRECTION_LABELS[action]).replace('…', '')}</Text>}>
       <Stack>
         <Text size="sm" c="dimmed">
           {what}
@@ -115,6 +120,7 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
             />
           </Group>
         )}
+        <ActionSignatureFields state={signature} what={`${i18n._(CORRECTION_LABELS[action]).replace('…', '')}: ${what}`} />
         {failure && (
           <Alert color="red" role="alert">
             {failure}

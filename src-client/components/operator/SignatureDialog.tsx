@@ -149,7 +149,8 @@ export function SignatureDialog(props: {
   )
 }
 
-function ManifestRow({ label, value }: { label: string; value: string }) {
+/** One line of a signature's manifest (also the back-office actions', components/signatures/ActionSignature.tsx). */
+export function ManifestRow({ label, value }: { label: string; value: string }) {
   return (
     <Table.Tr>
       <Table.Td w="35%" style={{ verticalAlign: 'top' }}>

@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { REVISION_REASON_MAX, type RevisionList } from '../../../src/domains/revisions/schemas'
 import { Confirm } from '../products/ProductCards'
 import { ReasonDialog } from '../ReasonDialog'
+import { useActionSignature } from '../signatures/ActionSignature'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../lib/trpc'
 
@@ -91,6 +92,9 @@ export function RevisionBar({ productKey, readOnly }: { productKey: string; read
 
 function ReleaseDialog({ productKey, next, onClose }: { productKey: string; next: number; onClose: () => void }) {
   const { t } = useLingui()
+  const signature = useActionSignature('revision_release')
+  const product = useQuery(trpc.products.get.queryOptions({ key: productKey }))
+  const code = product.data?.code ?? ''
   return (
     <ReasonDialog
       title={t`Rilascia la revisione ${next}`}
@@ -98,8 +102,9 @@ function ReleaseDialog({ productKey, next, onClose }: { productKey: string; next
       maxLength={REVISION_REASON_MAX}
       confirmLabel={<Trans>Rilascia</Trans>}
       testId="release"
+      signature={{ state: signature, what: t`Revisione ${next} del prodotto ${code}: processo e distinta base della bozza` }}
       act={async (reason) => {
-        const released = await trpcClient.revisions.release.mutate({ key: productKey, reason })
+        const released = await trpcClient.revisions.release.mutate({ key: productKey, reason, signature: signature.input() })
         await revisionsChanged(productKey)
         notifySuccess(t`Rilasciata la revisione ${released.number}`)
       }}

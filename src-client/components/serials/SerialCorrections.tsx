@@ -14,6 +14,7 @@ import { notifyError, notifySuccess } from '../../lib/notify'
 import { FormFieldInput } from '../operator/FormFieldInput'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
+import { ActionSignatureFields, useActionSignature } from '../signatures/ActionSignature'
 
 /** Traceability staff correct serials (the server checks scope and settings again). */
 export function useCanCorrectSerials() {
@@ -29,15 +30,16 @@ export function EditSerialCodeDialog({ serialKey, code, ...modal }: Props & { se
   const [next, setNext] = useState(code)
   const [reason, setReason] = useState('')
   const [saving, setSaving] = useState(false)
+  const signature = useActionSignature('serial_correction')
   const save = async () => {
     setSaving(true)
     try {
-      await trpcClient.serials.patch.mutate({ key: serialKey, patch: { code: next, reason } })
+      await trpcClient.serials.patch.mutate({ key: serialKey, patch: { code: next, reason, signature: signature.input() } })
       await queryClient.invalidateQueries({ queryKey: trpc.serials.pathKey() })
       notifySuccess(t`Seriale aggiornato`)
       modal.onClose()
     } catch (e) {
-      notifyError(e)
+      if (!signature.refused(e)) notifyError(e)
     } finally {
       setSaving(false)
     }
@@ -47,11 +49,12 @@ export function EditSerialCodeDialog({ serialKey, code, ...modal }: Props & { se
       <Stack>
         <TextInput label={t`Nuovo codice`} value={next} onChange={(e) => setNext(e.currentTarget.value)} maxLength={SERIAL_CODE_MAX} data-autofocus />
         <Textarea label={t`Motivo`} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={SERIAL_REASON_MAX} autosize minRows={2} />
+        <ActionSignatureFields state={signature} what={t`Correzione del codice del seriale ${code}`} />
         <Group justify="flex-end">
           <Button variant="default" onClick={modal.onClose}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button onClick={save} loading={saving} disabled={!reason.trim() || next === code}>
+          <Button onClick={save} loading={saving} disabled={!reason.trim() || next === code || !signature.ready}>
             <Trans>Salva</Trans>
           </Button>
         </Group>
@@ -105,10 +108,11 @@ export function UnlinkSerialDialog({ linkKey, childCode, parentCode, ...modal }:
  */
 export function EditSerialDataDialog({
   serialKey,
+  code,
   data,
   batchKey,
   ...modal
-}: Props & { serialKey: string; data: Record<string, unknown>; batchKey: string | null }) {
+}: Props & { serialKey: string; code: string; data: Record<string, unknown>; batchKey: string | null }) {
   const { t, i18n } = useLingui()
   const separator = decimalSeparatorOf(i18n.locale)
   const queryClient = useQueryClient()
@@ -131,6 +135,7 @@ export function EditSerialDataDialog({
   const [saving, setSaving] = useState(false)
   // The server's refusal of one serial field (a mandatory one left empty), shown under it until it changes.
   const [refused, setRefused] = useState<{ key: string; message: string } | null>(null)
+  const signature = useActionSignature('serial_correction')
   const update = (id: number, patch: Partial<Entry>) => setEntries((list) => list.map((e) => (e.id === id ? { ...e, ...patch } : e)))
   const extraData = entriesToData(extras)
   const problems = new Map(
@@ -152,7 +157,7 @@ export function EditSerialDataDialog({
     if (!result.ok || problems.size) return
     setSaving(true)
     try {
-      await trpcClient.serials.patch.mutate({ key: serialKey, patch: { data: result.data, reason } })
+      await trpcClient.serials.patch.mutate({ key: serialKey, patch: { data: result.data, reason, signature: signature.input() } })
       await queryClient.invalidateQueries({ queryKey: trpc.serials.pathKey() })
       notifySuccess(t`Seriale aggiornato`)
       modal.onClose()
@@ -160,7 +165,7 @@ export function EditSerialDataDialog({
       const err = toApiError(e)
       const key = err.code === 'SERIAL_DATA_INVALID' && typeof err.extra.field_key === 'string' ? err.extra.field_key : null
       if (key && configured.has(key)) setRefused({ key, message: err.extra.kind === 'required' ? t`Obbligatorio: non può restare vuoto` : t`Valore non valido` })
-      notifyError(e)
+      if (!signature.refused(e)) notifyError(e)
     } finally {
       setSaving(false)
     }
@@ -225,11 +230,12 @@ export function EditSerialDataDialog({
           )
         })}
         <Textarea label={t`Motivo`} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={SERIAL_REASON_MAX} autosize minRows={2} required />
+        <ActionSignatureFields state={signature} what={t`Correzione dei dati del seriale ${code}`} />
         <Group justify="flex-end">
           <Button variant="default" onClick={modal.onClose}>
             <Trans>Annulla</Trans>
           </Button>
-          <Button onClick={save} loading={saving} disabled={!reason.trim() || !changed || problems.size > 0}>
+          <Button onClick={save} loading={saving} disabled={!reason.trim() || !changed || problems.size > 0 || !signature.ready}>
             <Trans>Salva</Trans>
           </Button>
         </Group>

@@ -65,12 +65,14 @@ export const issuesApi = useCases('issues', {
     run: (ctx, { key, ...patch }) => issues.updateIssue(ctx, ctx.actor, key, patch),
   }),
   act: mutation({
-    summary: 'Act on an issue (quality): close, reopen, reopen_critical, make_critical, make_non_critical',
+    summary:
+      'Act on an issue (quality): close, reopen, reopen_critical, make_critical, make_non_critical. Closing a critical issue takes signature: {password} ' +
+      'when the settings require it (signature_critical_issue_close): 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED',
     access: quality,
     input: v.object({ key: Key, ...IssueActionInput.entries }),
     response: IssueDetail,
     rest: { method: 'post', path: '/issue/{key}/action' },
-    run: (ctx, input) => issues.actOnIssue(ctx, ctx.actor, input.key, input.action),
+    run: (ctx, input) => issues.actOnIssue(ctx, ctx.actor, input.key, input.action, input.signature, ctx.client.ip),
   }),
   remove: mutation({
     summary: 'Delete an issue opened by mistake (quality). Its history stays in the events (ISSUE_DELETED); the critical marks of its job and work order follow',

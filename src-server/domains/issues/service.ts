@@ -22,6 +22,9 @@ import { appendEvent } from '../events/service'
 import { createMedia } from '../media/service'
 import { refreshCriticalMarks } from './critical-marks'
 import { applyIssueFilters, countIssues, issuePlace, issuesJoined, orderIssues, selectAttachments, selectHistory, selectIssueRow } from './queries'
+import type { SignatureInput } from '../../../src/domains/signatures/schemas'
+import { actionSignature, requiredMeaning, signatureRequired, signRecord } from '../signatures/actions'
+import { recordSignatures } from '../signatures/service'
 
 /**
  * Quality issues (SPEC 3 Issue, 4 issue states and events, 7 `GET issue`): the only place that
@@ -130,13 +133,14 @@ export async function listIssues(svc: Pick<Services, 'db'>, input: IssueListInpu
 }
 
 async function readDetail(db: Db, id: string): Promise<IssueDetail> {
-  const [row, attachments, history] = await Promise.all([
+  const [row, attachments, history, signatures] = await Promise.all([
     selectIssueRow(issuesJoined(db)).where('i.id', '=', id).executeTakeFirst(),
     selectAttachments(db, id).execute(),
     selectHistory(db, id).execute(),
+    recordSignatures(db, 'issue', id),
   ])
   if (!row) throw issueNotFound()
-  return { ...row, ...(await issuePlace(db, row)), attachments, history }
+  return { ...row, ...(await issuePlace(db, row)), attachments, history, signatures }
 }
 
 /** `issues.get` / `GET issue/{key}` (key or code): the row, its attachments and its history, oldest first. */
@@ -332,13 +336,30 @@ function transition(action: IssueAction, issue: { state: string; critical: boole
  * `issues.act` / `POST issue/{key}/action` (quality): close, reopen (as it was, or as critical),
  * make critical, make non-critical. Reopening restarts the close-within count (opened_at = now).
  */
-export async function actOnIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Actor, key: string, action: IssueAction): Promise<IssueDetail> {
+export async function actOnIssue(
+  svc: Pick<Services, 'db' | 'clock'>,
+  actor: Actor,
+  key: string,
+  action: IssueAction,
+  signatureInput?: SignatureInput,
+  ip: string | null = null,
+): Promise<IssueDetail> {
+  // Closing a critical issue is signed when the settings say so (checked before the transaction).
+  const closingCritical = async () => {
+    const id = action === 'close' ? await findIssueId(svc.db, key) : undefined
+    return id !== undefined && (await svc.db.selectFrom('issues').select('critical').where('id', '=', id).executeTakeFirst())?.critical === true
+  }
+  const signature = await actionSignature(svc, actor, 'critical_issue_close', signatureInput, ip, await closingCritical())
   const { id } = await changeIssue(svc, key, async (trx, issue, now) => {
     const id = issue.id
     const { set, event } = transition(action, issue, actor, now)
+    // Made critical since the check above: refused like any unsigned close of a critical issue.
+    const meaning = action === 'close' && issue.critical && !signature ? await requiredMeaning(trx, 'critical_issue_close') : null
+    if (meaning) throw signatureRequired(meaning)
     await trx.updateTable('issues').set({ ...set, updated_at: now }).where('id', '=', id).execute()
     const data = { code: issue.code, critical: set.critical ?? issue.critical }
     await appendEvent(trx, actor, { event_type: event, subject_type: SUBJECT, subject_key: id, data }, now)
+    if (signature && action === 'close') await signRecord(trx, actor, signature, { type: 'issue', key: id, event: { subject_type: SUBJECT, subject_key: id } }, now)
     await refreshCriticalMarks(trx, issue)
   })
   return readDetail(svc.db, id)

@@ -79,12 +79,13 @@ export const jobsApi = useCases('jobs', {
   update: mutation({
     summary:
       'A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | ' +
-      'update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event',
+      'update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event; the four corrections take ' +
+      'signature: {password} when the settings require it (signature_job_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)',
     access: production,
     input: JobUpdateInput,
     response: JobDetail,
     rest: { method: 'post', path: '/job/update' },
-    run: (ctx, input) => updateJob(ctx, ctx.actor, input),
+    run: (ctx, input) => updateJob(ctx, ctx.actor, input, ctx.client.ip),
   }),
   assignment: query({
     summary:

@@ -11,6 +11,8 @@ import { appendEvent } from '../events/service'
 import { changesOf, editData } from '../events/changes'
 import { phaseInfo } from '../execution/queries'
 import { refreshWorkOrderProgress } from '../work-orders/progress'
+import { actionSignature, signRecord } from '../signatures/actions'
+import { correctionSubject } from '../signatures/records'
 import { getJob } from './detail'
 import { phaseHasTraceability } from './queries'
 import { type Job, lockedPhases, lockedWorkOrder, moveReleased, type PhaseRow, unknownJob } from './shared'
@@ -67,8 +69,12 @@ async function pauseLockedJob(
  * `POST job/update` (production): one SPEC 4 correction with its guard (rules.ts
  * correctionRefusal), keeping the phase's material counters consistent, with its event:
  * JOB_PROGRESS_RESET, JOB_ACTIVE_PIECES_CANCELLED, JOB_PROGRESS_UPDATED, JOB_TIMES_UPDATED, JOB_PAUSED.
+ * The four corrections are signed when the settings require it: the event that records one is
+ * what its signature signs (signatures/actions.ts).
  */
-export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInput): Promise<JobDetail> {
+export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInput, ip: string | null = null): Promise<JobDetail> {
+  // Pausing is not a correction of recorded data: never signed.
+  const signature = input.action === 'pause' ? null : await actionSignature(svc, actor, 'job_correction', input.signature, ip)
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     const ref = await trx.selectFrom('jobs').select(['work_order_id', 'phase_id']).where('id', '=', input.job_key).executeTakeFirst()
@@ -79,8 +85,11 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
     const traceability = input.action === 'update_progress' ? await phaseHasTraceability(trx, job.phase_id) : false
     const refusal = correctionRefusal(input.action, job, traceability)
     if (refusal) throw new AppError(REFUSALS[refusal].status, refusal, REFUSALS[refusal].message)
-    const event = (event_type: string, data: Record<string, unknown>) =>
-      appendEvent(trx, actor, { event_type, subject_type: 'job', subject_key: job.id, data: { work_order_key: job.work_order_id, phase_key: job.phase_id, ...data } }, now)
+    const event = async (event_type: string, data: Record<string, unknown>) => {
+      const subject = { subject_type: 'job', subject_key: job.id }
+      const id = await appendEvent(trx, actor, { event_type, ...subject, data: { work_order_key: job.work_order_id, phase_key: job.phase_id, ...data } }, now)
+      if (signature) await signRecord(trx, actor, signature, { type: 'job_correction', key: correctionSubject(job.id, id), workOrderId: job.work_order_id, event: subject }, now)
+    }
     const setPhase = (patch: Partial<Pick<PhaseRow, 'taken_qt' | 'completed_qt'>>) =>
       trx
         .updateTable('work_order_phases')

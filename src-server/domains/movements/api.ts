@@ -12,11 +12,13 @@ import {
   WarehouseSettingsPatch,
   WarehouseSettingsRow,
 } from '../../../src/domains/movements/schemas'
+import { SignatureView } from '../../../src/domains/signatures/schemas'
 import { Key } from '../../../src/valibot-helpers'
 import { mutation, query, useCases } from '../../api/use-case'
 import { WAREHOUSE_EDITORS, WAREHOUSE_READERS, WAREHOUSE_SETTINGS_EDITORS } from './access'
 import * as reads from './list'
 import * as movements from './service'
+import { recordSignatures } from '../signatures/service'
 import { getWarehouseSettings, updateWarehouseSettings } from './settings'
 
 const read = { scope: WAREHOUSE_READERS }
@@ -50,6 +52,14 @@ export const movementsApi = useCases('warehouse', {
     rest: { method: 'get', path: '/movement/{key}' },
     run: (ctx, input) => reads.getMovement(ctx, input.key),
   }),
+  signatures: query({
+    summary: "The signatures of a movement's reverts (when the settings require them), oldest first, each with valid: the signed revert is unchanged",
+    access: read,
+    input: ByKey,
+    response: v.array(SignatureView),
+    rest: { method: 'get', path: '/movement/{key}/signatures' },
+    run: (ctx, input) => recordSignatures(ctx.db, 'movement_revert', input.key),
+  }),
   confirm: mutation({
     summary: 'Confirm a planned movement (quantity: what actually moved, default the planned one); the stock changes in the same transaction. 409 MOVEMENT_NOT_PLANNED, INSUFFICIENT_STOCK',
     access: edit,
@@ -68,12 +78,13 @@ export const movementsApi = useCases('warehouse', {
   }),
   revert: mutation({
     summary:
-      'Revert a confirmed movement with a reason: writes the opposite movement (confirmed) and marks the original as reverted by it. 409 MOVEMENT_REVERT_ERROR when the stock has already left, MOVEMENT_ALREADY_REVERTED, MOVEMENT_NOT_CONFIRMED',
+      'Revert a confirmed movement with a reason: writes the opposite movement (confirmed) and marks the original as reverted by it. 409 MOVEMENT_REVERT_ERROR when the stock has already left, MOVEMENT_ALREADY_REVERTED, MOVEMENT_NOT_CONFIRMED; ' +
+      'signature: {password} when the settings require reverts to be signed (signature_movement_revert: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)',
     access: edit,
     input: v.object({ key: Key, ...MovementRevertInput.entries }),
     response: RevertResult,
     rest: { method: 'post', path: '/movement/{key}/revert' },
-    run: (ctx, input) => movements.revertMovement(ctx, ctx.actor, input.key, input.reason),
+    run: (ctx, input) => movements.revertMovement(ctx, ctx.actor, input.key, input.reason, input.signature, ctx.client.ip),
   }),
   inventory: query({
     summary:

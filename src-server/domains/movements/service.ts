@@ -19,6 +19,9 @@ import { escapeLike, lockPositionTree } from '../positions/queries'
 import { findPosition } from '../positions/service'
 import { readWarehouseSettings } from './settings'
 import { changeStock, checkOnePieceOfSerial, lockSerialStock, type StockKey, stockHeldIn } from './stock'
+import type { SignatureInput } from '../../../src/domains/signatures/schemas'
+import { type ActionSignature, actionSignature, signRecord } from '../signatures/actions'
+import { correctionSubject } from '../signatures/records'
 
 export { readWarehouseSettings } from './settings'
 export { readInventory, serialInStock, stockByPosition, stockForProducts, stockOfProduct } from './stock'
@@ -342,7 +345,14 @@ export async function cancelMovementInTrx(trx: Db, actor: Actor | null, key: str
  * the reason. When the stock has already left the original destination (and negative stock is not
  * allowed): 409 MOVEMENT_REVERT_ERROR, nothing written.
  */
-export async function revertMovementInTrx(trx: Db, actor: Actor | null, key: string, reasonText: string, now: Date): Promise<{ original: MovementRow; revert: MovementRow }> {
+export async function revertMovementInTrx(
+  trx: Db,
+  actor: Actor | null,
+  key: string,
+  reasonText: string,
+  now: Date,
+  signature: ActionSignature | null = null,
+): Promise<{ original: MovementRow; revert: MovementRow }> {
   const reason = (reasonText ?? '').trim()
   if (!reason) throw badRequest('MOVEMENT_REASON_REQUIRED', 'a revert needs a reason')
   return underSavepoint(trx, async (trx) => {
@@ -385,7 +395,11 @@ export async function revertMovementInTrx(trx: Db, actor: Actor | null, key: str
       throw e
     }
     await trx.updateTable('movements').set({ reverted_by_id: id, revert_reason: reason }).where('id', '=', m.id).execute()
-    await appendEvent(trx, actor, { event_type: 'MOVEMENT_REVERTED', subject_type: 'movement', subject_key: m.id, data: { reason, revert_key: id } }, now)
+    const eventId = await appendEvent(trx, actor, { event_type: 'MOVEMENT_REVERTED', subject_type: 'movement', subject_key: m.id, data: { reason, revert_key: id } }, now)
+    if (signature && actor) {
+      const subject = { type: 'movement_revert', key: correctionSubject(m.id, eventId), workOrderId: m.work_order_id, event: { subject_type: 'movement', subject_key: m.id } } as const
+      await signRecord(trx, actor, signature, subject, now)
+    }
     return { original: await movementRow(trx, m.id), revert: await movementRow(trx, id) }
   })
 }
@@ -482,9 +496,11 @@ export function cancelMovement(svc: Services, actor: Actor, key: string): Promis
   const now = svc.clock.now()
   return inOwnTransaction(svc.db, (trx) => cancelMovementInTrx(trx, actor, key, now))
 }
-export function revertMovement(svc: Services, actor: Actor, key: string, reason: string) {
+/** Signed when the settings require it: the signature is checked before the transaction. */
+export async function revertMovement(svc: Services, actor: Actor, key: string, reason: string, signatureInput?: SignatureInput, ip: string | null = null) {
+  const signature = await actionSignature(svc, actor, 'movement_revert', signatureInput, ip)
   const now = svc.clock.now()
-  return inOwnTransaction(svc.db, (trx) => revertMovementInTrx(trx, actor, key, reason, now))
+  return inOwnTransaction(svc.db, (trx) => revertMovementInTrx(trx, actor, key, reason, now, signature))
 }
 export function countPosition(svc: Services, actor: Actor, positionKey: string, input: CountInput) {
   const now = svc.clock.now()

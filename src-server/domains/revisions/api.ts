@@ -40,12 +40,14 @@ export const revisionsApi = useCases('revisions', {
   }),
   release: mutation({
     summary:
-      'Release the draft as the next revision (1, 2, 3 ...) with a reason; it never changes afterwards and new work orders are made from it. Errors: 409 NOTHING_TO_RELEASE (the draft equals the latest revision), PRODUCT_IN_TRASH; 422 PROCESS_EMPTY',
+      'Release the draft as the next revision (1, 2, 3 ...) with a reason; it never changes afterwards and new work orders are made from it. ' +
+      'signature: {password} when the settings require releases to be signed (signature_revision_release). ' +
+      'Errors: 409 NOTHING_TO_RELEASE (the draft equals the latest revision), PRODUCT_IN_TRASH; 422 PROCESS_EMPTY, SIGNATURE_REQUIRED; 400 SIGNATURE_INVALID; 429 LOGIN_THROTTLED',
     access: { scope: 'library' },
     input: v.object({ key: Key, ...ReleaseInput.entries }),
     response: RevisionSummary,
     rest: { method: 'post', path: '/product/{key}/revision', status: 201 },
-    run: (ctx, { key, ...input }) => revisions.release(ctx, ctx.actor, key, input),
+    run: (ctx, { key, ...input }) => revisions.release(ctx, ctx.actor, key, input, ctx.client.ip),
   }),
   discardDraft: mutation({
     summary: 'Discard the changes of the draft: it becomes a copy of the latest revision again. Errors: 409 NO_REVISION, PRODUCT_IN_TRASH',

@@ -7,6 +7,8 @@ import type { Db } from '../../db/connect'
 import { conflict, notFound, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { lockProduct, productNotFound } from '../products/service'
+import { actionSignature, signRecord } from '../signatures/actions'
+import { signaturesBySubject } from '../signatures/service'
 import { latestRevision, readContent, selectRevisions } from './queries'
 
 /**
@@ -17,14 +19,24 @@ import { latestRevision, readContent, selectRevisions } from './queries'
  * jobs point at its phases, so nothing done to the draft reaches running work.
  * - Numbers go 1, 2, 3 ... per product: taken under the product's row lock, never skipped.
  * - Releasing needs a reason, a draft with phases (422 PROCESS_EMPTY) that differs from the
- *   latest revision (409 NOTHING_TO_RELEASE). Event REVISION_RELEASED.
+ *   latest revision (409 NOTHING_TO_RELEASE). Event REVISION_RELEASED. Signed when the settings
+ *   require it (signatures/actions.ts).
  * - Discarding the draft makes it a copy of the latest revision again (409 NO_REVISION when
  *   there is none). Event REVISION_DRAFT_DISCARDED.
  */
 
 type StoredRevision = NonNullable<Awaited<ReturnType<typeof latestRevision>>>
 
-const summary = ({ product_id: _p, form_fields: _f, ...r }: StoredRevision): RevisionSummary => r
+/** Revisions as read, each with its release's signatures (checked against the revision today). */
+async function summaries(db: Db, rows: readonly StoredRevision[]): Promise<RevisionSummary[]> {
+  const signed = await signaturesBySubject(
+    db,
+    'revision',
+    rows.map((r) => r._key),
+  )
+  return rows.map(({ product_id: _p, form_fields: _f, ...r }) => ({ ...r, signatures: signed.get(r._key) ?? [] }))
+}
+const summary = async (db: Db, row: StoredRevision): Promise<RevisionSummary> => (await summaries(db, [row]))[0]!
 
 const revisionNotFound = (number: number | string) => notFound('UNKNOWN_REVISION', `no revision ${number} of this product`)
 
@@ -51,19 +63,19 @@ export async function listRevisions(svc: Pick<Services, 'db'>, productKey: strin
   const rows = await selectRevisions(svc.db).where('r.product_id', '=', product).execute()
   const latest = rows[0]
   const [latestContent, draft] = await Promise.all([latest ? readContent(svc.db, product, latest) : null, readContent(svc.db, product, null)])
-  return { product_key: product, revisions: rows.map(summary), draft_changed: draftChanged(latestContent, draft) }
+  return { product_key: product, revisions: await summaries(svc.db, rows), draft_changed: draftChanged(latestContent, draft) }
 }
 
 /** One revision's number, reason and who released it when, without its content (a work order's history record). */
 export async function revisionSummary(svc: Pick<Services, 'db'>, productKey: string, number: number): Promise<RevisionSummary> {
-  return summary(await revisionByNumber(svc.db, await productId(svc.db, productKey), number))
+  return summary(svc.db, await revisionByNumber(svc.db, await productId(svc.db, productKey), number))
 }
 
 /** `GET product/{key}/revision/{number}`: one revision, its whole process and bom as released. */
 export async function getRevision(svc: Pick<Services, 'db'>, productKey: string, number: number): Promise<Revision> {
   const product = await productId(svc.db, productKey)
   const row = await revisionByNumber(svc.db, product, number)
-  return { product_key: product, ...summary(row), ...(await readContent(svc.db, product, row)) }
+  return { product_key: product, ...(await summary(svc.db, row)), ...(await readContent(svc.db, product, row)) }
 }
 
 async function sideContent(db: Db, product: string, side: DiffSide): Promise<RevisionContent> {
@@ -109,7 +121,8 @@ async function copyRows(trx: Db, product: string, from: string | null, to: strin
 }
 
 /** `POST product/{key}/revision`: the draft becomes revision N+1 (library scope, a reason required). */
-export async function release(svc: Services, actor: Actor, productKey: string, input: ReleaseInput): Promise<RevisionSummary> {
+export async function release(svc: Services, actor: Actor, productKey: string, input: ReleaseInput, ip: string | null = null): Promise<RevisionSummary> {
+  const signature = await actionSignature(svc, actor, 'revision_release', input.signature, ip)
   const now = svc.clock.now()
   const created = await svc.db.transaction().execute(async (trx) => {
     // The product's row lock orders concurrent releases: each reads the number the last one took.
@@ -133,9 +146,10 @@ export async function release(svc: Services, actor: Actor, productKey: string, i
       { event_type: 'REVISION_RELEASED', subject_type: 'product', subject_key: product.id, data: { code: product.code, revision_key: id, number, reason: input.reason } },
       now,
     )
+    if (signature) await signRecord(trx, actor, signature, { type: 'revision', key: id, event: { subject_type: 'product', subject_key: product.id } }, now)
     return { product: product.id, number }
   })
-  return summary(await revisionByNumber(svc.db, created.product, created.number))
+  return summary(svc.db, await revisionByNumber(svc.db, created.product, created.number))
 }
 
 /** `DELETE product/{key}/draft`: the draft is reset to the latest revision (its changes are lost). */

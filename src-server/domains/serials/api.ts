@@ -47,12 +47,13 @@ export const serialsApi = useCases('serials', {
   }),
   patch: mutation({
     summary:
-      'Correct a serial: code (only with the serial_code_edit setting; a used code is 409 SERIAL_ALREADY_PRESENT) and/or data; reason required (SERIAL_REASON_REQUIRED), recorded with the old and new values in SERIAL_UPDATED',
+      'Correct a serial: code (only with the serial_code_edit setting; a used code is 409 SERIAL_ALREADY_PRESENT) and/or data; reason required (SERIAL_REASON_REQUIRED), recorded with the old and new values in SERIAL_UPDATED; ' +
+      'signature: {password} when the settings require corrections to be signed (signature_serial_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)',
     access: edit,
     input: v.object({ key: Key, patch: SerialPatchInput }),
     response: SerialRow,
     rest: { method: 'patch', path: '/serial/{key}', body: 'patch' },
-    run: (ctx, input) => serials.editSerial(ctx, ctx.actor, input.key, input.patch),
+    run: (ctx, input) => serials.editSerial(ctx, ctx.actor, input.key, input.patch, ctx.client.ip),
   }),
   unlink: mutation({
     summary: 'Take a serial out of the serial it is inside (only with the serial_delete setting); reason required, recorded in SERIAL_UPDATED on both serials',

@@ -64,6 +64,7 @@ export function selectSerialHistory(db: Db, serialId: string) {
     .selectFrom('events as e')
     .leftJoin('users as u', 'u.id', 'e.user_id')
     .select([
+      sql<string>`e.id::text`.as('_key'),
       'e.event_type',
       'e.user_id as user_key',
       sql<string | null>`case when u.id is null then null else trim(u.name || ' ' || u.surname) end`.as('user_name'),

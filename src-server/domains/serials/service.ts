@@ -23,6 +23,9 @@ import { listSerialFields } from '../serial-fields/service'
 import { readSettings } from '../settings/queries'
 import { readGenealogy } from './genealogy'
 import { ancestorIds, lockSerial, lockSerialLinks, selectLinkRows, selectSerialHistory, selectSerialRows } from './queries'
+import { actionSignature, signRecord } from '../signatures/actions'
+import { correctionSubject } from '../signatures/records'
+import { recordSignatures } from '../signatures/service'
 
 const serialNotFound = () => notFound('NOT_FOUND', 'serial not found')
 const unknownSerial = (which: string) => unprocessable('UNKNOWN_SERIAL', `${which} serial not found`)
@@ -281,9 +284,10 @@ export async function finalizeBatchSerials(trx: Db, actor: Actor | null, batchId
  * SERIAL_ALREADY_PRESENT) and/or new data, always with a reason. SERIAL_UPDATED records the
  * reason and each changed value before and after.
  */
-export async function editSerial(svc: Services, actor: Actor, key: string, patch: SerialPatchInput): Promise<SerialRow> {
+export async function editSerial(svc: Services, actor: Actor, key: string, patch: SerialPatchInput, ip: string | null = null): Promise<SerialRow> {
   if (!isUuid(key)) throw serialNotFound()
   const reason = checkedReason(patch.reason)
+  const signature = await actionSignature(svc, actor, 'serial_correction', patch.signature, ip)
   const now = svc.clock.now()
   try {
     await svc.db.transaction().execute(async (trx) => {
@@ -313,7 +317,9 @@ export async function editSerial(svc: Services, actor: Actor, key: string, patch
       }
       if (Object.keys(changes).length === 0) return
       await trx.updateTable('serials').set({ ...set, updated_at: now }).where('id', '=', key).execute()
-      await appendEvent(trx, actor, { event_type: 'SERIAL_UPDATED', subject_type: 'serial', subject_key: key, data: { reason, changes } }, now)
+      const eventId = await appendEvent(trx, actor, { event_type: 'SERIAL_UPDATED', subject_type: 'serial', subject_key: key, data: { reason, changes } }, now)
+      const subject = { type: 'serial_correction', key: correctionSubject(key, eventId), event: { subject_type: 'serial', subject_key: key } } as const
+      if (signature) await signRecord(trx, actor, signature, subject, now)
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw codeInUseOnUpdate(patch.code ?? '')
@@ -429,12 +435,13 @@ export async function listSerials(svc: Services, input: SerialListInput): Promis
 /** `GET serial/{key}`: the serial, its components, what it is inside and its history. */
 export async function getSerial(svc: Services, key: string): Promise<SerialDetail> {
   const row = await getSerialRow(svc.db, key)
-  const [components, containedIn, history] = await Promise.all([
+  const [components, containedIn, history, signatures] = await Promise.all([
     selectLinkRows(svc.db, 'child_serial_id').where('l.parent_serial_id', '=', row._key).orderBy('o.code').execute(),
     selectLinkRows(svc.db, 'parent_serial_id').where('l.child_serial_id', '=', row._key).executeTakeFirst(),
     selectSerialHistory(svc.db, row._key).execute(),
+    recordSignatures(svc.db, 'serial_correction', row._key),
   ])
-  return { ...row, components, contained_in: containedIn ?? null, history }
+  return { ...row, components, contained_in: containedIn ?? null, history, signatures }
 }
 
 /** `GET serial/{key}/genealogy?direction=backward|forward` (see genealogy.ts). */

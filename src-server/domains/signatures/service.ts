@@ -10,6 +10,7 @@ import type { SignaturesTable } from '../../db/schema'
 import { ms } from '../../db/epoch'
 import { appendEvent } from '../events/service'
 import { batchStepContents, batchStepSubject, contentHash, parseBatchStepSubject } from './content'
+import { subjectContents } from './records'
 import type { Signer } from './signers'
 
 type Subject = { type: 'batch_step'; batchId: string; stepKey: string; workOrderId: string; jobId: string; phaseId: string }
@@ -96,14 +97,14 @@ const signatureColumns = [
 
 /** Each row with `valid`: its hash recomputed from today's data of what it signed. */
 async function withValidity(db: Db, rows: SignatureRow[]): Promise<SignatureView[]> {
-  const steps = rows.flatMap((r) => {
-    const s = r.subject_type === 'batch_step' ? parseBatchStepSubject(r.subject_key) : null
-    return s ? [s] : []
-  })
-  const contents = await batchStepContents(db, steps)
+  const contents = new Map<string, unknown>()
+  for (const type of new Set(rows.map((r) => r.subject_type as SignatureSubject))) {
+    const keys = [...new Set(rows.filter((r) => r.subject_type === type).map((r) => r.subject_key))]
+    for (const [key, content] of await subjectContents(db, type, keys)) contents.set(`${type}/${key}`, content)
+  }
   return rows.map((r) => {
-    const step = parseBatchStepSubject(r.subject_key)
-    const content = contents.get(r.subject_key)
+    const step = r.subject_type === 'batch_step' ? parseBatchStepSubject(r.subject_key) : null
+    const content = contents.get(`${r.subject_type}/${r.subject_key}`)
     const stamp = { meaning: r.meaning, role: r.role, user_key: r.user_id, signed_at: new Date(Math.round(r.signed_at)) }
     return {
       _key: r.id,
@@ -124,6 +125,36 @@ async function withValidity(db: Db, rows: SignatureRow[]): Promise<SignatureView
 }
 
 /**
+ * The signatures given on one record, oldest first, each with `valid`: a revision's or an issue's
+ * (subject key = the record's key), or the corrections of a serial, job or movement (subject key
+ * `<record key>:<event key>`).
+ */
+export async function recordSignatures(db: Db, type: Exclude<SignatureSubject, 'batch_step'>, recordKey: string): Promise<SignatureView[]> {
+  const q = db.selectFrom('signatures').select(signatureColumns).where('subject_type', '=', type)
+  const rows = await (type === 'revision' || type === 'issue' ? q.where('subject_key', '=', recordKey) : q.where('subject_key', 'like', `${recordKey.replace(/[\\%_]/g, '\\$&')}:%`))
+    .orderBy('signed_at')
+    .orderBy('role', 'desc')
+    .execute()
+  return withValidity(db, rows as SignatureRow[])
+}
+
+/** The signatures of many records of one type at once (a list of revisions), by subject key. */
+export async function signaturesBySubject(db: Db, type: SignatureSubject, keys: readonly string[]): Promise<Map<string, SignatureView[]>> {
+  const out = new Map<string, SignatureView[]>()
+  if (keys.length === 0) return out
+  const rows = await db
+    .selectFrom('signatures')
+    .select(signatureColumns)
+    .where('subject_type', '=', type)
+    .where('subject_key', 'in', [...new Set(keys)])
+    .orderBy('signed_at')
+    .orderBy('role', 'desc')
+    .execute()
+  for (const view of await withValidity(db, rows as SignatureRow[])) out.set(view.subject_key, [...(out.get(view.subject_key) ?? []), view])
+  return out
+}
+
+/**
  * Every signature given on a work order's records (its batch steps), oldest first (the signer
  * before the second signer), each with `valid`. The device history record and `GET work-order/{id}/signatures` read this.
  */
@@ -133,19 +164,12 @@ export async function listWorkOrderSignatures(db: Db, workOrderId: string): Prom
 }
 
 /** The signatures of some batch steps, by subject key (`<batch key>:<step key>`), each with `valid`. */
-export async function batchStepSignatures(db: Db, subjects: readonly { batchId: string; stepKey: string }[]): Promise<Map<string, SignatureView[]>> {
-  const out = new Map<string, SignatureView[]>()
-  if (subjects.length === 0) return out
-  const rows = await db
-    .selectFrom('signatures')
-    .select(signatureColumns)
-    .where('subject_type', '=', 'batch_step')
-    .where('subject_key', 'in', [...new Set(subjects.map((s) => batchStepSubject(s.batchId, s.stepKey)))])
-    .orderBy('signed_at')
-    .orderBy('role', 'desc')
-    .execute()
-  for (const view of await withValidity(db, rows as SignatureRow[])) out.set(view.subject_key, [...(out.get(view.subject_key) ?? []), view])
-  return out
+export function batchStepSignatures(db: Db, subjects: readonly { batchId: string; stepKey: string }[]): Promise<Map<string, SignatureView[]>> {
+  return signaturesBySubject(
+    db,
+    'batch_step',
+    subjects.map((s) => batchStepSubject(s.batchId, s.stepKey)),
+  )
 }
 
 /** One signature checked against today's data (undefined: no such signature). */

@@ -19,7 +19,8 @@ import type { Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { ms } from '../../db/epoch'
 import { batchStepSubject } from '../signatures/content'
-import { batchStepSignatures } from '../signatures/service'
+import { correctionSubject } from '../signatures/records'
+import { batchStepSignatures, signaturesBySubject } from '../signatures/service'
 import { userDisplayName } from './queries'
 import { requireWorkOrderId } from './shared'
 
@@ -86,26 +87,40 @@ export async function workOrderHistory(svc: Pick<Services, 'db'>, key: string, f
      order by e.id desc
      limit ${limit}`.execute(svc.db)
   const names = await referencedNames(svc.db, rows.rows)
-  const signatures = await stepSignatures(svc.db, rows.rows)
+  const signatures = await entrySignatures(svc.db, rows.rows)
   return rows.rows.map((r) => ({ ...r, names: names(r), signatures: signatures(r) }))
 }
 
-/** The signatures of the steps whose completion the page shows, checked against today's data. */
-async function stepSignatures(db: Db, rows: { event_type: string; data: Record<string, unknown> }[]) {
-  const stepOf = (r: { event_type: string; data: Record<string, unknown> }) =>
+/**
+ * The signatures of the entries the page shows, checked against today's data: a step's under its
+ * completion, a signed job correction's under the event that recorded it.
+ */
+async function entrySignatures(db: Db, rows: { _key: string; event_type: string; subject_type: string | null; subject_key: string | null; data: Record<string, unknown> }[]) {
+  type Row = (typeof rows)[number]
+  const stepOf = (r: Row) =>
     r.event_type === 'STEP_COMPLETED' && typeof r.data.batch_key === 'string' && typeof r.data.step_key === 'string'
       ? { batchId: r.data.batch_key, stepKey: r.data.step_key }
       : null
-  const found = await batchStepSignatures(
-    db,
-    rows.flatMap((r) => {
-      const s = stepOf(r)
-      return s ? [s] : []
-    }),
-  )
-  return (r: { event_type: string; data: Record<string, unknown> }) => {
+  const correctionOf = (r: Row) => (r.subject_type === 'job' && r.subject_key && (CORRECTION_EVENTS as readonly string[]).includes(r.event_type) ? correctionSubject(r.subject_key, r._key) : null)
+  const [steps, corrections] = await Promise.all([
+    batchStepSignatures(
+      db,
+      rows.flatMap((r) => {
+        const s = stepOf(r)
+        return s ? [s] : []
+      }),
+    ),
+    signaturesBySubject(
+      db,
+      'job_correction',
+      rows.flatMap((r) => correctionOf(r) ?? []),
+    ),
+  ])
+  return (r: Row) => {
     const s = stepOf(r)
-    return s ? (found.get(batchStepSubject(s.batchId, s.stepKey)) ?? []) : []
+    if (s) return steps.get(batchStepSubject(s.batchId, s.stepKey)) ?? []
+    const c = correctionOf(r)
+    return c ? (corrections.get(c) ?? []) : []
   }
 }
 

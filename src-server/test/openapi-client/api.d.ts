@@ -830,7 +830,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Act on an issue (quality): close, reopen, reopen_critical, make_critical, make_non_critical
+         * Act on an issue (quality): close, reopen, reopen_critical, make_critical, make_non_critical. Closing a critical issue takes signature: {password} when the settings require it (signature_critical_issue_close): 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED
          * @description Needs permission: quality.
          */
         post: operations["post_issue_key_action"];
@@ -1330,7 +1330,7 @@ export interface paths {
         get: operations["get_product_key_revision"];
         put?: never;
         /**
-         * Release the draft as the next revision (1, 2, 3 ...) with a reason; it never changes afterwards and new work orders are made from it. Errors: 409 NOTHING_TO_RELEASE (the draft equals the latest revision), PRODUCT_IN_TRASH; 422 PROCESS_EMPTY
+         * Release the draft as the next revision (1, 2, 3 ...) with a reason; it never changes afterwards and new work orders are made from it. signature: {password} when the settings require releases to be signed (signature_revision_release). Errors: 409 NOTHING_TO_RELEASE (the draft equals the latest revision), PRODUCT_IN_TRASH; 422 PROCESS_EMPTY, SIGNATURE_REQUIRED; 400 SIGNATURE_INVALID; 429 LOGIN_THROTTLED
          * @description Needs permission: library.
          */
         post: operations["post_product_key_revision"];
@@ -1395,6 +1395,26 @@ export interface paths {
          * @description Needs permission: library.
          */
         delete: operations["delete_product_key_draft"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signature-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's date and time (UTC ms) that a signature given now would carry
+         * @description Any signed-in user.
+         */
+        get: operations["get_signature_clock"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1738,7 +1758,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event
+         * A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event; the four corrections take signature: {password} when the settings require it (signature_job_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)
          * @description Needs permission: production.
          */
         post: operations["post_job_update"];
@@ -2174,7 +2194,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Correct a serial: code (only with the serial_code_edit setting; a used code is 409 SERIAL_ALREADY_PRESENT) and/or data; reason required (SERIAL_REASON_REQUIRED), recorded with the old and new values in SERIAL_UPDATED
+         * Correct a serial: code (only with the serial_code_edit setting; a used code is 409 SERIAL_ALREADY_PRESENT) and/or data; reason required (SERIAL_REASON_REQUIRED), recorded with the old and new values in SERIAL_UPDATED; signature: {password} when the settings require corrections to be signed (signature_serial_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)
          * @description Needs permission: traceability.
          */
         patch: operations["patch_serial_key"];
@@ -2432,6 +2452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/movement/{key}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signatures of a movement's reverts (when the settings require them), oldest first, each with valid: the signed revert is unchanged
+         * @description Needs permission: warehouse or production or admin.
+         */
+        get: operations["get_movement_key_signatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/movement/{key}/confirm": {
         parameters: {
             query?: never;
@@ -2482,7 +2522,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Revert a confirmed movement with a reason: writes the opposite movement (confirmed) and marks the original as reverted by it. 409 MOVEMENT_REVERT_ERROR when the stock has already left, MOVEMENT_ALREADY_REVERTED, MOVEMENT_NOT_CONFIRMED
+         * Revert a confirmed movement with a reason: writes the opposite movement (confirmed) and marks the original as reverted by it. 409 MOVEMENT_REVERT_ERROR when the stock has already left, MOVEMENT_ALREADY_REVERTED, MOVEMENT_NOT_CONFIRMED; signature: {password} when the settings require reverts to be signed (signature_movement_revert: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)
          * @description Needs permission: warehouse.
          */
         post: operations["post_movement_key_revert"];
@@ -6312,6 +6352,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             }[];
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
+                            }[];
                         };
                     };
                 };
@@ -6408,6 +6466,24 @@ export interface operations {
                                 data: {
                                     [key: string]: unknown;
                                 };
+                            }[];
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
                             }[];
                         };
                     };
@@ -6556,6 +6632,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             }[];
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
+                            }[];
                         };
                     };
                 };
@@ -6590,6 +6684,13 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     action: "close" | "reopen" | "reopen_critical" | "make_critical" | "make_non_critical";
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 };
             };
         };
@@ -6659,6 +6760,24 @@ export interface operations {
                                 data: {
                                     [key: string]: unknown;
                                 };
+                            }[];
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
                             }[];
                         };
                     };
@@ -6759,6 +6878,11 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            signature_revision_release: ("performed" | "verified" | "approved") | null;
+                            signature_critical_issue_close: ("performed" | "verified" | "approved") | null;
+                            signature_serial_correction: ("performed" | "verified" | "approved") | null;
+                            signature_job_correction: ("performed" | "verified" | "approved") | null;
+                            signature_movement_revert: ("performed" | "verified" | "approved") | null;
                             logo_url: string | null;
                         };
                     };
@@ -6800,6 +6924,11 @@ export interface operations {
                     idle_lock_minutes?: number;
                     autocomplete_min_chars_serials?: number;
                     autocomplete_min_chars_tags?: number;
+                    signature_revision_release?: ("performed" | "verified" | "approved") | null;
+                    signature_critical_issue_close?: ("performed" | "verified" | "approved") | null;
+                    signature_serial_correction?: ("performed" | "verified" | "approved") | null;
+                    signature_job_correction?: ("performed" | "verified" | "approved") | null;
+                    signature_movement_revert?: ("performed" | "verified" | "approved") | null;
                 };
             };
         };
@@ -6822,6 +6951,11 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            signature_revision_release: ("performed" | "verified" | "approved") | null;
+                            signature_critical_issue_close: ("performed" | "verified" | "approved") | null;
+                            signature_serial_correction: ("performed" | "verified" | "approved") | null;
+                            signature_job_correction: ("performed" | "verified" | "approved") | null;
+                            signature_movement_revert: ("performed" | "verified" | "approved") | null;
                             logo_url: string | null;
                         };
                     };
@@ -6877,6 +7011,11 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            signature_revision_release: ("performed" | "verified" | "approved") | null;
+                            signature_critical_issue_close: ("performed" | "verified" | "approved") | null;
+                            signature_serial_correction: ("performed" | "verified" | "approved") | null;
+                            signature_job_correction: ("performed" | "verified" | "approved") | null;
+                            signature_movement_revert: ("performed" | "verified" | "approved") | null;
                             logo_url: string | null;
                         };
                     };
@@ -6925,6 +7064,11 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            signature_revision_release: ("performed" | "verified" | "approved") | null;
+                            signature_critical_issue_close: ("performed" | "verified" | "approved") | null;
+                            signature_serial_correction: ("performed" | "verified" | "approved") | null;
+                            signature_job_correction: ("performed" | "verified" | "approved") | null;
+                            signature_movement_revert: ("performed" | "verified" | "approved") | null;
                             logo_url: string | null;
                         };
                     };
@@ -8864,6 +9008,24 @@ export interface operations {
                                     name: string;
                                 } | null;
                                 released_at: number;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                             draft_changed: boolean;
                         };
@@ -8899,6 +9061,13 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 };
             };
         };
@@ -8921,6 +9090,24 @@ export interface operations {
                                 name: string;
                             } | null;
                             released_at: number;
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
+                            }[];
                         };
                     };
                 };
@@ -8972,6 +9159,24 @@ export interface operations {
                                 name: string;
                             } | null;
                             released_at: number;
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
+                            }[];
                             phases: {
                                 _key: string;
                                 position: number;
@@ -9213,8 +9418,64 @@ export interface operations {
                                     name: string;
                                 } | null;
                                 released_at: number;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                             draft_changed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_signature_clock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            server_time: number;
                         };
                     };
                 };
@@ -9668,7 +9929,7 @@ export interface operations {
                             signatures: {
                                 _key: string;
                                 /** @enum {string} */
-                                subject_type: "batch_step";
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
                                 subject_key: string;
                                 batch_key: string | null;
                                 step_key: string | null;
@@ -9724,7 +9985,7 @@ export interface operations {
                         detail: {
                             _key: string;
                             /** @enum {string} */
-                            subject_type: "batch_step";
+                            subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
                             subject_key: string;
                             batch_key: string | null;
                             step_key: string | null;
@@ -10747,23 +11008,51 @@ export interface operations {
                     job_key: string;
                     /** @constant */
                     action: "reset_progress";
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 } | {
                     /** Format: uuid */
                     job_key: string;
                     /** @constant */
                     action: "cancel_active_pieces";
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 } | {
                     /** Format: uuid */
                     job_key: string;
                     /** @constant */
                     action: "update_progress";
                     completed_qt: number;
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 } | {
                     /** Format: uuid */
                     job_key: string;
                     /** @constant */
                     action: "update_times";
                     time_spent_ms: number;
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 } | {
                     /** Format: uuid */
                     job_key: string;
@@ -12959,6 +13248,7 @@ export interface operations {
                                 created_at: number;
                             } | null;
                             history: {
+                                _key: string;
                                 event_type: string;
                                 user_key: string | null;
                                 user_name: string | null;
@@ -12966,6 +13256,24 @@ export interface operations {
                                 data: {
                                     [key: string]: unknown;
                                 };
+                            }[];
+                            signatures: {
+                                _key: string;
+                                /** @enum {string} */
+                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                subject_key: string;
+                                batch_key: string | null;
+                                step_key: string | null;
+                                /** @enum {string} */
+                                meaning: "performed" | "verified" | "approved";
+                                /** @enum {string} */
+                                role: "signer" | "second_signer";
+                                required_scope: string | null;
+                                user_key: string;
+                                full_name: string;
+                                signed_at: number;
+                                content_hash: string;
+                                valid: boolean;
                             }[];
                         };
                     };
@@ -13004,6 +13312,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     reason: string;
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 };
             };
         };
@@ -13279,6 +13594,24 @@ export interface operations {
                                     name: string;
                                 } | null;
                                 released_at: number;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             };
                             quantities: {
                                 planned: number;
@@ -13396,7 +13729,7 @@ export interface operations {
                                             signatures: {
                                                 _key: string;
                                                 /** @enum {string} */
-                                                subject_type: "batch_step";
+                                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
                                                 subject_key: string;
                                                 batch_key: string | null;
                                                 step_key: string | null;
@@ -13603,6 +13936,24 @@ export interface operations {
                                     name: string;
                                 } | null;
                                 released_at: number;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             };
                             quantities: {
                                 planned: number;
@@ -13720,7 +14071,7 @@ export interface operations {
                                             signatures: {
                                                 _key: string;
                                                 /** @enum {string} */
-                                                subject_type: "batch_step";
+                                                subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
                                                 subject_key: string;
                                                 batch_key: string | null;
                                                 step_key: string | null;
@@ -14471,6 +14822,61 @@ export interface operations {
             };
         };
     };
+    get_movement_key_signatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            /** @enum {string} */
+                            subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                            subject_key: string;
+                            batch_key: string | null;
+                            step_key: string | null;
+                            /** @enum {string} */
+                            meaning: "performed" | "verified" | "approved";
+                            /** @enum {string} */
+                            role: "signer" | "second_signer";
+                            required_scope: string | null;
+                            user_key: string;
+                            full_name: string;
+                            signed_at: number;
+                            content_hash: string;
+                            valid: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     post_movement_key_confirm: {
         parameters: {
             query?: never;
@@ -14630,6 +15036,13 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
+                    signature?: {
+                        password: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
                 };
             };
         };

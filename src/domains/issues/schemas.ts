@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
 import { StorableText, UuidKey } from '../../valibot-helpers'
+import { SignatureInput, SignatureView } from '../signatures/schemas'
 
 /**
  * Quality issues (SPEC 3 Issue, 4 issue states and events, 7 `GET issue`, 9). An issue has a
@@ -76,6 +77,8 @@ export type IssuePatchInput = v.InferOutput<typeof IssuePatchInput>
 /** `issues.act` / `POST issue/{key}/action`. */
 export const IssueActionInput = v.object({
   action: v.picklist(ISSUE_ACTIONS, `action must be one of ${ISSUE_ACTIONS.join(', ')}`),
+  /** Closing a critical issue, when the settings require it to be signed (signature_critical_issue_close). */
+  signature: v.optional(SignatureInput),
 })
 export type IssueActionInput = v.InferOutput<typeof IssueActionInput>
 
@@ -192,5 +195,7 @@ export const IssueDetail = v.object({
   step: v.nullable(IssueStep),
   attachments: v.array(IssueAttachment),
   history: v.array(IssueHistoryEntry),
+  /** Signatures given on the issue (closing it while critical), each checked against the issue today. */
+  signatures: v.array(SignatureView),
 })
 export type IssueDetail = v.InferOutput<typeof IssueDetail>

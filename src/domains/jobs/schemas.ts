@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { StorableText } from '../../valibot-helpers'
 import { PhaseParameters } from '../process/phase-parameters'
 import { JOB_CORRECTIONS, JOB_FILTERS, JOB_STATUSES, type JobFilter } from './rules'
+import { SignatureInput } from '../signatures/schemas'
 
 /**
  * The job contract (SPEC 3 Job, Job assignment; SPEC 4 filters and corrections; SPEC 5
@@ -179,14 +180,17 @@ export const RebalanceResult = v.object({ jobs: v.array(JobRow), created: v.arra
 export type RebalanceResult = v.InferOutput<typeof RebalanceResult>
 
 /** `POST job/update` (SPEC 4 job actions by production), one correction per call. */
+/** A correction's signature, when the settings require corrections to be signed (signature_job_correction). */
+const CorrectionSignature = { signature: v.optional(SignatureInput) }
 export const JobUpdateInput = v.variant('action', [
-  v.object({ job_key: Uuid('job key'), action: v.literal('reset_progress') }),
-  v.object({ job_key: Uuid('job key'), action: v.literal('cancel_active_pieces') }),
-  v.object({ job_key: Uuid('job key'), action: v.literal('update_progress'), completed_qt: Quantity }),
+  v.object({ job_key: Uuid('job key'), action: v.literal('reset_progress'), ...CorrectionSignature }),
+  v.object({ job_key: Uuid('job key'), action: v.literal('cancel_active_pieces'), ...CorrectionSignature }),
+  v.object({ job_key: Uuid('job key'), action: v.literal('update_progress'), completed_qt: Quantity, ...CorrectionSignature }),
   v.object({
     job_key: Uuid('job key'),
     action: v.literal('update_times'),
     time_spent_ms: v.pipe(v.number(), v.integer(), v.minValue(0, 'time spent must be >= 0'), v.maxValue(MAX_TIME_SPENT_MS)),
+    ...CorrectionSignature,
   }),
   v.object({ job_key: Uuid('job key'), action: v.literal('pause') }),
 ])

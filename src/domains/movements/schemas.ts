@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { StorableText } from '../../valibot-helpers'
+import { SignatureInput } from '../signatures/schemas'
 
 /**
  * Movements, stock and inventory counts (SPEC 3, 4, 7; issue 14). A movement carries a product
@@ -85,7 +86,11 @@ export type MovementCreateInput = v.InferOutput<typeof MovementCreateInput>
 /** `POST movement/{key}/confirm`: the confirmed quantity (default: the planned one). */
 export const MovementConfirmInput = v.object({ quantity: v.optional(Quantity) })
 /** `POST movement/{key}/revert`: the reason is required (SPEC 4). */
-export const MovementRevertInput = v.object({ reason: Reason })
+export const MovementRevertInput = v.object({
+  reason: Reason,
+  /** When the settings require reverts to be signed (signature_movement_revert). */
+  signature: v.optional(SignatureInput),
+})
 
 export const MovementRow = v.object({
   _key: v.string(),

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { BomLine } from '../products/bom'
 import { Phase } from '../process/process'
+import { SignatureInput, SignatureView } from '../signatures/schemas'
 
 /**
  * Change control (issue 21, DOMAIN.md "Records"): a product's process and bom are edited as a
@@ -12,6 +13,8 @@ export const REVISION_ORIGINS = ['release', 'migration'] as const
 
 export const ReleaseInput = v.object({
   reason: v.pipe(v.string(), v.trim(), v.minLength(1, 'a release needs a reason'), v.maxLength(REVISION_REASON_MAX)),
+  /** When the settings require releases to be signed (signature_revision_release). */
+  signature: v.optional(SignatureInput),
 })
 export type ReleaseInput = v.InferOutput<typeof ReleaseInput>
 
@@ -60,6 +63,8 @@ export const RevisionSummary = v.object({
   released_by: v.nullable(v.object({ _key: v.string(), name: v.string() })),
   /** UTC milliseconds. */
   released_at: v.number(),
+  /** The release's electronic signatures, each checked against the revision as it is today. */
+  signatures: v.array(SignatureView),
 })
 export type RevisionSummary = v.InferOutput<typeof RevisionSummary>
 

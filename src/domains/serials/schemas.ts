@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
 import { StorableText } from '../../valibot-helpers'
+import { SignatureInput, SignatureView } from '../signatures/schemas'
 
 /**
  * Serials and serial links (SPEC 3, 4, 5, 7; issue 13). A serial has a unique code, the product it
@@ -100,6 +101,8 @@ export const SerialLinkRow = v.object({
 export type SerialLinkRow = v.InferOutput<typeof SerialLinkRow>
 
 export const SerialHistoryRow = v.object({
+  /** The event's key: a signed correction's signature names it (`<serial key>:<event key>`). */
+  _key: v.string(),
   event_type: v.string(),
   user_key: v.nullable(v.string()),
   user_name: v.nullable(v.string()),
@@ -112,6 +115,8 @@ export const SerialDetail = v.object({
   components: v.array(SerialLinkRow),
   contained_in: v.nullable(SerialLinkRow),
   history: v.array(SerialHistoryRow),
+  /** Signatures of its corrections (when the settings require them), each checked against its event. */
+  signatures: v.array(SignatureView),
 })
 export type SerialDetail = v.InferOutput<typeof SerialDetail>
 
@@ -146,6 +151,8 @@ export const SerialPatchInput = v.object({
   code: v.optional(SerialCode),
   data: v.optional(SerialData),
   reason: SerialReason,
+  /** When the settings require serial corrections to be signed (signature_serial_correction). */
+  signature: v.optional(SignatureInput),
 })
 export type SerialPatchInput = v.InferOutput<typeof SerialPatchInput>
 

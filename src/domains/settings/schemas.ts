@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { StorableText } from '../../valibot-helpers'
+import { SIGNATURE_MEANINGS } from '../process/steps'
 
 export const COMPANY_NAME_MAX = 200
 export const OPERATOR_HOURLY_COST_MAX = 1_000_000
@@ -10,6 +11,8 @@ export const SETTINGS_LIMITS = {
   autocomplete_min_chars_tags: [1, 20],
 } as const satisfies Record<string, readonly [number, number]>
 const whole = ([min, max]: readonly [number, number]) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
+
+const RequiredMeaning = v.nullable(v.picklist(SIGNATURE_MEANINGS, `one of ${SIGNATURE_MEANINGS.join(', ')} or null`))
 
 /** Plant-wide settings edited in admin/general; each key is stored as its own row. */
 export const GeneralSettings = v.object({
@@ -24,6 +27,12 @@ export const GeneralSettings = v.object({
   idle_lock_minutes: whole(SETTINGS_LIMITS.idle_lock_minutes),
   autocomplete_min_chars_serials: whole(SETTINGS_LIMITS.autocomplete_min_chars_serials),
   autocomplete_min_chars_tags: whole(SETTINGS_LIMITS.autocomplete_min_chars_tags),
+  // Electronic signatures (docs/signatures.md): the meaning an action is signed with, null = not signed.
+  signature_revision_release: RequiredMeaning,
+  signature_critical_issue_close: RequiredMeaning,
+  signature_serial_correction: RequiredMeaning,
+  signature_job_correction: RequiredMeaning,
+  signature_movement_revert: RequiredMeaning,
 })
 export type GeneralSettings = v.InferOutput<typeof GeneralSettings>
 
@@ -38,6 +47,11 @@ export const DEFAULT_SETTINGS: GeneralSettings = {
   idle_lock_minutes: 15,
   autocomplete_min_chars_serials: 3,
   autocomplete_min_chars_tags: 3,
+  signature_revision_release: null,
+  signature_critical_issue_close: null,
+  signature_serial_correction: null,
+  signature_job_correction: null,
+  signature_movement_revert: null,
 }
 
 /** `PATCH settings`: any subset of the general settings; unknown keys are refused. */
@@ -54,6 +68,15 @@ export const OTHER_KEYS = [
   'idle_lock_minutes',
   'autocomplete_min_chars_serials',
   'autocomplete_min_chars_tags',
+] as const satisfies readonly (keyof GeneralSettings)[]
+
+/** The keys of the "other" tab's electronic signatures section, one per signed action. */
+export const SIGNATURE_SETTING_KEYS = [
+  'signature_revision_release',
+  'signature_critical_issue_close',
+  'signature_serial_correction',
+  'signature_job_correction',
+  'signature_movement_revert',
 ] as const satisfies readonly (keyof GeneralSettings)[]
 
 /**

@@ -23,14 +23,28 @@ export const SignatureInput = v.object({
 export type SignatureInput = v.InferOutput<typeof SignatureInput>
 
 export const SIGNATURE_ROLES = ['signer', 'second_signer'] as const
-export const SIGNATURE_SUBJECTS = ['batch_step'] as const
+/**
+ * What can be signed: a batch step, a released revision, an issue (closed while critical), and
+ * the corrections recorded by an event (a serial's data, a job's progress or times, a movement's
+ * revert). See docs/signatures.md for each one's key and signed content.
+ */
+export const SIGNATURE_SUBJECTS = ['batch_step', 'revision', 'issue', 'serial_correction', 'job_correction', 'movement_revert'] as const
 export type SignatureSubject = (typeof SIGNATURE_SUBJECTS)[number]
+
+/** Actions the plant's settings can require a signature for, each with the meaning chosen there. */
+export const SIGNED_ACTIONS = ['revision_release', 'critical_issue_close', 'serial_correction', 'job_correction', 'movement_revert'] as const
+export type SignedAction = (typeof SIGNED_ACTIONS)[number]
+/** The general setting holding an action's required meaning (null: no signature). */
+export const signatureSettingKey = <A extends SignedAction>(action: A) => `signature_${action}` as const
 
 /** A signature as records show it: who, when (server time, UTC ms), what it means, and whether the signed content still matches. */
 export const SignatureView = v.object({
   _key: v.string(),
   subject_type: v.picklist(SIGNATURE_SUBJECTS),
-  /** `batch_step`: `<batch key>:<step key>`. */
+  /**
+   * `batch_step`: `<batch key>:<step key>`; `revision`: the revision key; `issue`: the issue key;
+   * a correction: `<serial, job or movement key>:<event key>` (the event that recorded it).
+   */
   subject_key: v.string(),
   batch_key: v.nullable(v.string()),
   step_key: v.nullable(v.string()),

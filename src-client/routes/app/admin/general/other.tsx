@@ -1,10 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { SimpleGrid, Stack, Switch } from '@mantine/core'
+import { Select, SimpleGrid, Stack, Switch } from '@mantine/core'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { OTHER_KEYS, type SettingsPatch, type SettingsRow, SETTINGS_LIMITS } from '../../../../../src/domains/settings/schemas'
+import { SIGNATURE_MEANINGS } from '../../../../../src/domains/process/steps'
+import { OTHER_KEYS, SIGNATURE_SETTING_KEYS, type SettingsPatch, type SettingsRow, SETTINGS_LIMITS } from '../../../../../src/domains/settings/schemas'
 import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
 import { auth } from '../../../../lib/auth-store'
+import { SIGNATURE_MEANING_LABELS } from '../../../../lib/library-labels'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { trpcClient } from '../../../../lib/trpc'
 import { NumberTextInput, toNumberText } from '../../../../components/NumberTextInput'
@@ -18,12 +20,14 @@ export const Route = createFileRoute('/app/admin/general/other')({
 type OtherKey = (typeof OTHER_KEYS)[number]
 type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags'
 type BoolKey = Exclude<OtherKey, NumberKey>
+type SignatureKey = (typeof SIGNATURE_SETTING_KEYS)[number]
 /** Numbers as typed (NumberTextInput). */
-type Draft = Pick<SettingsRow, BoolKey> & Record<NumberKey, string>
+type Draft = Pick<SettingsRow, BoolKey | SignatureKey> & Record<NumberKey, string>
+const DRAFT_KEYS = [...OTHER_KEYS, ...SIGNATURE_SETTING_KEYS]
 const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags']
 const isNumberKey = (k: OtherKey): k is NumberKey => (NUMBER_KEYS as OtherKey[]).includes(k)
 
-const pick = (s: SettingsRow): Draft => Object.fromEntries(OTHER_KEYS.map((k) => [k, isNumberKey(k) ? toNumberText(s[k]) : s[k]])) as Draft
+const pick = (s: SettingsRow): Draft => Object.fromEntries(DRAFT_KEYS.map((k) => [k, isNumberKey(k as OtherKey) ? toNumberText(s[k] as number) : s[k]])) as Draft
 const rulesOf = (key: NumberKey): NumberRules => ({ min: SETTINGS_LIMITS[key][0], max: SETTINGS_LIMITS[key][1], integer: true })
 const readNumber = (draft: Draft, key: NumberKey) => readNumberText(draft[key], { ...rulesOf(key), required: true })
 
@@ -35,7 +39,7 @@ function OtherTab() {
 }
 
 function OtherForm({ initial }: { initial: Draft }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const [draft, setDraft] = useState<Draft>(initial)
   const [saving, setSaving] = useState(false)
   const dirty = !sameValues(draft, initial)
@@ -53,8 +57,8 @@ function OtherForm({ initial }: { initial: Draft }) {
     setSaving(true)
     try {
       const changed = Object.fromEntries(
-        OTHER_KEYS.filter((k) => draft[k] !== initial[k]).map((k) => {
-          const read = isNumberKey(k) ? readNumber(draft, k) : null
+        DRAFT_KEYS.filter((k) => draft[k] !== initial[k]).map((k) => {
+          const read = isNumberKey(k as OtherKey) ? readNumber(draft, k as NumberKey) : null
           return [k, read?.ok ? read.value : draft[k]]
         }),
       ) as SettingsPatch
@@ -86,6 +90,20 @@ function OtherForm({ initial }: { initial: Draft }) {
     />
   )
 
+  const NONE = 'none'
+  const meanings = [{ value: NONE, label: t`Non richiesta` }, ...SIGNATURE_MEANINGS.map((m) => ({ value: m, label: i18n._(SIGNATURE_MEANING_LABELS[m]) }))]
+  const signature = (key: SignatureKey, label: string) => (
+    <Select
+      label={label}
+      name={key}
+      data={meanings}
+      value={draft[key] ?? NONE}
+      onChange={(value) => set(key, value && value !== NONE ? (value as NonNullable<Draft[SignatureKey]>) : null)}
+      allowDeselect={false}
+      data-testid={`setting-${key}`}
+    />
+  )
+
   return (
     <form onSubmit={save}>
       <Stack maw={900} gap="lg">
@@ -104,6 +122,15 @@ function OtherForm({ initial }: { initial: Draft }) {
             {toggle('serial_code_edit', t`Modifica dei codici seriali`, t`I codici seriali già creati possono essere modificati`)}
             {toggle('serial_delete', t`Eliminazione dei seriali`, t`I seriali possono essere eliminati`)}
             {toggle('inventory_management', t`Gestione dell'inventario`, t`Attiva giacenze e movimenti di magazzino`)}
+          </SimpleGrid>
+        </Section>
+        <Section title={<Trans>Firme elettroniche</Trans>}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
+            {signature('signature_revision_release', t`Rilascio di una revisione`)}
+            {signature('signature_critical_issue_close', t`Chiusura di una segnalazione critica`)}
+            {signature('signature_serial_correction', t`Correzione dei dati di un seriale`)}
+            {signature('signature_job_correction', t`Correzioni di un lavoro (azzera, annulla, avanzamento, tempi)`)}
+            {signature('signature_movement_revert', t`Storno di un movimento`)}
           </SimpleGrid>
         </Section>
         <Section title={<Trans>Sessione e ricerca</Trans>}>

@@ -16,6 +16,7 @@ import { serialValueText } from '../../../../components/serials/serial-data'
 import { SerialStateBadge } from '../../../../components/serials/SerialStateBadge'
 import { trpc } from '../../../../lib/trpc'
 import { useSession } from '../../../../lib/use-auth'
+import { SignatureLines } from '../../../../components/signatures/SignatureLines'
 
 // The graph library and its layout load only when the graph is shown (their own chunk).
 const GenealogyGraph = lazy(() => import('../../../../components/serials/GenealogyGraph'))
@@ -129,7 +130,7 @@ function SerialDetailPage() {
         {s.work_order_key && <HistoryRecordButton subject="serial" subjectKey={s._key} />}
       </Group>
       {editing && <EditSerialCodeDialog opened onClose={() => setEditing(false)} serialKey={s._key} code={s.code} />}
-      {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} data={s.data} batchKey={s.batch_key} />}
+      {editingData && <EditSerialDataDialog opened onClose={() => setEditingData(false)} serialKey={s._key} code={s.code} data={s.data} batchKey={s.batch_key} />}
       {unlinking && (
         <UnlinkSerialDialog opened onClose={() => setUnlinking(null)} linkKey={unlinking.link_key} childCode={unlinking.code} parentCode={s.code} />
       )}
@@ -242,12 +243,16 @@ function SerialDetailPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {s.history.map((e, i) => (
+              {/* A signature shows under the correction it signed, not as a row of its own. */}
+              {s.history.filter((e) => e.event_type !== 'RECORD_SIGNED').map((e, i) => (
                 <Table.Tr key={`${e.created_at}-${i}`}>
                   <Table.Td>{formatDateTime(e.created_at)}</Table.Td>
                   <Table.Td>{e.event_type in EVENT_LABELS ? i18n._(EVENT_LABELS[e.event_type as keyof typeof EVENT_LABELS]) : e.event_type}</Table.Td>
                   <Table.Td>{e.user_name ?? ''}</Table.Td>
-                  <Table.Td>{eventDetails(e.data, i18n, fieldNames)}</Table.Td>
+                  <Table.Td>
+                    {eventDetails(e.data, i18n, fieldNames)}
+                    <SignatureLines signatures={s.signatures.filter((x) => x.subject_key.endsWith(`:${e._key}`))} />
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -13,6 +13,7 @@ import { QUANTITY_DECIMALS, QUANTITY_MAX } from '../../../../../src/domains/move
 import { readNumberText } from '../../../../../src/i18n/number-text'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { SignatureLines } from '../../../../components/signatures/SignatureLines'
 
 export const Route = createFileRoute('/app/warehouse/movements/$movementKey')({
   component: MovementPage,
@@ -49,6 +50,7 @@ function MovementPage() {
   const { movementKey } = Route.useParams()
   const canEdit = useCanEditWarehouse()
   const movement = useQuery(trpc.movements.get.queryOptions({ key: movementKey }))
+  const signatures = useQuery(trpc.movements.signatures.queryOptions({ key: movementKey }))
   const [reverting, setReverting] = useState(false)
   const [quantity, setQuantity] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -116,7 +118,12 @@ function MovementPage() {
               <span data-testid="movement-reverted-by">{movementLink(m.reverted_by_key, m.reverted_by_number === null ? t`movimento di storno` : movementName(m.reverted_by_number))}</span>
             </Field>
           )}
-          {m.revert_reason && <Field label={t`Motivo dello storno`}>{m.revert_reason}</Field>}
+          {m.revert_reason && (
+            <Field label={t`Motivo dello storno`}>
+              {m.revert_reason}
+              <SignatureLines signatures={signatures.data ?? []} />
+            </Field>
+          )}
         </SimpleGrid>
       </Card>
       {canEdit && m.status === 'planned' && (

@@ -9,6 +9,7 @@ import { LoadError, Loading } from '../../../../../components/QueryState'
 import { RevisionDiffView } from '../../../../../components/revisions/RevisionDiffView'
 import { rememberProduct } from '../../../../../lib/product-memory'
 import { trpc } from '../../../../../lib/trpc'
+import { SignatureLines } from '../../../../../components/signatures/SignatureLines'
 
 export const Route = createFileRoute('/app/library/product/$product_key/revisions')({
   component: ProductRevisions,
@@ -71,7 +72,10 @@ function RevisionTable({ list }: { list: RevisionList }) {
             </Table.Td>
             <Table.Td>{formatDateTime(r.released_at)}</Table.Td>
             <Table.Td>{r.released_by?.name ?? '—'}</Table.Td>
-            <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{r.reason}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'pre-wrap' }}>
+              {r.reason}
+              <SignatureLines signatures={r.signatures} />
+            </Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -34,6 +34,7 @@ export const EVENT_LABELS: Record<string, MessageDescriptor> = {
   BATCH_COMPLETED: msg`Lotto completato`,
   STEP_COMPLETED: msg`Passo completato`,
   STEP_SIGNED: msg`Passo firmato`,
+  RECORD_SIGNED: msg`Firma registrata`,
   STEP_EDITED: msg`Passo modificato`,
   SERIAL_TEMP_LINKS_SAVED: msg`Seriali del lotto salvati`,
   BACK_ONLINE: msg`Di nuovo in linea`,
@@ -300,6 +301,14 @@ export function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderD
           </Trans>
         </Line>
       )
+    case 'RECORD_SIGNED': {
+      const signer = short(d.full_name)
+      return (
+        <Line>
+          <Trans>Firma di {signer}</Trans>
+        </Line>
+      )
+    }
     case 'STEP_SIGNED': {
       const signer = short(d.full_name)
       return (
