@@ -12,7 +12,7 @@ import type { Db } from '../../db/schema'
  * it runs a round
  * - soon after each event appended in this process (the appending transaction has not committed
  *   yet: a round that sees write transactions still open looks again after 5, 10, 20 ... ms, at most
- *   IDLE_MS apart, until they have ended);
+ *   IDLE_MS apart, until they have ended); events appended during a round: BUSY_GAP_MS after it;
  * - every IDLE_MS in any case, for events written by other processes (other instances chain their
  *   own; this catches scripts and an instance that died before its round).
  */
@@ -20,6 +20,12 @@ import type { Db } from '../../db/schema'
 /** Links made by one round at most: a backlog is linked in several short transactions. */
 const MAX_LINKS = 5_000
 const FIRST_RETRY_MS = 5
+/**
+ * Under a steady stream of appends (a nudge during every round) rounds are this far apart: each
+ * links a batch in one short transaction instead of the chainer spinning, a round per commit,
+ * on the CPU the writers need. Also the most a live screen waits for the link.
+ */
+const BUSY_GAP_MS = 20
 const IDLE_MS = 1_000
 const ERROR_RETRY_MS = 1_000
 
@@ -91,7 +97,7 @@ class EventChainer {
       if (r.linked === MAX_LINKS) next = 0
       else if (r.linked === -1 || r.waiting || this.again) {
         // Another round was linking, or a transaction that may be appending was still open.
-        next = this.again ? 0 : this.retryMs
+        next = this.again ? BUSY_GAP_MS : this.retryMs
         this.retryMs = Math.min(this.retryMs * 2, IDLE_MS)
       } else this.retryMs = FIRST_RETRY_MS
     } catch (e) {

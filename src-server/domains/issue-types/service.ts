@@ -115,11 +115,11 @@ export async function patchIssueType(svc: Services, actor: Actor, key: string, p
         .where('id', '=', key)
         .execute()
       // The API calls close_within_hours close_within: the event names it as the API does.
-      const { close_within_hours, ...changes } = changesOf(old, next, changed)
+      const changes = Object.entries(changesOf(old, next, changed)).map(([k, c]) => [k === 'close_within_hours' ? 'close_within' : k, c])
       await appendEvent(
         trx,
         actor,
-        { event_type: 'ISSUE_TYPE_UPDATED', subject_type: 'issue_type', subject_key: key, data: editData({ ...changes, ...(close_within_hours ? { close_within: close_within_hours } : {}) }) },
+        { event_type: 'ISSUE_TYPE_UPDATED', subject_type: 'issue_type', subject_key: key, data: editData(Object.fromEntries(changes)) },
         now,
       )
     })

@@ -61,7 +61,7 @@ describe('serial fields', () => {
     const types = ['SERIAL_FIELD_CREATED', 'SERIAL_FIELDS_REORDERED', 'SERIAL_FIELD_UPDATED', 'SERIAL_FIELD_DELETED']
     expect(await Promise.all(types.map(async (t) => (await eventsOf(h, t)).length))).toEqual([3, 1, 1, 1])
     const update = (await eventsOf(h, 'SERIAL_FIELD_UPDATED'))[0]!
-    expect(update.data).toEqual({ mandatory: { from: false, to: true } })
+    expect(update.data).toEqual({ changed: ['mandatory'], changes: { mandatory: { from: false, to: true } } })
   })
 
   test('refusals: unknown, archived, already a serial field, wrong order, bad input, not admin; nothing is written', async () => {

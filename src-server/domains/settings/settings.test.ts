@@ -211,8 +211,22 @@ describe('settings', () => {
     expect(url2).not.toBe(url1)
     expect(await h.svc.files.get(url1.slice('/media/'.length))).toBeNull()
     expect((await eventsOf(h, 'COMPANY_LOGO_CHANGED')).map((e) => e.data)).toEqual([
-      { type: 'png', width: 4, height: 4, bytes: pngBytes(4, 4).byteLength },
-      { type: 'png', width: 3, height: 3, bytes: pngBytes(3, 3, [200, 0, 0]).byteLength },
+      {
+        type: 'png',
+        width: 4,
+        height: 4,
+        bytes: pngBytes(4, 4).byteLength,
+        changed: ['company_logo'],
+        changes: { company_logo: { from: null, to: url1.slice('/media/'.length) } },
+      },
+      {
+        type: 'png',
+        width: 3,
+        height: 3,
+        bytes: pngBytes(3, 3, [200, 0, 0]).byteLength,
+        changed: ['company_logo'],
+        changes: { company_logo: { from: url1.slice('/media/'.length), to: url2.slice('/media/'.length) } },
+      },
     ])
 
     const removed = await h.request('DELETE', '/api/settings/logo', { token: admin })
