@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or replace the own signing PIN (where the plant allows PIN signing), proven by the current password; stored only as a hash
+         * @description Any signed-in user.
+         */
+        post: operations["post_pin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -302,6 +322,26 @@ export interface paths {
          * @description Needs permission: admin.
          */
         post: operations["post_user_key_reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/{key}/clear-pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a user’s signing PIN: they sign with the password until they set a new one
+         * @description Needs permission: admin.
+         */
+        post: operations["post_user_key_clear_pin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3410,6 +3450,7 @@ export interface operations {
                                 };
                                 must_change_password: boolean;
                                 idle_lock_minutes: number;
+                                has_pin: boolean;
                             };
                         };
                     };
@@ -3544,6 +3585,7 @@ export interface operations {
                             };
                             must_change_password: boolean;
                             idle_lock_minutes: number;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -3759,6 +3801,49 @@ export interface operations {
             };
         };
     };
+    post_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: unknown;
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_user: {
         parameters: {
             query?: {
@@ -3799,6 +3884,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         }[];
                     };
                 };
@@ -3836,6 +3923,7 @@ export interface operations {
                     department_key?: string | null;
                     hourly_cost?: number | null;
                     scope: string;
+                    badge?: string | null;
                 };
             };
         };
@@ -3912,6 +4000,8 @@ export interface operations {
                                 created_at: number;
                                 last_login: number | null;
                                 image_url: string | null;
+                                badge: string | null;
+                                has_pin: boolean;
                             }[];
                             total: number;
                         };
@@ -3968,6 +4058,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4007,6 +4099,7 @@ export interface operations {
                     department_key?: string | null;
                     hourly_cost?: number | null;
                     scope?: string;
+                    badge?: string | null;
                     enabled?: boolean;
                     preferences?: {
                         locale?: ("it" | "en") | null;
@@ -4041,6 +4134,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4095,6 +4190,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4149,6 +4246,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4210,6 +4309,62 @@ export interface operations {
             };
         };
     };
+    post_user_key_clear_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            username: string;
+                            name: string;
+                            surname: string;
+                            email: string | null;
+                            department_key: string | null;
+                            department_name: string | null;
+                            hourly_cost: number | null;
+                            scope: string;
+                            enabled: boolean;
+                            active: boolean;
+                            logged_in: boolean;
+                            created_at: number;
+                            last_login: number | null;
+                            image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     put_user_key_image: {
         parameters: {
             query?: never;
@@ -4251,6 +4406,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -6677,6 +6834,8 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -6718,6 +6877,8 @@ export interface operations {
                     idle_lock_minutes?: number;
                     autocomplete_min_chars_serials?: number;
                     autocomplete_min_chars_tags?: number;
+                    pin_signing?: boolean;
+                    pin_min_length?: number;
                 };
             };
         };
@@ -6740,6 +6901,8 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -6795,6 +6958,8 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -6843,6 +7008,8 @@ export interface operations {
                             idle_lock_minutes: number;
                             autocomplete_min_chars_serials: number;
                             autocomplete_min_chars_tags: number;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -12313,6 +12480,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                     /** Format: uuid */

@@ -16,11 +16,11 @@ export const Route = createFileRoute('/app/admin/general/other')({
 })
 
 type OtherKey = (typeof OTHER_KEYS)[number]
-type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags'
+type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags' | 'pin_min_length'
 type BoolKey = Exclude<OtherKey, NumberKey>
 /** Numbers as typed (NumberTextInput). */
 type Draft = Pick<SettingsRow, BoolKey> & Record<NumberKey, string>
-const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags']
+const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags', 'pin_min_length']
 const isNumberKey = (k: OtherKey): k is NumberKey => (NUMBER_KEYS as OtherKey[]).includes(k)
 
 const pick = (s: SettingsRow): Draft => Object.fromEntries(OTHER_KEYS.map((k) => [k, isNumberKey(k) ? toNumberText(s[k]) : s[k]])) as Draft
@@ -111,6 +111,16 @@ function OtherForm({ initial }: { initial: Draft }) {
             {whole('idle_lock_minutes', t`Blocco per inattività`, t`min`, t`Minuti di inattività prima del blocco`)}
             {whole('autocomplete_min_chars_serials', t`Ricerca seriali`, t`caratteri`, t`Caratteri minimi per i suggerimenti`)}
             {whole('autocomplete_min_chars_tags', t`Ricerca tag`, t`caratteri`, t`Caratteri minimi per i suggerimenti`)}
+          </SimpleGrid>
+        </Section>
+        <Section title={<Trans>Firme elettroniche</Trans>}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
+            {toggle(
+              'pin_signing',
+              t`Firma con PIN personale`,
+              t`Si può firmare con un PIN al posto della password; il secondo firmatario si identifica con il badge`,
+            )}
+            {whole('pin_min_length', t`Lunghezza minima del PIN`, t`cifre`, t`Cifre minime di un nuovo PIN`)}
           </SimpleGrid>
         </Section>
         <FormActions dirty={dirty} saving={saving} onCancel={() => setDraft(initial)} sticky />
