@@ -81,10 +81,14 @@ async function setPinByApi(baseURL: string, user: { username: string; password: 
   await api.dispose()
 }
 
-test.afterAll(async ({ baseURL }) => {
-  const api = await adminApi(baseURL!)
-  await api.patch('/api/settings', { data: { pin_signing: false } })
-})
+/** Each test starts from the default (PIN signing off) and leaves it so for the tests after. */
+async function pinSigningOff(baseURL: string) {
+  const api = await adminApi(baseURL)
+  const res = await api.patch('/api/settings', { data: { pin_signing: false } })
+  expect(res.status(), await res.text()).toBe(200)
+}
+test.beforeEach(({ baseURL }) => pinSigningOff(baseURL!))
+test.afterAll(({ baseURL }) => pinSigningOff(baseURL!))
 
 for (const lang of ['it', 'en'] as const) {
   const s = TEXTS[lang]
@@ -105,8 +109,8 @@ for (const lang of ['it', 'en'] as const) {
       await page.goto(`/login?redirect_to=${encodeURIComponent('/app/admin/general/other')}`)
       await fillLogin(page, 'admin', ADMIN_PASSWORD)
       const toggle = page.getByRole('switch', { name: s.pinSigning })
-      await expect(toggle).toBeVisible({ timeout: 30_000 })
-      if (!(await toggle.isChecked())) await toggle.click({ force: true })
+      await expect(toggle).not.toBeChecked({ timeout: 30_000 })
+      await toggle.click({ force: true })
       await page.getByRole('button', { name: s.save, exact: true }).click()
       await expect(page.getByText(s.saved)).toBeVisible()
       await shot(page, `signatures-pin-settings-${lang}`)
@@ -130,15 +134,15 @@ for (const lang of ['it', 'en'] as const) {
       const floor = await operatorStartsJob(browser, s.locale, operator, job)
       await chooseInUserMenu(floor, s.setPin)
       const pinDialog = floor.getByRole('dialog')
-      await pinDialog.getByLabel(s.currentPassword, { exact: true }).pressSequentially(operator.password, { delay: 10 })
-      await pinDialog.getByLabel(s.newPin, { exact: true }).pressSequentially('123456', { delay: 20 })
-      await pinDialog.getByLabel(s.repeatPin, { exact: true }).pressSequentially('123456', { delay: 20 })
+      await pinDialog.getByRole('textbox', { name: s.currentPassword, exact: true }).pressSequentially(operator.password, { delay: 10 })
+      await pinDialog.getByRole('textbox', { name: s.newPin, exact: true }).pressSequentially('123456', { delay: 20 })
+      await pinDialog.getByRole('textbox', { name: s.repeatPin, exact: true }).pressSequentially('123456', { delay: 20 })
       await pinDialog.getByRole('button', { name: s.savePin }).click()
       await expect(pinDialog.getByRole('alert')).toHaveText(s.tooSimple)
-      await pinDialog.getByLabel(s.newPin, { exact: true }).fill('')
-      await pinDialog.getByLabel(s.newPin, { exact: true }).pressSequentially(opPin, { delay: 20 })
-      await pinDialog.getByLabel(s.repeatPin, { exact: true }).fill('')
-      await pinDialog.getByLabel(s.repeatPin, { exact: true }).pressSequentially(opPin, { delay: 20 })
+      await pinDialog.getByRole('textbox', { name: s.newPin, exact: true }).fill('')
+      await pinDialog.getByRole('textbox', { name: s.newPin, exact: true }).pressSequentially(opPin, { delay: 20 })
+      await pinDialog.getByRole('textbox', { name: s.repeatPin, exact: true }).fill('')
+      await pinDialog.getByRole('textbox', { name: s.repeatPin, exact: true }).pressSequentially(opPin, { delay: 20 })
       await shot(floor, `signatures-pin-set-${lang}`)
       await pinDialog.getByRole('button', { name: s.savePin }).click()
       await expect(floor.getByText(s.pinSaved)).toBeVisible()
@@ -148,9 +152,9 @@ for (const lang of ['it', 'en'] as const) {
       await floor.getByTestId('confirm-step').click()
       const dialog = floor.getByTestId('signature-dialog')
       await expect(dialog.getByTestId('signature-manifest')).toContainText('Mario Rossi')
-      await dialog.getByLabel(s.ownPin, { exact: true }).pressSequentially(opPin, { delay: 20 })
+      await dialog.getByRole('textbox', { name: s.ownPin, exact: true }).pressSequentially(opPin, { delay: 20 })
       const badgeField = dialog.getByRole('textbox', { name: s.secondBadge })
-      const secondPin = dialog.getByLabel(s.secondPin, { exact: true })
+      const secondPin = dialog.getByRole('textbox', { name: s.secondPin, exact: true })
 
       // A badge nobody holds: the scanner types it and Enter, the PIN follows; refused, nothing done.
       await badgeField.pressSequentially('NOBODY-0001', { delay: 5 })
@@ -162,7 +166,7 @@ for (const lang of ['it', 'en'] as const) {
       await expect(floor.getByTestId('step-1')).not.toHaveAttribute('data-done', 'true')
 
       // The quality user scans their badge and types their PIN; the operator types theirs again.
-      await dialog.getByLabel(s.ownPin, { exact: true }).pressSequentially(opPin, { delay: 20 })
+      await dialog.getByRole('textbox', { name: s.ownPin, exact: true }).pressSequentially(opPin, { delay: 20 })
       await badgeField.fill('')
       await badgeField.pressSequentially(badge, { delay: 5 })
       await badgeField.press('Enter')
