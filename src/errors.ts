@@ -243,6 +243,11 @@ export const ERROR_CODES = [
   'SECOND_SIGNER_NOT_ALLOWED',
   'SECOND_SIGNER_SAME_PERSON',
   'STEP_SIGNED',
+  // signing with a personal PIN and a badge (docs/signatures.md)
+  'PIN_SIGNING_DISABLED',
+  'PIN_INVALID',
+  'PIN_TOO_SIMPLE',
+  'BADGE_TAKEN',
   'IMPORT_ROWS_INVALID',
   'IMPORT_EMPTY',
   'IMPORT_CSV_INVALID',

@@ -1,14 +1,16 @@
 import { Avatar, Button, Menu, Modal, Text } from '@mantine/core'
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { HOME_PAGES, type HomePageName, hasScope } from '../../src/auth/scopes'
 import type { Preferences } from '../../src/domains/session/schemas'
 import { auth } from '../lib/auth-store'
 import { AREAS } from '../lib/areas'
-import { notifyError } from '../lib/notify'
-import { trpcClient } from '../lib/trpc'
+import { notifyError, notifySuccess } from '../lib/notify'
+import { trpc, trpcClient } from '../lib/trpc'
 import { useSession } from '../lib/use-auth'
 import { ChangePasswordForm } from './ChangePasswordForm'
+import { SetPinForm } from './SetPinForm'
 import { initialsOf } from '../lib/user-names'
 
 const AREA_OF_HOME: Record<HomePageName, keyof typeof AREAS> = {
@@ -32,12 +34,15 @@ async function savePreferences(userKey: string, preferences: Partial<Preferences
   }
 }
 
-/** Language, theme, homepage, password and sign-out (SPEC 2 and 9). */
+/** Language, theme, homepage, password, signing PIN (where the plant allows it) and sign-out (SPEC 2 and 9). */
 export function UserMenu() {
   const { t, i18n } = useLingui()
   const session = useSession()
   const [passwordOpen, setPasswordOpen] = useState(false)
+  const [pinOpen, setPinOpen] = useState(false)
+  const settings = useQuery({ ...trpc.settings.get.queryOptions(), enabled: !!session, staleTime: 60_000 })
   if (!session) return null
+  const pinSigning = settings.data?.pin_signing === true
   const { preferences: prefs } = session
   const homes = HOME_PAGES.filter((h) => hasScope(session.scope, h.scope))
   const check = (on: boolean) => (on ? '✓ ' : '')
@@ -71,6 +76,7 @@ export function UserMenu() {
           ))}
           <Menu.Divider />
           <Menu.Item onClick={() => setPasswordOpen(true)}>{t`Cambia password`}</Menu.Item>
+          {pinSigning && <Menu.Item onClick={() => setPinOpen(true)}>{session.has_pin ? t`Cambia PIN di firma` : t`Imposta PIN di firma`}</Menu.Item>}
           <Menu.Item color="red" onClick={() => auth.logout()}>
             {t`Esci`}
           </Menu.Item>
@@ -79,6 +85,17 @@ export function UserMenu() {
       <Modal opened={passwordOpen} onClose={() => setPasswordOpen(false)} title={<Trans>Cambia password</Trans>}>
         <ChangePasswordForm onDone={() => setPasswordOpen(false)} />
       </Modal>
+      {settings.data && (
+        <Modal opened={pinOpen} onClose={() => setPinOpen(false)} title={<Trans>PIN di firma</Trans>}>
+          <SetPinForm
+            minLength={settings.data.pin_min_length}
+            onDone={() => {
+              setPinOpen(false)
+              notifySuccess(t`PIN di firma salvato`)
+            }}
+          />
+        </Modal>
+      )}
     </>
   )
 }

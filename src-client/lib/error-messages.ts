@@ -159,6 +159,10 @@ const MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   SECOND_SIGNER_NOT_ALLOWED: msg`Il secondo firmatario non ha il permesso richiesto per firmare questo passo`,
   SECOND_SIGNER_SAME_PERSON: msg`Il secondo firmatario deve essere un'altra persona`,
   STEP_SIGNED: msg`Il passo è firmato: i suoi dati non si possono più modificare`,
+  PIN_SIGNING_DISABLED: msg`La firma con PIN non è consentita dalle impostazioni dello stabilimento: usa la password`,
+  PIN_INVALID: msg`Il PIN deve essere fatto di sole cifre, nella lunghezza richiesta`,
+  PIN_TOO_SIMPLE: msg`PIN troppo semplice: niente cifre tutte uguali né sequenze come 123456`,
+  BADGE_TAKEN: msg`Questo badge è già assegnato a un altro utente`,
   CLIENT_TIME_IN_FUTURE: msg`L'ora dell'operazione è nel futuro: controlla l'orologio del dispositivo`,
   CLIENT_TIME_PAST_MAX_OFFLINE: msg`Operazione fatta offline oltre il tempo massimo consentito dalla fase: la sessione di lavoro era già chiusa`,
   EVENT_TYPE_NOT_REPORTABLE: msg`Questo tipo di evento è registrato solo dal server`,
@@ -319,6 +323,19 @@ function invalidInputWithoutIssues(serverMessage: string): string {
   return label ? i18n._(msg`Dati non validi: ${label}`) : i18n._(msg`Dati non validi`)
 }
 
+/** A signature refused for its PIN or badge says so (the password's wording would mislead); PIN_INVALID names the lengths. */
+function pinSignatureMessage(error: ApiError): string | null {
+  const { credential, min_length, max_length } = error.extra
+  if (error.code === 'SIGNATURE_INVALID' && credential === 'pin') return i18n._(msg`PIN errato: il passo non è stato firmato né completato`)
+  if (error.code === 'SECOND_SIGNER_INVALID' && credential === 'badge') {
+    return i18n._(msg`Badge o PIN del secondo firmatario errati: il passo non è stato completato`)
+  }
+  if (error.code === 'PIN_INVALID' && typeof min_length === 'number' && typeof max_length === 'number') {
+    return i18n._(msg`Il PIN deve avere da ${min_length} a ${max_length} cifre, solo numeri`)
+  }
+  return null
+}
+
 export function errorMessage(error: ApiError): string {
   if (error.code === 'NETWORK') return i18n._(NETWORK)
   const retryAfter = error.extra.retry_after
@@ -329,6 +346,8 @@ export function errorMessage(error: ApiError): string {
   if (error.code === 'SERIAL_DATA_INVALID' && error.extra.kind === 'required' && typeof field === 'string') {
     return i18n._(msg`Il campo ${field} è obbligatorio: non può restare vuoto`)
   }
+  const pinRefusal = pinSignatureMessage(error)
+  if (pinRefusal) return pinRefusal
   const serialRefusal = pieceSerialMessage(error)
   if (serialRefusal) return serialRefusal
   if (error.code === 'INSUFFICIENT_STOCK' && typeof error.extra.available === 'number') return insufficientStockMessage(error.extra)

@@ -18,6 +18,10 @@ export interface UsersTable {
   enabled: Generated<boolean>
   archived_at: Timestamp | null
   password_hash: string
+  /** argon2id hash of the personal signing PIN (docs/signatures.md); null: none set. */
+  pin_hash: string | null
+  /** What the user's badge scanner types; unique. */
+  badge: string | null
   must_change_password: Generated<boolean>
   preferences: ColumnType<Record<string, unknown>, string | undefined, string>
   image_path: string | null

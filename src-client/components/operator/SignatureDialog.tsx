@@ -1,12 +1,12 @@
 import { i18n } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Divider, Group, Modal, PasswordInput, Stack, Table, Text, TextInput } from '@mantine/core'
+import { Alert, Button, Divider, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import type { FieldDefinition, FormDataEntry, FormValue } from '../../../src/domains/execution/schemas'
 import type { StepSignature } from '../../../src/domains/process/steps'
-import type { SignatureInput } from '../../../src/domains/signatures/schemas'
+import { PIN_MAX_LENGTH, type SecondSignerInput, type SignatureInput } from '../../../src/domains/signatures/schemas'
 import { formatDateTime } from '../../../src/i18n/format'
 import { SIGNATURE_MEANING_LABELS } from '../../lib/library-labels'
 import { SCOPE_LABELS } from '../../lib/scope-labels'
@@ -25,9 +25,10 @@ export type SignatureManifest = {
 
 /**
  * The signature dialog of a step that must be signed (issue 22): the manifest (full name, the
- * server's date and time, the meaning, what is signed) and the operator's password; when the
- * step asks for a second signer, their username and password in the same dialog, so the
- * operator stays signed in. A refusal shows here, in the user's language, and the dialog stays.
+ * server's date and time, the meaning, what is signed) and the operator's password, or PIN
+ * where the plant allows it and the operator has one; when the step asks for a second signer,
+ * their username and password, or their badge scan and PIN, in the same dialog, so the operator
+ * stays signed in. A refusal shows here, in the user's language, and the dialog stays.
  */
 export function SignatureDialog(props: {
   jobKey: string
@@ -41,11 +42,20 @@ export function SignatureDialog(props: {
   const { t, i18n } = useLingui()
   const session = useSession()
   const { requirement, manifest } = props
+  const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
+  const pinAllowed = settings.data?.pin_signing === true
+  const [ownWay, setOwnWay] = useState<Way>('pin')
+  const [secondWay, setSecondWay] = useState<Way>('pin')
+  // The PIN is offered where the plant allows it, and for the operator only once they have set one.
+  const ownPin = pinAllowed && !!session?.has_pin && ownWay === 'pin'
+  const secondPin = pinAllowed && secondWay === 'pin'
   const [password, setPassword] = useState('')
   const [secondUsername, setSecondUsername] = useState('')
   const [secondPassword, setSecondPassword] = useState('')
+  const [badge, setBadge] = useState('')
+  const secondPinInput = useRef<HTMLInputElement>(null)
   const serverNow = useServerNow(props.jobKey)
-  // A refused attempt clears the passwords typed (never kept longer than needed).
+  // A refused attempt clears the passwords and PINs typed (never kept longer than needed).
   useEffect(() => {
     if (props.error) {
       setPassword('')
@@ -56,12 +66,27 @@ export function SignatureDialog(props: {
   const fullName = session ? `${session.name} ${session.surname}`.trim() || session.username : ''
   const meaning = i18n._(SIGNATURE_MEANING_LABELS[requirement.meaning])
   const secondRole = requirement.second_signer ? i18n._(SCOPE_LABELS[requirement.second_signer]) : null
-  const ready = password !== '' && (!requirement.second_signer || (secondUsername.trim() !== '' && secondPassword !== ''))
+  const secondName = secondPin ? badge.trim() : secondUsername.trim()
+  const ready = password !== '' && (!requirement.second_signer || (secondName !== '' && secondPassword !== ''))
+  const ways = [
+    { value: 'pin', label: t`PIN` },
+    { value: 'password', label: t`Password` },
+  ]
+  const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, PIN_MAX_LENGTH)
+
+  // The badge scanner types the code and Enter: Enter moves on to the PIN instead of signing.
+  function badgeKey(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key !== 'Enter') return
+    e.preventDefault()
+    if (badge.trim()) secondPinInput.current?.focus()
+  }
 
   function submit(e: FormEvent) {
     e.preventDefault()
     if (!ready || props.busy) return
-    props.onSign({ password, ...(requirement.second_signer ? { second_signer: { username: secondUsername.trim(), password: secondPassword } } : {}) })
+    const second: SecondSignerInput = secondPin ? { badge: badge.trim(), pin: secondPassword } : { username: secondUsername.trim(), password: secondPassword }
+    const own = ownPin ? { pin: password } : { password }
+    props.onSign({ ...own, ...(requirement.second_signer ? { second_signer: second } : {}) })
   }
 
   return (
@@ -95,39 +120,87 @@ export function SignatureDialog(props: {
             </Table.Tbody>
           </Table>
           <Text size="sm" c="dimmed">
-            <Trans>Con la password confermi che la firma è tua e ha lo stesso valore di una firma autografa.</Trans>
+            {ownPin ? (
+              <Trans>Con il PIN confermi che la firma è tua e ha lo stesso valore di una firma autografa.</Trans>
+            ) : (
+              <Trans>Con la password confermi che la firma è tua e ha lo stesso valore di una firma autografa.</Trans>
+            )}
           </Text>
+          {pinAllowed && session?.has_pin && (
+            <SegmentedControl data={ways} value={ownWay} onChange={(v) => switchWay(setOwnWay, v, setPassword)} aria-label={t`Come firmi`} />
+          )}
           <PasswordInput
-            label={t`La tua password`}
+            key={ownPin ? 'pin' : 'password'}
+            label={ownPin ? t`Il tuo PIN` : t`La tua password`}
             size="lg"
             value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            autoComplete="current-password"
+            onChange={(e) => setPassword(ownPin ? digitsOnly(e.currentTarget.value) : e.currentTarget.value)}
+            autoComplete={ownPin ? 'off' : 'current-password'}
+            inputMode={ownPin ? 'numeric' : undefined}
             data-autofocus
             required
           />
           {requirement.second_signer && (
             <>
               <Divider label={t`Secondo firmatario (permesso ${secondRole})`} labelPosition="left" />
-              <Group grow align="flex-start">
-                <TextInput
-                  label={t`Nome utente del secondo firmatario`}
-                  size="lg"
-                  value={secondUsername}
-                  onChange={(e) => setSecondUsername(e.currentTarget.value)}
-                  autoComplete="off"
-                  autoCapitalize="none"
-                  required
+              {pinAllowed && (
+                <SegmentedControl
+                  data={[
+                    { value: 'pin', label: t`Badge e PIN` },
+                    { value: 'password', label: t`Nome utente e password` },
+                  ]}
+                  value={secondWay}
+                  onChange={(v) => switchWay(setSecondWay, v, setSecondPassword)}
+                  aria-label={t`Come si identifica il secondo firmatario`}
                 />
-                <PasswordInput
-                  label={t`Password del secondo firmatario`}
-                  size="lg"
-                  value={secondPassword}
-                  onChange={(e) => setSecondPassword(e.currentTarget.value)}
-                  autoComplete="off"
-                  required
-                />
-              </Group>
+              )}
+              {secondPin ? (
+                <Group grow align="flex-start">
+                  <TextInput
+                    label={t`Badge del secondo firmatario`}
+                    description={t`Passa il badge sul lettore`}
+                    size="lg"
+                    value={badge}
+                    onChange={(e) => setBadge(e.currentTarget.value)}
+                    onKeyDown={badgeKey}
+                    autoComplete="off"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    required
+                  />
+                  <PasswordInput
+                    ref={secondPinInput}
+                    label={t`PIN del secondo firmatario`}
+                    description={t`Lo digita il secondo firmatario`}
+                    size="lg"
+                    value={secondPassword}
+                    onChange={(e) => setSecondPassword(digitsOnly(e.currentTarget.value))}
+                    autoComplete="off"
+                    inputMode="numeric"
+                    required
+                  />
+                </Group>
+              ) : (
+                <Group grow align="flex-start">
+                  <TextInput
+                    label={t`Nome utente del secondo firmatario`}
+                    size="lg"
+                    value={secondUsername}
+                    onChange={(e) => setSecondUsername(e.currentTarget.value)}
+                    autoComplete="off"
+                    autoCapitalize="none"
+                    required
+                  />
+                  <PasswordInput
+                    label={t`Password del secondo firmatario`}
+                    size="lg"
+                    value={secondPassword}
+                    onChange={(e) => setSecondPassword(e.currentTarget.value)}
+                    autoComplete="off"
+                    required
+                  />
+                </Group>
+              )}
             </>
           )}
           {props.error && (
@@ -147,6 +220,14 @@ export function SignatureDialog(props: {
       </form>
     </Modal>
   )
+}
+
+type Way = 'pin' | 'password'
+
+/** Switching between PIN and password empties what was typed: a password is never sent as a PIN nor the other way. */
+function switchWay(setWay: (way: Way) => void, value: string, clear: (text: string) => void) {
+  setWay(value === 'password' ? 'password' : 'pin')
+  clear('')
 }
 
 /** One line of a signature's manifest (also the back-office actions', components/signatures/ActionSignature.tsx). */

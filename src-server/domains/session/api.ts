@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { ChangePasswordInput, LoginInput, LoginResult, SessionInfo, SessionInput, UnlockInput, WhoAmI } from '../../../src/domains/session/schemas'
+import { ChangePasswordInput, LoginInput, LoginResult, SessionInfo, SessionInput, SetPinInput, UnlockInput, WhoAmI } from '../../../src/domains/session/schemas'
 import { Key } from '../../../src/valibot-helpers'
 import type { Access } from '../../auth/authorize'
 import { clearAuthCookie, setAuthCookie } from '../../auth/cookie'
@@ -78,5 +78,11 @@ export const sessionApi = useCases('session', {
     input: ChangePasswordInput,
     rest: { method: 'post', path: '/password' },
     run: (ctx, input) => session.changePassword(ctx, ctx.auth, ctx.actor, input),
+  }),  setPin: mutation({
+    summary: "Set or replace the own signing PIN (where the plant allows PIN signing), proven by the current password; stored only as a hash",
+    access: self,
+    input: SetPinInput,
+    rest: { method: 'post', path: '/pin' },
+    run: (ctx, input) => session.setPin(ctx, ctx.auth, ctx.actor, input),
   }),
 })

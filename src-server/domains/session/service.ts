@@ -1,14 +1,17 @@
 import type * as v from 'valibot'
 import { hasScope } from '../../../src/auth/scopes'
 import { DEFAULT_PREFERENCES, type LoginInput, type Preferences, type SessionInfo } from '../../../src/domains/session/schemas'
+import { pinProblem } from '../../../src/domains/signatures/pin'
+import { PIN_MAX_LENGTH } from '../../../src/domains/signatures/schemas'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { createSession, endSession, endUserSessions, setSessionLocked, validateSessionToken } from '../../auth/sessions'
 import { throttledCheck } from '../../auth/throttle'
 import type { Actor, Auth, RequestCtx, Services } from '../../context'
 import type { User } from '../../db/schema'
-import { badRequest, forbidden, notFound, unauthorized } from '../../errors'
+import { badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { pauseJobsOfSession } from '../execution/start-pause'
+import { readSettings } from '../settings/queries'
 
 const LOGIN_FAILED = 'Incorrect username or password'
 
@@ -80,6 +83,7 @@ function sessionInfoOf(auth: Auth): SessionInfo {
     preferences: preferencesOf(user),
     must_change_password: user.must_change_password,
     idle_lock_minutes: auth.via === 'session' ? Math.round(auth.idleLockMs / 60_000) : 0,
+    has_pin: user.pin_hash !== null,
   }
 }
 
@@ -146,5 +150,32 @@ export async function changePassword(
     await trx.updateTable('users').set({ password_hash: hash, must_change_password: false }).where('id', '=', auth.user.id).execute()
     await endUserSessions(trx, auth.user.id, now, auth.session.id)
     await appendEvent(trx, actor, { event_type: 'PASSWORD_CHANGED', subject_type: 'user', subject_key: auth.user.id }, now)
+  })
+}
+
+/**
+ * Sets or replaces the own signing PIN (docs/signatures.md): only while the plant allows PIN
+ * signing (422 PIN_SIGNING_DISABLED), proven by the current password (throttled like a sign-in),
+ * digits from the plant's minimum length (400 PIN_INVALID) and not a first guess (400
+ * PIN_TOO_SIMPLE). Stored as its argon2id hash only.
+ */
+export async function setPin(ctx: RequestCtx, auth: Auth, actor: Actor, input: { current_password: string; new_pin: string }): Promise<void> {
+  if (auth.via !== 'session') throw forbidden('NOT_AUTHORISED', 'API tokens cannot set a PIN')
+  const settings = await readSettings(ctx.db)
+  if (!settings.pin_signing) throw unprocessable('PIN_SIGNING_DISABLED', "signing with a PIN is not allowed by the plant's settings")
+  const currentOk = () => verifyPassword(input.current_password, auth.user.password_hash)
+  if (!(await throttledCheck(ctx.db, auth.user.username, ctx.client.ip, ctx.clock.now(), currentOk))) {
+    throw badRequest('WRONG_PASSWORD', 'wrong password')
+  }
+  const problem = pinProblem(input.new_pin, settings.pin_min_length)
+  const limits = { min_length: settings.pin_min_length, max_length: PIN_MAX_LENGTH }
+  if (problem === 'PIN_INVALID') throw badRequest(problem, `the PIN must be ${limits.min_length} to ${limits.max_length} digits`, limits)
+  if (problem) throw badRequest(problem, 'the PIN must not be one digit repeated or a run like 123456')
+  const now = ctx.clock.now()
+  const hash = await hashPassword(input.new_pin)
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ pin_hash: hash }).where('id', '=', auth.user.id).execute()
+    // The event says that the PIN changed, never what it is.
+    await appendEvent(trx, actor, { event_type: 'PIN_CHANGED', subject_type: 'user', subject_key: auth.user.id }, now)
   })
 }

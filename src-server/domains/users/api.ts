@@ -89,6 +89,14 @@ export const usersApi = useCases('users', {
     rest: { method: 'post', path: '/user/{key}/reset-password' },
     run: (ctx, input) => users.resetPassword(ctx, ctx.actor, input.key),
   }),
+  clearPin: mutation({
+    summary: 'Clear a user’s signing PIN: they sign with the password until they set a new one',
+    access: admin,
+    input: ByKey,
+    response: UserRow,
+    rest: { method: 'post', path: '/user/{key}/clear-pin' },
+    run: (ctx, input) => users.clearPin(ctx, ctx.actor, input.key),
+  }),
   setImage: restOnly({
     summary: 'Replace the user image (multipart field new_image: PNG, JPEG, WebP or GIF)',
     access: { scope: 'signed-in' },

@@ -64,6 +64,8 @@ export function selectUserRows(db: Db, now: Date, f: UserFilters = {}) {
       sql<number>`(extract(epoch from u.created_at) * 1000)::float8`.as('created_at'),
       sql<number | null>`(extract(epoch from u.last_login_at) * 1000)::float8`.as('last_login'),
       sql<string | null>`case when u.image_path is null then null else '/media/' || u.image_path end`.as('image_url'),
+      'u.badge',
+      sql<boolean>`u.pin_hash is not null`.as('has_pin'),
     ])
     .$castTo<UserRow>()
 }

@@ -35,6 +35,9 @@ const usernameTaken = () => conflict('USERNAME_TAKEN', 'username already in use'
 const usernameArchived = (userKey: string) =>
   conflict('USERNAME_ARCHIVED', `username belongs to an archived user: restore that user (POST user/${userKey}/restore) instead`, { user_key: userKey })
 const wrongUserId = () => notFound('WRONG_USER_ID', 'wrong user ID')
+const badgeTaken = () => conflict('BADGE_TAKEN', 'this badge belongs to another user')
+/** A unique violation names the badge's index or else the username. */
+const takenError = (e: unknown) => (isUniqueViolation(e, 'users_badge') ? badgeTaken() : usernameTaken())
 
 /** User keys are UUIDs: anything else is a wrong user ID, never a database error. */
 function checkedKey(key: string): string {
@@ -146,6 +149,7 @@ export async function createUser(svc: Services, actor: Actor, input: CreateInput
           department_id: input.department_key ?? null,
           hourly_cost: input.hourly_cost ?? null,
           scope,
+          badge: input.badge || null,
           password_hash: passwordHash,
           must_change_password: true,
           created_at: now,
@@ -156,13 +160,13 @@ export async function createUser(svc: Services, actor: Actor, input: CreateInput
       return { _key: id, temp_psw: tempPassword }
     })
   } catch (e) {
-    if (isUniqueViolation(e)) throw usernameTaken()
+    if (isUniqueViolation(e)) throw takenError(e)
     if (isForeignKeyViolation(e)) throw wrongDepartment()
     throw e
   }
 }
 
-const EDITABLE = ['username', 'name', 'surname', 'email', 'department_key', 'hourly_cost', 'scope', 'enabled'] as const
+const EDITABLE = ['username', 'name', 'surname', 'email', 'department_key', 'hourly_cost', 'scope', 'enabled', 'badge'] as const
 const COLUMN = { department_key: 'department_id' } as const
 const columnOf = (f: (typeof EDITABLE)[number]) => (f in COLUMN ? COLUMN[f as keyof typeof COLUMN] : f) as keyof User
 
@@ -194,6 +198,7 @@ export async function patchUser(svc: Services, actor: Actor, key: string, patch:
       if (fields.department_key !== undefined) next.department_key = await checkedDepartment(trx, fields.department_key)
       for (const f of ['name', 'surname', 'enabled'] as const) if (fields[f] !== undefined) next[f] = fields[f]
       if (fields.email !== undefined) next.email = fields.email || null
+      if (fields.badge !== undefined) next.badge = fields.badge || null
       if (key === actor.userId) {
         if (next.enabled === false && user.enabled) throw unprocessable('CANNOT_DISABLE_SELF', 'you cannot disable yourself')
         if (next.scope !== undefined && hasScope(user.scope, 'admin') && !hasScope(next.scope as string, 'admin')) {
@@ -226,7 +231,7 @@ export async function patchUser(svc: Services, actor: Actor, key: string, patch:
       await appendEvent(trx, actor, { event_type: 'USER_UPDATED', subject_type: 'user', subject_key: key, data: { changed, changes } }, now)
     })
   } catch (e) {
-    if (isUniqueViolation(e)) throw usernameTaken()
+    if (isUniqueViolation(e)) throw takenError(e)
     if (isForeignKeyViolation(e)) throw wrongDepartment()
     throw e
   }
@@ -265,6 +270,7 @@ export async function restoreUser(svc: Services, actor: Actor, key: string): Pro
 /**
  * SPEC 6: an admin resets a password. The new temporary password is returned once, must be
  * replaced at the next sign-in, and the user's sessions end. Your own password you change instead.
+ * The signing PIN is cleared too: a reset means the credentials are lost or known to someone else.
  */
 export async function resetPassword(svc: Services, actor: Actor, key: string): Promise<{ _key: string; temp_psw: string }> {
   if (checkedKey(key) === actor.userId) {
@@ -275,11 +281,23 @@ export async function resetPassword(svc: Services, actor: Actor, key: string): P
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     await lockUser(trx, key)
-    await trx.updateTable('users').set({ password_hash: passwordHash, must_change_password: true }).where('id', '=', key).execute()
+    await trx.updateTable('users').set({ password_hash: passwordHash, must_change_password: true, pin_hash: null }).where('id', '=', key).execute()
     await endUserSessions(trx, key, now)
     await appendEvent(trx, actor, { event_type: 'USER_PASSWORD_RESET', subject_type: 'user', subject_key: key }, now)
   })
   return { _key: key, temp_psw: tempPassword }
+}
+
+/** An admin clears a user's signing PIN (forgotten, or seen by someone): they sign with the password until they set a new one. */
+export async function clearPin(svc: Services, actor: Actor, key: string): Promise<UserRow> {
+  const now = svc.clock.now()
+  await svc.db.transaction().execute(async (trx) => {
+    const user = await lockUser(trx, key)
+    if (user.pin_hash === null) return
+    await trx.updateTable('users').set({ pin_hash: null }).where('id', '=', key).execute()
+    await appendEvent(trx, actor, { event_type: 'USER_PIN_CLEARED', subject_type: 'user', subject_key: key }, now)
+  })
+  return getUser(svc, key)
 }
 
 /** `PUT user/{key}/image`: own image or, for admins, anyone's. The bytes must decode as an image. */

@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or replace the own signing PIN (where the plant allows PIN signing), proven by the current password; stored only as a hash
+         * @description Any signed-in user.
+         */
+        post: operations["post_pin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -302,6 +322,26 @@ export interface paths {
          * @description Needs permission: admin.
          */
         post: operations["post_user_key_reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/{key}/clear-pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a user’s signing PIN: they sign with the password until they set a new one
+         * @description Needs permission: admin.
+         */
+        post: operations["post_user_key_clear_pin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3490,6 +3530,7 @@ export interface operations {
                                 };
                                 must_change_password: boolean;
                                 idle_lock_minutes: number;
+                                has_pin: boolean;
                             };
                         };
                     };
@@ -3624,6 +3665,7 @@ export interface operations {
                             };
                             must_change_password: boolean;
                             idle_lock_minutes: number;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -3839,6 +3881,49 @@ export interface operations {
             };
         };
     };
+    post_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: unknown;
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_user: {
         parameters: {
             query?: {
@@ -3879,6 +3964,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         }[];
                     };
                 };
@@ -3916,6 +4003,7 @@ export interface operations {
                     department_key?: string | null;
                     hourly_cost?: number | null;
                     scope: string;
+                    badge?: string | null;
                 };
             };
         };
@@ -3992,6 +4080,8 @@ export interface operations {
                                 created_at: number;
                                 last_login: number | null;
                                 image_url: string | null;
+                                badge: string | null;
+                                has_pin: boolean;
                             }[];
                             total: number;
                         };
@@ -4048,6 +4138,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4087,6 +4179,7 @@ export interface operations {
                     department_key?: string | null;
                     hourly_cost?: number | null;
                     scope?: string;
+                    badge?: string | null;
                     enabled?: boolean;
                     preferences?: {
                         locale?: ("it" | "en") | null;
@@ -4121,6 +4214,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4175,6 +4270,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4229,6 +4326,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -4290,6 +4389,62 @@ export interface operations {
             };
         };
     };
+    post_user_key_clear_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            _key: string;
+                            username: string;
+                            name: string;
+                            surname: string;
+                            email: string | null;
+                            department_key: string | null;
+                            department_name: string | null;
+                            hourly_cost: number | null;
+                            scope: string;
+                            enabled: boolean;
+                            active: boolean;
+                            logged_in: boolean;
+                            created_at: number;
+                            last_login: number | null;
+                            image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error (4xx) with detail.message and detail.code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            message: string;
+                            code: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     put_user_key_image: {
         parameters: {
             query?: never;
@@ -4331,6 +4486,8 @@ export interface operations {
                             created_at: number;
                             last_login: number | null;
                             image_url: string | null;
+                            badge: string | null;
+                            has_pin: boolean;
                         };
                     };
                 };
@@ -6689,6 +6846,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 };
@@ -6883,6 +7052,8 @@ export interface operations {
                             signature_serial_correction: ("performed" | "verified" | "approved") | null;
                             signature_job_correction: ("performed" | "verified" | "approved") | null;
                             signature_movement_revert: ("performed" | "verified" | "approved") | null;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -6929,6 +7100,8 @@ export interface operations {
                     signature_serial_correction?: ("performed" | "verified" | "approved") | null;
                     signature_job_correction?: ("performed" | "verified" | "approved") | null;
                     signature_movement_revert?: ("performed" | "verified" | "approved") | null;
+                    pin_signing?: boolean;
+                    pin_min_length?: number;
                 };
             };
         };
@@ -6956,6 +7129,8 @@ export interface operations {
                             signature_serial_correction: ("performed" | "verified" | "approved") | null;
                             signature_job_correction: ("performed" | "verified" | "approved") | null;
                             signature_movement_revert: ("performed" | "verified" | "approved") | null;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -7016,6 +7191,8 @@ export interface operations {
                             signature_serial_correction: ("performed" | "verified" | "approved") | null;
                             signature_job_correction: ("performed" | "verified" | "approved") | null;
                             signature_movement_revert: ("performed" | "verified" | "approved") | null;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -7069,6 +7246,8 @@ export interface operations {
                             signature_serial_correction: ("performed" | "verified" | "approved") | null;
                             signature_job_correction: ("performed" | "verified" | "approved") | null;
                             signature_movement_revert: ("performed" | "verified" | "approved") | null;
+                            pin_signing: boolean;
+                            pin_min_length: number;
                             logo_url: string | null;
                         };
                     };
@@ -9066,6 +9245,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 };
@@ -11013,6 +11204,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 } | {
@@ -11025,6 +11228,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 } | {
@@ -11038,6 +11253,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 } | {
@@ -11051,6 +11278,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 } | {
@@ -12687,6 +12926,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                     /** Format: uuid */
@@ -13317,6 +13568,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 };
@@ -15041,6 +15304,18 @@ export interface operations {
                         second_signer?: {
                             username: string;
                             password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
+                        };
+                    } | {
+                        pin: string;
+                        second_signer?: {
+                            username: string;
+                            password: string;
+                        } | {
+                            badge: string;
+                            pin: string;
                         };
                     };
                 };

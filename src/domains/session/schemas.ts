@@ -31,6 +31,8 @@ export const SessionInfo = v.object({
   preferences: Preferences,
   must_change_password: v.boolean(),
   idle_lock_minutes: v.number(),
+  /** Whether the user has set a personal signing PIN (docs/signatures.md). */
+  has_pin: v.boolean(),
 })
 export type SessionInfo = v.InferOutput<typeof SessionInfo>
 
@@ -54,4 +56,11 @@ export const ChangePasswordInput = v.object({
     v.minLength(PASSWORD_MIN_LENGTH, `the new password needs at least ${PASSWORD_MIN_LENGTH} characters`),
     v.maxLength(200),
   ),
+})
+
+/** `POST pin`: sets or replaces the own signing PIN; the current password proves it is the user. */
+export const SetPinInput = v.object({
+  current_password: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  // Digits and length are checked against the plant's minimum by the service (PIN_INVALID).
+  new_pin: v.pipe(v.string(), v.maxLength(100)),
 })

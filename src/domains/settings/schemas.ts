@@ -9,6 +9,7 @@ export const SETTINGS_LIMITS = {
   idle_lock_minutes: [1, 24 * 60],
   autocomplete_min_chars_serials: [1, 20],
   autocomplete_min_chars_tags: [1, 20],
+  pin_min_length: [4, 8],
 } as const satisfies Record<string, readonly [number, number]>
 const whole = ([min, max]: readonly [number, number]) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
 
@@ -33,6 +34,10 @@ export const GeneralSettings = v.object({
   signature_serial_correction: RequiredMeaning,
   signature_job_correction: RequiredMeaning,
   signature_movement_revert: RequiredMeaning,
+  /** Signatures may be given with a personal PIN (a badge scan names the second signer) instead of the password. */
+  pin_signing: v.boolean(),
+  /** Fewest digits of a PIN when it is set (PINs set before a raise keep working until changed). */
+  pin_min_length: whole(SETTINGS_LIMITS.pin_min_length),
 })
 export type GeneralSettings = v.InferOutput<typeof GeneralSettings>
 
@@ -52,6 +57,8 @@ export const DEFAULT_SETTINGS: GeneralSettings = {
   signature_serial_correction: null,
   signature_job_correction: null,
   signature_movement_revert: null,
+  pin_signing: false,
+  pin_min_length: 6,
 }
 
 /** `PATCH settings`: any subset of the general settings; unknown keys are refused. */
@@ -68,6 +75,8 @@ export const OTHER_KEYS = [
   'idle_lock_minutes',
   'autocomplete_min_chars_serials',
   'autocomplete_min_chars_tags',
+  'pin_signing',
+  'pin_min_length',
 ] as const satisfies readonly (keyof GeneralSettings)[]
 
 /** The keys of the "other" tab's electronic signatures section, one per signed action. */

@@ -3,23 +3,42 @@ import { SIGNATURE_MEANINGS } from '../process/steps'
 
 /**
  * Electronic signatures (issue 22, docs/signatures.md). A signature is given with the signer's
- * own password, checked like a sign-in; a second signer (four eyes) types username and password
- * in the same request, without signing the operator out.
+ * own password, checked like a sign-in, or with a personal PIN where the plant's settings allow
+ * it; a second signer (four eyes) gives username and password, or scans their badge and types
+ * their PIN, in the same request, without signing the operator out.
  */
 export const SIGNATURE_PASSWORD_MAX = 200
+/** Digits only; the fewest is the plant's `pin_min_length` setting. */
+export const PIN_MAX_LENGTH = 12
+export const BADGE_MAX = 100
 const Password = v.pipe(v.string(), v.minLength(1, 'the password is required'), v.maxLength(SIGNATURE_PASSWORD_MAX))
+const Pin = v.pipe(v.string(), v.minLength(1, 'the PIN is required'), v.maxLength(PIN_MAX_LENGTH))
+const Badge = v.pipe(v.string(), v.trim(), v.minLength(1, 'the badge is required'), v.maxLength(BADGE_MAX))
 
-export const SecondSignerInput = v.object({
-  username: v.pipe(v.string(), v.trim(), v.minLength(1, 'the second signer username is required'), v.maxLength(200)),
-  password: Password,
-})
+/** How the acting user proves it is them: the password, or the PIN. */
+export type SignerCredential = { password: string } | { pin: string }
+
+/** How a second signer names and proves themselves: username and password, or badge and PIN. */
+export const SecondSignerInput = v.union(
+  [
+    v.strictObject({
+      username: v.pipe(v.string(), v.trim(), v.minLength(1, 'the second signer username is required'), v.maxLength(200)),
+      password: Password,
+    }),
+    v.strictObject({ badge: Badge, pin: Pin }),
+  ],
+  'second_signer: send username and password, or badge and pin',
+)
 export type SecondSignerInput = v.InferOutput<typeof SecondSignerInput>
 
-/** What a signed action carries: the acting user's password and, where required, the second signer. */
-export const SignatureInput = v.object({
-  password: Password,
-  second_signer: v.optional(SecondSignerInput),
-})
+/** What a signed action carries: the acting user's password or PIN and, where required, the second signer. */
+export const SignatureInput = v.union(
+  [
+    v.strictObject({ password: Password, second_signer: v.optional(SecondSignerInput) }),
+    v.strictObject({ pin: Pin, second_signer: v.optional(SecondSignerInput) }),
+  ],
+  'signature: send password or pin (and second_signer where required)',
+)
 export type SignatureInput = v.InferOutput<typeof SignatureInput>
 
 export const SIGNATURE_ROLES = ['signer', 'second_signer'] as const

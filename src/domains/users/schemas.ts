@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { SCOPES } from '../../auth/scopes'
 import { PreferencesPatch } from '../session/schemas'
+import { BADGE_MAX } from '../signatures/schemas'
 
 export const USERNAME_MAX = 100
 export const USER_NAME_MAX = 100
@@ -30,6 +31,8 @@ export const UserCreateInput = v.object({
   department_key: v.optional(v.nullable(v.pipe(v.string(), v.uuid('wrong department key')))),
   hourly_cost: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.maxValue(HOURLY_COST_MAX)))),
   scope: v.pipe(v.string(), v.maxLength(200)),
+  /** What the user's badge scanner types (identifies a second signer with their PIN); empty or null: none. Unique. */
+  badge: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(BADGE_MAX), v.regex(/^\S*$/, 'a badge code has no spaces')))),
 })
 
 /** PATCH semantics: only the fields sent change. */
@@ -56,6 +59,9 @@ export const UserRow = v.object({
   created_at: v.number(),
   last_login: v.nullable(v.number()),
   image_url: v.nullable(v.string()),
+  badge: v.nullable(v.string()),
+  /** Whether a personal signing PIN is set (never the PIN nor its hash). */
+  has_pin: v.boolean(),
 })
 export type UserRow = v.InferOutput<typeof UserRow>
 

@@ -18,13 +18,13 @@ export const Route = createFileRoute('/app/admin/general/other')({
 })
 
 type OtherKey = (typeof OTHER_KEYS)[number]
-type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags'
+type NumberKey = 'idle_lock_minutes' | 'autocomplete_min_chars_serials' | 'autocomplete_min_chars_tags' | 'pin_min_length'
 type BoolKey = Exclude<OtherKey, NumberKey>
 type SignatureKey = (typeof SIGNATURE_SETTING_KEYS)[number]
 /** Numbers as typed (NumberTextInput). */
 type Draft = Pick<SettingsRow, BoolKey | SignatureKey> & Record<NumberKey, string>
 const DRAFT_KEYS = [...OTHER_KEYS, ...SIGNATURE_SETTING_KEYS]
-const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags']
+const NUMBER_KEYS: NumberKey[] = ['idle_lock_minutes', 'autocomplete_min_chars_serials', 'autocomplete_min_chars_tags', 'pin_min_length']
 const isNumberKey = (k: OtherKey): k is NumberKey => (NUMBER_KEYS as OtherKey[]).includes(k)
 
 const pick = (s: SettingsRow): Draft => Object.fromEntries(DRAFT_KEYS.map((k) => [k, isNumberKey(k as OtherKey) ? toNumberText(s[k] as number) : s[k]])) as Draft
@@ -131,6 +131,12 @@ function OtherForm({ initial }: { initial: Draft }) {
             {signature('signature_serial_correction', t`Correzione dei dati di un seriale`)}
             {signature('signature_job_correction', t`Correzioni di un lavoro (azzera, annulla, avanzamento, tempi)`)}
             {signature('signature_movement_revert', t`Storno di un movimento`)}
+            {toggle(
+              'pin_signing',
+              t`Firma con PIN personale`,
+              t`Si può firmare con un PIN al posto della password; il secondo firmatario si identifica con il badge`,
+            )}
+            {whole('pin_min_length', t`Lunghezza minima del PIN`, t`cifre`, t`Cifre minime di un nuovo PIN`)}
           </SimpleGrid>
         </Section>
         <Section title={<Trans>Sessione e ricerca</Trans>}>

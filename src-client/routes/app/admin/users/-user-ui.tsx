@@ -22,6 +22,7 @@ import {
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { parseScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
+import { BADGE_MAX } from '../../../../../src/domains/signatures/schemas'
 import { EMAIL_MAX, EMAIL_PATTERN, HOURLY_COST_MAX, USER_NAME_MAX, USERNAME_MAX, type UserRow } from '../../../../../src/domains/users/schemas'
 import { type NumberRules, readNumberText } from '../../../../../src/i18n/number-text'
 import type { ErrorCode } from '../../../../../src/errors'
@@ -100,6 +101,8 @@ export type UserDraft = {
   hourly_cost: string
   scope: Scope[]
   enabled: boolean
+  /** What the user's badge scanner types; '' = none. */
+  badge: string
 }
 
 export type DraftField = keyof UserDraft
@@ -114,6 +117,7 @@ export const EMPTY_DRAFT: UserDraft = {
   hourly_cost: '',
   scope: [],
   enabled: true,
+  badge: '',
 }
 
 export function draftOf(user: UserRow): UserDraft {
@@ -126,6 +130,7 @@ export function draftOf(user: UserRow): UserDraft {
     hourly_cost: toNumberText(user.hourly_cost),
     scope: parseScope(user.scope),
     enabled: user.enabled,
+    badge: user.badge ?? '',
   }
 }
 
@@ -148,6 +153,7 @@ export function payloadOf(draft: UserDraft) {
     hourly_cost: hourlyCostOf(draft),
     scope: SCOPES.filter((s) => draft.scope.includes(s)).join(' '),
     enabled: draft.enabled,
+    badge: draft.badge.trim() || null,
   }
 }
 export type UserPayload = ReturnType<typeof payloadOf>
@@ -185,6 +191,7 @@ const FIELD_OF_CODE: Partial<Record<ErrorCode, DraftField>> = {
   HOURLY_COST_NEGATIVE: 'hourly_cost',
   WRONG_DEPARTMENT_KEY: 'department_key',
   CANNOT_DISABLE_SELF: 'enabled',
+  BADGE_TAKEN: 'badge',
 }
 
 /** A refusal as a field error when it names one of the form's fields, else null. */
@@ -279,6 +286,17 @@ export function UserFields(props: {
           value={draft.hourly_cost}
           onChange={(text) => set('hourly_cost', text)}
           error={errors.hourly_cost}
+          disabled={props.disabled}
+        />
+        <TextInput
+          label={t`Badge`}
+          description={t`Il codice che scrive il lettore di badge: identifica il secondo firmatario che firma con il PIN`}
+          name="badge"
+          autoComplete="off"
+          maxLength={BADGE_MAX}
+          value={draft.badge}
+          onChange={(e) => set('badge', e.currentTarget.value.replace(/\s/g, ''))}
+          error={errors.badge}
           disabled={props.disabled}
         />
       </SimpleGrid>

@@ -209,6 +209,7 @@ function UserEditor({ user }: { user: UserRow }) {
                   <Trans>Non connesso</Trans>
                 )}
               </Fact>
+              <PinFact user={user} />
             </Stack>
           </Paper>
         </Grid.Col>
@@ -244,6 +245,39 @@ function UserEditor({ user }: { user: UserRow }) {
         </Grid.Col>
       </Grid>
     </Stack>
+  )
+}
+
+/** Whether the user has a signing PIN; an admin clears a forgotten or seen PIN (the user signs with the password until setting a new one). */
+function PinFact({ user }: { user: UserRow }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  async function clear() {
+    setBusy(true)
+    try {
+      const saved = await trpcClient.users.clearPin.mutate({ key: user._key })
+      queryClient.setQueryData(trpc.users.get.queryKey({ key: user._key }), saved)
+      await invalidateUsers()
+      notifySuccess(t`PIN cancellato`)
+    } catch (err) {
+      notifyError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Fact label={<Trans>PIN di firma</Trans>}>
+      {user.has_pin ? (
+        <Group gap="xs" justify="space-between">
+          <Trans>Impostato</Trans>
+          <Button size="compact-xs" variant="light" color="red" onClick={clear} loading={busy}>
+            <Trans>Cancella PIN</Trans>
+          </Button>
+        </Group>
+      ) : (
+        <Trans>Non impostato</Trans>
+      )}
+    </Fact>
   )
 }
 
