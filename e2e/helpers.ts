@@ -266,3 +266,12 @@ export async function operatorStartsJob(browser: Browser, locale: string, operat
   await expect(floor).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
   return floor
 }
+
+/** A new page where the demo production user reads a work order's history (signatures, corrections). */
+export async function productionOpensHistory(browser: Browser, locale: string, woKey: string): Promise<Page> {
+  const history = await browser.newPage({ locale, viewport: { width: 1280, height: 800 } })
+  const historyPath = `/app/production/workorder/${woKey}/history`
+  await history.goto(`/login?redirect_to=${encodeURIComponent(historyPath)}`)
+  await fillLogin(history, 'produzione', DEMO_PASSWORD)
+  return history
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, createReadyUser, DEMO_PASSWORD, fillLogin, operatorStartsJob, releaseProduct, shot, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, operatorStartsJob, productionOpensHistory, releaseProduct, shot, uniqueName } from './helpers'
 
 /**
  * Issue 22, electronic signatures: the library makes a step require "Verificato" with a quality
@@ -159,10 +159,7 @@ for (const lang of ['it', 'en'] as const) {
       await floor.close()
 
       // Production reads both signatures under the completed step.
-      const history = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
-      const historyPath = `/app/production/workorder/${woKey}/history`
-      await history.goto(`/login?redirect_to=${encodeURIComponent(historyPath)}`)
-      await fillLogin(history, 'produzione', DEMO_PASSWORD)
+      const history = await productionOpensHistory(browser, s.locale, woKey)
       const lines = history.getByTestId('signature-line')
       await expect(lines).toHaveCount(2)
       await expect(lines.nth(0)).toHaveText(s.signedBy('Mario Rossi'))
