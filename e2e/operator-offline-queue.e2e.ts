@@ -349,3 +349,29 @@ test.describe('new revision', () => {
     await expect(state(page)).toHaveAttribute('data-state', 'paused')
   })
 })
+
+test.describe('pause', () => {
+  test.use({ locale: 'en-US', viewport: { width: 1024, height: 768 } })
+
+  test('the header’s Pause pressed offline stops the job on the tablet, is kept, and pauses it on the server once back (en)', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+    await context(page).setOffline(true)
+    await expect(state(page)).toHaveAttribute('data-state', 'offline')
+    await page.getByTestId('pause-job').click()
+    await expect(page.getByTestId('offline-queue')).toContainText('Offline: 1 operation pending')
+    await expect(page.getByTestId('pause-job')).toHaveCount(0)
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-paused-1024.png` })
+
+    await context(page).setOffline(false)
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0, { timeout: 20_000 })
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
+    const paused = (await jobEvents(baseURL!, s)).filter((e) => e.event_type === 'JOB_PAUSED')
+    expect(paused).toHaveLength(1)
+    expect(typeof paused[0]!.data.client_time).toBe('number')
+  })
+})

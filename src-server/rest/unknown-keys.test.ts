@@ -132,7 +132,7 @@ describe('unknown keys: 400 INVALID_INPUT naming them on every route and procedu
   test('the message lists the keys that are known there; several unknown keys are all named', async () => {
     const res = await h.request('POST', '/api/user', { token, body: { username: 'nuovo', scope: 'operator', surnmae: 'Rossi', emial: 'x' } })
     expect(res.status).toBe(400)
-    expect(res.body.detail.message).toBe('surnmae: unknown key (known keys here: username, name, surname, email, department_key, hourly_cost, scope)')
+    expect(res.body.detail.message).toBe('surnmae: unknown key (known keys here: username, name, surname, email, department_key, hourly_cost, scope, badge)')
     expect(res.body.detail.issues.filter((i: { kind: string }) => i.kind === 'unknown_key').map((i: { path: string }) => i.path)).toEqual(['surnmae', 'emial'])
     // Nested keys are named by their path.
     const nested = unknownKeyIssues(v.object({ items: v.array(v.object({ qty: v.number() })) }), { items: [{ qty: 1 }, { qty: 2, qyt: 3 }] })

@@ -27,8 +27,9 @@ export function WorkSessionHeader({ view, state, offline, busy, readOnly, receiv
   const { job, batch, phase, product, work_order } = view
   const stepsDone = batch?.step_data.filter((s) => s.done).length ?? 0
   const stepsTotal = batch?.step_data.length ?? 0
-  // The button follows what the operator sees: a job offline (still running on the server, or
-  // closed here after max_offline) cannot be paused or resumed until the connection is back.
+  // The button follows what the operator sees. A job offline within max_offline can be paused:
+  // the pause is kept on the tablet and sent when the connection is back (docs/offline.md); one
+  // closed here after max_offline is paused on the server already, and nothing resumes offline.
   const running = state === 'running' || state === 'offline'
   const mayResume = !running && job.status !== 'closed' && view.can.start
   return (
@@ -85,7 +86,7 @@ export function WorkSessionHeader({ view, state, offline, busy, readOnly, receiv
         </Stack>
         {view.timer.display_job_timer && !readOnly && <JobTimer jobKey={job._key} timer={view.timer} maxOfflineS={phase.parameters.max_offline} running={running && job.active} receivedAt={receivedAt} />}
         {running ? (
-          <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || offline} data-testid="pause-job">
+          <Button size="xl" h={56} miw={150} color="yellow.4" c="black" onClick={onPause} loading={busy} disabled={!view.can.pause || (offline && state !== 'offline')} data-testid="pause-job">
             <Trans>Pausa</Trans>
           </Button>
         ) : mayResume ? (
