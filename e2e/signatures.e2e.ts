@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { adminApi, createReadyUser, fillLogin, operatorStartsJob, productionOpensHistory, releaseProduct, shot, uniqueName } from './helpers'
 
@@ -5,7 +7,9 @@ import { adminApi, createReadyUser, fillLogin, operatorStartsJob, productionOpen
  * Issue 22, electronic signatures: the library makes a step require "Verificato" with a quality
  * second signer and releases it; on one tablet the operator completes that step, a wrong
  * password is refused in the dialog, then the operator and a quality user sign it together;
- * production reads both signatures under the step in the work order history.
+ * production reads both signatures under the step in the work order history and in the production
+ * record (the PDF, read with pdftotext); quality finds the signing in the audit trail by the work
+ * order's code and exports it.
  */
 const TEXTS = {
   it: {
@@ -30,6 +34,10 @@ const TEXTS = {
     wrong: 'Password errata: il passo non è stato firmato né completato',
     signedBy: (name: string) => new RegExp(`^Firmato da ${name} · \\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2} · Verificato`),
     torque: '12,5',
+    record: 'Registro di produzione',
+    pdfSigned: 'Firmato da',
+    code: 'Codice',
+    csv: 'Esporta CSV',
   },
   en: {
     locale: 'en-US',
@@ -53,6 +61,10 @@ const TEXTS = {
     wrong: 'Wrong password: the step was neither signed nor completed',
     signedBy: (name: string) => new RegExp(`^Signed by ${name} · \\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2} · Verified`),
     torque: '12.5',
+    record: 'Production record',
+    pdfSigned: 'Signed by',
+    code: 'Code',
+    csv: 'Export CSV',
   },
 }
 
@@ -166,7 +178,30 @@ for (const lang of ['it', 'en'] as const) {
       await expect(lines.nth(1)).toHaveText(s.signedBy('Giulia Verdi'))
       await expect(history.getByTestId('signature-invalid')).toHaveCount(0)
       await shot(history, `signatures-history-${lang}`)
+
+      // The production record (PDF) names both signers under the step.
+      const [pdf] = await Promise.all([history.waitForEvent('download'), history.getByRole('button', { name: s.record }).click()])
+      const record = execFileSync('pdftotext', ['-layout', await pdf.path(), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
+      expect(record).toContain(`${s.pdfSigned} Mario Rossi`)
+      expect(record).toContain(`${s.pdfSigned} Giulia Verdi`)
       await history.close()
+
+      // Quality reads the signing in the audit trail, found by the work order's code typed and sent with Enter, and exports it.
+      const woCode = (await (await api.get(`/api/work-order/${woKey}`)).json()).detail.code as string
+      const trailPage = await browser.newPage({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+      await trailPage.goto('/login?redirect_to=%2Fapp%2Faudit')
+      await fillLogin(trailPage, quality.username, quality.password)
+      const code = trailPage.getByRole('textbox', { name: s.code, exact: true })
+      await code.click()
+      await trailPage.keyboard.type(woCode)
+      await trailPage.keyboard.press('Enter')
+      const signed = trailPage.getByTestId('audit-trail').locator('tbody tr', { hasText: 'STEP_SIGNED' })
+      await expect(signed).toHaveCount(2)
+      const [csv] = await Promise.all([trailPage.waitForEvent('download'), trailPage.getByRole('link', { name: s.csv }).click()])
+      const signedRows = readFileSync(await csv.path(), 'utf8').split('\r\n').filter((l) => l.includes('STEP_SIGNED'))
+      expect(signedRows).toHaveLength(2)
+      expect(signedRows.join('\n')).toContain('Giulia Verdi')
+      await trailPage.close()
     })
   })
 }

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs'
 import { adminToken, quickUser } from '../../test/fixtures'
 import { ORIGIN, useHarness } from '../../test/harness'
 import { appendEvent } from '../events/service'
+import { makeProduct, makeWorkOrder } from '../jobs/test-fixtures'
 import { plantTimeZone } from '../reports/service'
 
 describe('audit trail', () => {
@@ -47,6 +48,17 @@ describe('audit trail', () => {
     const byKey = await trail(auditor.token, '?code=wo-key-1')
     expect(byKey.body.detail.rows.map((r: any) => r.id)).toEqual(rows.map((r: any) => r.id))
     expect((await trail(auditor.token, '?user=nobody')).body.detail.rows).toEqual([])
+  })
+
+  test('a work order, by its code or its key, brings the events of its jobs (steps, signatures, corrections)', async () => {
+    const product = await makeProduct(h.svc.db, { phases: [{ name: 'Montaggio' }, { name: 'Collaudo' }] })
+    const wo = await makeWorkOrder(h.svc.db, product, { code: 'WO-TRAIL-JOBS' })
+    const actor = { userId: operator.key, sessionId: null, scope: 'operator', tokenId: null }
+    for (const job of wo.jobs) await appendEvent(h.svc.db, actor, { event_type: 'STEP_SIGNED', subject_type: 'job', subject_key: job, data: { meaning: 'verified' } })
+    for (const code of ['WO-TRAIL-JOBS', wo.id]) {
+      const rows = (await trail(quality.token, `?code=${code}`)).body.detail.rows as { event_type: string; subject_key: string }[]
+      expect(rows.map((r) => [r.event_type, r.subject_key])).toEqual([...wo.jobs].reverse().map((j) => ['STEP_SIGNED', j]))
+    }
   })
 
   test('keyset pages: each page continues where the last ended, none repeated, none skipped', async () => {

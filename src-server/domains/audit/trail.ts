@@ -9,11 +9,13 @@ const codeOf = sql<string | null>`coalesce(e.data->>'code', e.data->>'serial', e
 /**
  * The keys of the entities people call by this code (a work order's WO000007, a username, a
  * serial, a product, an issue, a position): their events are found even where the event's own
- * data does not repeat the code.
+ * data does not repeat the code. A work order (by code or key) brings its jobs: what was done
+ * and signed on it (steps, batches, signatures, corrections) is recorded on them.
  */
 async function keysOfCode(db: Db, code: string): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     select id::text from work_orders where code = ${code}
+    union all select j.id::text from jobs j join work_orders w on w.id = j.work_order_id where w.code = ${code} or w.id::text = ${code}
     union all select id::text from users where username = ${code}
     union all select id::text from products where code = ${code}
     union all select id::text from serials where code = ${code}
