@@ -148,6 +148,7 @@ describe('issues: opening, editing, actions, critical marks', () => {
     const edited = await updateIssue(h.svc, w.operator.actor, issue._key, { title: ' Vite M6 mancante ', description: 'Due pezzi', type_key: w.types.critical })
     expect(edited).toMatchObject({ title: 'Vite M6 mancante', description: 'Due pezzi', type_key: w.types.critical, critical: false, updated_at: h.clock.now().getTime() })
     expect(edited.history.at(-1)).toMatchObject({ event_type: 'ISSUE_UPDATED', user_key: w.operator.key, data: { code: issue.code, changed: ['type', 'title', 'description'] } })
+    expect(edited.history.at(-1)!.data.changes).toMatchObject({ title: { from: 'Vite mancante', to: 'Vite M6 mancante' }, description: { to: 'Due pezzi' } })
     await updateIssue(h.svc, w.quality.actor, issue._key, { title: 'Vite M6 mancante', description: 'Due pezzi' })
     await updateIssue(h.svc, w.quality.actor, issue._key, { description: 'Tre pezzi' })
     expect((await issueEvents(h.svc.db, issue._key)).map((e) => e.event_type)).toEqual(['ISSUE_OPENED', 'ISSUE_UPDATED', 'ISSUE_UPDATED'])

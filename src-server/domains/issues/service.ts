@@ -19,6 +19,7 @@ import { drawNumber } from '../../db/numbering'
 import type { IssuesTable } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { changesOf, editData } from '../events/changes'
 import { createMedia } from '../media/service'
 import { refreshCriticalMarks } from './critical-marks'
 import { applyIssueFilters, countIssues, issuePlace, issuesJoined, orderIssues, selectAttachments, selectHistory, selectIssueRow } from './queries'
@@ -287,20 +288,13 @@ export async function updateIssue(svc: Pick<Services, 'db' | 'clock'>, actor: Ac
       title: patch.title === undefined ? issue.title : checkedTitle(patch.title),
       description: patch.description ?? issue.description,
     }
-    const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== issue[k])
-    if (changed.length === 0) return
-    await trx.updateTable('issues').set({ ...next, updated_at: now }).where('id', '=', id).execute()
-    await appendEvent(
-      trx,
-      actor,
-      {
-        event_type: ISSUE_EVENTS.updated,
-        subject_type: SUBJECT,
-        subject_key: id,
-        data: { code: issue.code, changed: changed.map((c) => (c === 'type_id' ? 'type' : c)) },
-      },
-      now,
+    const changes = changesOf(
+      { type: issue.type_id, title: issue.title, description: issue.description },
+      { type: next.type_id, title: next.title, description: next.description },
     )
+    if (Object.keys(changes).length === 0) return
+    await trx.updateTable('issues').set({ ...next, updated_at: now }).where('id', '=', id).execute()
+    await appendEvent(trx, actor, { event_type: ISSUE_EVENTS.updated, subject_type: SUBJECT, subject_key: id, data: editData(changes, { code: issue.code }) }, now)
   })
   return readDetail(svc.db, id)
 }

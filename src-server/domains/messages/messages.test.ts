@@ -82,7 +82,7 @@ describe('message threads', () => {
     await editMessage(h.svc, op, { key: row._key, body: 'Serve un cacciavite torx' })
     expect((await eventsOf(row._key)).map((e) => [e.event_type, e.data])).toEqual([
       ['MESSAGE_POSTED', { ...wo }],
-      ['MESSAGE_UPDATED', { ...wo }],
+      ['MESSAGE_UPDATED', { ...wo, changed: ['body'], changes: { body: { from: 'Serve un cacciavite', to: 'Serve un cacciavite torx' } } }],
     ])
     await expect(editMessage(h.svc, prod, { key: row._key, body: 'mio' })).rejects.toMatchObject({ status: 403, appCode: 'MESSAGE_NOT_OWN' })
     await expect(editMessage(h.svc, op, { key: row._key, body: ' ' })).rejects.toMatchObject({ status: 400, appCode: 'MESSAGE_BODY_REQUIRED' })

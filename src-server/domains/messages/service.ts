@@ -15,6 +15,7 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { badRequest, conflict, forbidden, notFound } from '../../errors'
 import { appendEvent } from '../events/service'
+import { editData } from '../events/changes'
 import { advanceReadMark, contextExists, newestFirst, operatorMayUse, operatorJobsOfThread, readMarkOf, selectMessageRows } from './queries'
 
 type UnreadCount = v.InferOutput<typeof MessageUnreadCount>
@@ -127,7 +128,12 @@ export async function editMessage(svc: Services, actor: Actor, input: MessageEdi
     const msg = await ownLiveMessage(trx, actor, input.key)
     if (msg.body === body) return
     await trx.updateTable('messages').set({ body, edited_at: now, updated_at: now }).where('id', '=', input.key).execute()
-    await appendEvent(trx, actor, { event_type: MESSAGE_EVENTS.updated, subject_type: 'message', subject_key: input.key, data: contextOf(msg) }, now)
+    await appendEvent(
+      trx,
+      actor,
+      { event_type: MESSAGE_EVENTS.updated, subject_type: 'message', subject_key: input.key, data: editData({ body: { from: msg.body, to: body } }, contextOf(msg)) },
+      now,
+    )
   })
   return rowOf(svc.db, actor, input.key)
 }
