@@ -27,6 +27,10 @@ for (const viewport of [
         for (const scrolled of [false, true]) {
           await openArea(page, 'Libreria')
           await expect(page).toHaveURL(/\/app\/library\/product(\?.*)?$/)
+          // Found by its code: other specs add products that may push it off the first page.
+          const search = page.getByRole('searchbox', { name: 'Cerca' })
+          await search.fill('')
+          await search.pressSequentially(code)
           await page.getByRole('table').getByText(code, { exact: true }).click()
           await page.getByRole('tab', { name: 'Processo' }).click()
           const edit = page.getByRole('button', { name: 'Modifica processo' })

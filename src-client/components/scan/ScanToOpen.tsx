@@ -52,7 +52,8 @@ export function ScanToOpen() {
     setBusy(true)
     try {
       const found = await trpcClient.codes.resolve.query({ code })
-      setText('')
+      // Emptied only if it still holds this code: what was typed (or scanned) meanwhile stays.
+      setText((now) => (now.trim() === code ? '' : now))
       setMessage(null)
       input.current?.blur()
       await router.navigate({ href: found.route })
