@@ -1,4 +1,4 @@
-import { PDFDocument, popGraphicsState, pushGraphicsState } from '@pdfme/pdf-lib'
+import { PDFDocument } from '@pdfme/pdf-lib'
 
 /** PDF points in a millimetre (72 points to the inch). */
 const POINTS_PER_MM = 72 / 25.4
@@ -8,8 +8,6 @@ export async function blankLabelPdf(widthMm: number, heightMm: number): Promise<
   const doc = await PDFDocument.create()
   doc.setTitle('Blank label')
   doc.setProducer('MES')
-  const page = doc.addPage([widthMm * POINTS_PER_MM, heightMm * POINTS_PER_MM])
-  // An empty content stream ("q Q"): a page with no Contents cannot be embedded when the label is filled.
-  page.pushOperators(pushGraphicsState(), popGraphicsState())
+  doc.addPage([widthMm * POINTS_PER_MM, heightMm * POINTS_PER_MM])
   return doc.save()
 }

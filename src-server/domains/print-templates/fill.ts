@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from '@pdfme/pdf-lib'
+import { PDFDocument, type PDFFont, type PDFPage, popGraphicsState, pushGraphicsState, StandardFonts, rgb } from '@pdfme/pdf-lib'
 import bwipjs from 'bwip-js/node'
 import type { FieldKind, Preset, TemplateField } from '../../../src/domains/printing/schemas'
 import { unprocessable } from '../../errors'
@@ -142,6 +142,8 @@ export async function fillTemplate(template: FillTemplate, documents: readonly D
   const base = await PDFDocument.load(template.base, { updateMetadata: false })
   const out = await PDFDocument.create({ updateMetadata: false })
   const basePages = base.getPages()
+  // A page with no content stream (a blank page, as some tools save it) cannot be embedded: it gets an empty one ("q Q").
+  for (const page of basePages) if (!page.node.Contents()) page.pushOperators(pushGraphicsState(), popGraphicsState())
   const embedded = await out.embedPages(basePages)
   const font = await out.embedFont(StandardFonts.Helvetica)
   const encodable = new Map<string, boolean>()
