@@ -9,7 +9,6 @@ import { makeProduct } from '../work-orders/test-fixtures'
 import {
   cancelMovement,
   confirmMovement,
-  countPosition,
   createMovement,
   createMovementInTrx,
   readInventory,
@@ -17,6 +16,7 @@ import {
   stockForProducts,
   stockOfProduct,
 } from './service'
+import { countPosition } from './count'
 import { getMovement, listMovements } from './list'
 import { readWarehouseSettings, updateWarehouseSettings } from './settings'
 

@@ -7,7 +7,8 @@ import { adminKey } from '../../test/fixtures'
 import { useHarness } from '../../test/harness'
 import { createPosition } from '../positions/service'
 import { makeProduct } from '../work-orders/test-fixtures'
-import { countPosition, createMovement, revertMovement } from './service'
+import { countPosition } from './count'
+import { createMovement, revertMovement } from './service'
 import { updateWarehouseSettings } from './settings'
 
 /**

@@ -4,7 +4,7 @@ import { PositionCreateInput, PositionDetail, PositionList, PositionListInput, P
 import { Key } from '../../../src/valibot-helpers'
 import { mutation, query, useCases } from '../../api/use-case'
 import { WAREHOUSE_EDITORS, WAREHOUSE_READERS } from '../movements/access'
-import { countPosition } from '../movements/service'
+import { countPosition } from '../movements/count'
 import * as positions from './service'
 
 const edit = { scope: WAREHOUSE_EDITORS }
