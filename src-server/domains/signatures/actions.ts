@@ -11,10 +11,9 @@ import { type SignatureInput, type SignatureSubject, type SignedAction, signatur
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { unprocessable } from '../../errors'
-import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
-import { contentHash } from './content'
 import { subjectContents } from './records'
+import { writeSignatures } from './service'
 import { type Signer, verifiedSigners } from './signers'
 
 /** A checked signature, ready to be recorded with the action. */
@@ -68,44 +67,20 @@ export type SignedRecord = {
 export async function signRecord(db: Db, actor: Actor, signature: ActionSignature, subject: SignedRecord, now: Date): Promise<void> {
   const content = (await subjectContents(db, subject.type, [subject.key])).get(subject.key)
   if (content === undefined) throw new Error(`no ${subject.type} ${subject.key} to sign`)
-  for (const signer of signature.signers) {
-    const id = crypto.randomUUID()
-    const hash = contentHash(content, { meaning: signature.meaning, role: signer.role, user_key: signer.userId, signed_at: now })
-    await db
-      .insertInto('signatures')
-      .values({
-        id,
-        subject_type: subject.type,
-        subject_key: subject.key,
-        work_order_id: subject.workOrderId ?? null,
-        meaning: signature.meaning,
-        role: signer.role,
-        required_scope: signer.requiredScope,
-        user_id: signer.userId,
-        full_name: signer.fullName,
-        signed_at: now,
-        content_hash: hash,
-      })
-      .execute()
-    await appendEvent(
-      db,
-      actor,
-      {
+  await writeSignatures(
+    db,
+    actor,
+    {
+      subject: { type: subject.type, key: subject.key, workOrderId: subject.workOrderId ?? null },
+      content,
+      meaning: signature.meaning,
+      signers: signature.signers,
+      event: {
         event_type: 'RECORD_SIGNED',
         ...subject.event,
-        data: {
-          signed_type: subject.type,
-          signed_key: subject.key,
-          ...(subject.workOrderId ? { work_order_key: subject.workOrderId } : {}),
-          signature_key: id,
-          meaning: signature.meaning,
-          role: signer.role,
-          signer_key: signer.userId,
-          full_name: signer.fullName,
-          content_hash: hash,
-        },
+        data: { signed_type: subject.type, signed_key: subject.key, ...(subject.workOrderId ? { work_order_key: subject.workOrderId } : {}) },
       },
-      now,
-    )
-  }
+    },
+    now,
+  )
 }

@@ -16,15 +16,24 @@ import type { Signer } from './signers'
 type Subject = { type: 'batch_step'; batchId: string; stepKey: string; workOrderId: string; jobId: string; phaseId: string }
 
 /**
- * Signs a batch step with each signer (the operator, then the second signer): one append-only
- * row each with the hash of the step's content as it is now (call after the step's values and
- * completion are written), and one STEP_SIGNED event each on the job, so the chain holds it too.
+ * One signature per signer of `content` (call once the signed record is written): an append-only
+ * row with the hash of the content as it is now, and an event on the record's stream carrying the
+ * same, so the event chain holds the signature too. Shared by signed steps and signed actions.
  */
-export async function signBatchStep(db: Db, actor: Actor, subject: Subject, meaning: SignatureMeaning, signers: readonly Signer[], now: Date) {
-  const key = batchStepSubject(subject.batchId, subject.stepKey)
-  const content = (await batchStepContents(db, [subject])).get(key)
-  if (content === undefined) throw new Error(`no batch step ${key} to sign`)
-  for (const signer of signers) {
+export async function writeSignatures(
+  db: Db,
+  actor: Actor,
+  signed: {
+    subject: { type: SignatureSubject; key: string; workOrderId: string | null }
+    content: unknown
+    meaning: SignatureMeaning
+    signers: readonly Signer[]
+    event: { event_type: string; subject_type: string; subject_key: string; data: Record<string, unknown> }
+  },
+  now: Date,
+): Promise<void> {
+  const { subject, content, meaning, event } = signed
+  for (const signer of signed.signers) {
     const id = crypto.randomUUID()
     const hash = contentHash(content, { meaning, role: signer.role, user_key: signer.userId, signed_at: now })
     await db
@@ -32,7 +41,7 @@ export async function signBatchStep(db: Db, actor: Actor, subject: Subject, mean
       .values({
         id,
         subject_type: subject.type,
-        subject_key: key,
+        subject_key: subject.key,
         work_order_id: subject.workOrderId,
         meaning,
         role: signer.role,
@@ -43,29 +52,37 @@ export async function signBatchStep(db: Db, actor: Actor, subject: Subject, mean
         content_hash: hash,
       })
       .execute()
-    await appendEvent(
-      db,
-      actor,
-      {
+    const data = { ...event.data, signature_key: id, meaning, role: signer.role, signer_key: signer.userId, full_name: signer.fullName, content_hash: hash }
+    await appendEvent(db, actor, { event_type: event.event_type, subject_type: event.subject_type, subject_key: event.subject_key, data }, now)
+  }
+}
+
+/**
+ * Signs a batch step with each signer (the operator, then the second signer): the hash of the
+ * step's content as it is now (call after the step's values and completion are written), and one
+ * STEP_SIGNED event each on the job.
+ */
+export async function signBatchStep(db: Db, actor: Actor, subject: Subject, meaning: SignatureMeaning, signers: readonly Signer[], now: Date) {
+  const key = batchStepSubject(subject.batchId, subject.stepKey)
+  const content = (await batchStepContents(db, [subject])).get(key)
+  if (content === undefined) throw new Error(`no batch step ${key} to sign`)
+  await writeSignatures(
+    db,
+    actor,
+    {
+      subject: { type: subject.type, key, workOrderId: subject.workOrderId },
+      content,
+      meaning,
+      signers,
+      event: {
         event_type: 'STEP_SIGNED',
         subject_type: 'job',
         subject_key: subject.jobId,
-        data: {
-          work_order_key: subject.workOrderId,
-          phase_key: subject.phaseId,
-          batch_key: subject.batchId,
-          step_key: subject.stepKey,
-          signature_key: id,
-          meaning,
-          role: signer.role,
-          signer_key: signer.userId,
-          full_name: signer.fullName,
-          content_hash: hash,
-        },
+        data: { work_order_key: subject.workOrderId, phase_key: subject.phaseId, batch_key: subject.batchId, step_key: subject.stepKey },
       },
-      now,
-    )
-  }
+    },
+    now,
+  )
 }
 
 /** True when a batch step already carries a signature (its values are then frozen). */
