@@ -148,7 +148,7 @@ async function run(ctx: BenchContext) {
         times[i]!.push(performance.now() - t0)
       }
     }
-    const { row, verdict, p50s, p50l, p99l } = scaleRow(c.label, returned, [times[0]!, times[1]!], c.kind === 'stock' ? (p50l, p99l) => p50l < 20 : undefined)
+    const { row, verdict, p50s, p50l, p99l } = scaleRow(c.label, returned, [times[0]!, times[1]!], c.kind === 'stock' ? (p50l) => p50l < 20 : undefined)
     verdicts.push(verdict)
     rows.push(row)
     console.log(`[warehouse] ${c.label}: ${p50s.toFixed(2)} / ${p50l.toFixed(2)} ms p50, p99 large ${p99l.toFixed(2)} ms (${verdict})`)

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { adminApi, createReadyUser, fillLogin, ok, signIn, uniqueName } from './helpers'
 
 /**

@@ -78,7 +78,6 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   baseURL,
 }) => {
   test.setTimeout(180_000)
-  const api = await adminApi(baseURL!)
   const operator = await createReadyUser(baseURL!, 'operator', { name: 'Op', surname: uniqueName('Floor') })
   // Two phases (phase 2 not ready), and a second work order whose job will run "on another device".
   const steps: StepSpec[] = [{ type: 'instruction', title: 'Prepara il banco', text: 'Viti M6.' }]

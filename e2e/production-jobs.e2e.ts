@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { adminApi, ok, releaseProduct, shot, signIn, uniqueName } from './helpers'
 
 const VIEWPORT = { width: 1280, height: 800 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Input, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core'
+import { Input, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { PHASE_LIMITS, type PhaseParameters, phaseParametersProblem, type ReleaseStyle } from '../../../src/domains/process/phase-parameters'
 import type { NumberRules } from '../../../src/i18n/number-text'

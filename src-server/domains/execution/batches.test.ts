@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
-import { appCode } from '../../test/fixtures'
 import { componentBatch } from './batches'
 import { newBatch, pauseJob, resumeJob, startJobs } from './start-pause'
 import { completeStep } from './steps'

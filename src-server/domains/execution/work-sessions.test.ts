@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { appCode, MINUTE, tableCounts, trpcCall } from '../../test/fixtures'
-import { ADMIN_PASSWORD, signIn, useHarness } from '../../test/harness'
+import { signIn, useHarness } from '../../test/harness'
 import { listJobs } from '../jobs/list'
 import { heartbeat } from './heartbeat'
 import { backOnline } from './offline'

@@ -1,4 +1,4 @@
-import { type Updateable, sql } from 'kysely'
+import type { Updateable } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import {
   ISSUE_ATTACHMENTS_MAX,

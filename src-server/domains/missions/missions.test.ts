@@ -361,7 +361,7 @@ describe('missions follow their movements wherever they are confirmed or cancell
     await load(T, pos.FG!, 1)
     const m = await createToLineMission(h.svc, wh, { work_order_key: s.workOrderKey })
     expect(m.lines.map((l) => l.movement.from_position_code)).toEqual(['MS-FG', 'MS-S1', 'MS-S2'])
-    const [l1, l2, l3] = m.lines.map((l) => l.movement._key) as [string, string, string]
+    const [, l2, l3] = m.lines.map((l) => l.movement._key) as [string, string, string]
     await scanMission(h.svc, wh, m._key, { position_code: 'MS-FG', item_code: t })
 
     // Too little stock: the confirmation is refused and the line stays to do (same transaction).

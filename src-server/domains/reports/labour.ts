@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { LabourReport, LabourReportInput } from '../../../src/domains/reports/schemas'
 import type { Actor, Services } from '../../context'
 import { getSettings } from '../settings/service'
-import { bucketList, dayBucketIndex, rollupCte, sessionsCte } from './queries'
+import { bucketList, dayBucketIndex, rollupCte } from './queries'
 import { rangeOut, n, round2, rollupFrame } from './service'
 
 // Labour and cost

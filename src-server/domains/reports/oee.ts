@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { type OeeReport, type OeeReportInput } from '../../../src/domains/reports/schemas'
-import { bucketList, dayBucketIndex, phaseLabel, rollupCte, sessionsCte } from './queries'
+import { bucketList, dayBucketIndex, phaseLabel, rollupCte } from './queries'
 import { type ReportSvc, rangeOut, n, ratio, rollupFrame } from './service'
 
 

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'bun:test'
 import { useHarness } from '../../test/harness'
 import { startJobs } from '../execution/start-pause'
 import { eventsOf, makeOperator, makeSetup, newKey } from '../execution/test-fixtures'
-import * as reports from './service'
 
 /** Scrap declared at batch completion (issue 16: OEE quality needs it): stored, in the event, refused above the batch. */
 describe('reports: scrapped pieces at batch completion', () => {

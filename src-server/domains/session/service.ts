@@ -65,7 +65,7 @@ export function preferencesOf(user: User): Preferences {
 }
 
 /** SPEC `POST session {user_key}`: the signed-in user's session details; another user's key is refused. */
-export async function sessionInfo(ctx: RequestCtx, auth: Auth, userKey: string): Promise<SessionInfo> {
+export async function sessionInfo(_ctx: RequestCtx, auth: Auth, userKey: string): Promise<SessionInfo> {
   if (userKey !== auth.user.id) throw forbidden('WRONG_USER_ID', 'wrong user ID')
   return sessionInfoOf(auth)
 }

@@ -23,7 +23,6 @@ describe('signatures: signed batch steps', () => {
   let op: Operator
   let guesser: Operator
   let quality: Operator
-  let plainOperator: Operator
   let setup: Awaited<ReturnType<typeof makeSetup>>
   let batch: string
   let signed: string
@@ -55,7 +54,6 @@ describe('signatures: signed batch steps', () => {
     op = await makeOperator(h, 'op.sign')
     guesser = await makeOperator(h, 'op.guess')
     quality = await makeOperator(h, 'qa.sign', 'quality')
-    plainOperator = await makeOperator(h, 'op.other')
     await h.svc.db.updateTable('users').set({ name: 'Mario', surname: 'Rossi' }).where('id', '=', op.key).execute()
     setup = await makeSetup(h.svc.db, {
       quantity: 2,

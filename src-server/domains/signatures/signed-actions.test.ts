@@ -8,7 +8,6 @@ import { makeProduct as makeJobProduct, makeWorkOrder, setJobState } from '../jo
 import { createPosition } from '../positions/service'
 import { createOperation, insertProduct } from '../process/test-helpers'
 import { createSerial } from '../serials/service'
-import { writeSettings } from '../settings/queries'
 import { makeProduct } from '../work-orders/test-fixtures'
 import { workOrderHistory } from '../work-orders/history'
 import { createMovement } from '../movements/service'

@@ -2,7 +2,6 @@
  * Creating a work order: the work order itself, its phases and one job per phase, in one
  * transaction (also inside an import's transaction).
  */
-import { sql } from 'kysely'
 import { toDbDate, type WorkOrderCreateInput, type WorkOrderDetail } from '../../../src/domains/work-orders/schemas'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'

@@ -13,6 +13,7 @@ import { toApiError } from '../../../lib/api-error'
 import { errorMessage } from '../../../lib/error-messages'
 import { trpc } from '../../../lib/trpc'
 import { CameraTextInput } from '../../../components/scan/CameraTextInput'
+import { useSearchBox } from '../../../lib/use-search-box'
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined)
 
@@ -40,14 +41,8 @@ function SerialsOverview() {
   const min = settings.data?.autocomplete_min_chars_serials ?? 3
   const products = useQuery({ ...trpc.products.list.queryOptions({ page_size: 100, sort: 'code' }), staleTime: 60_000 })
 
-  const [typed, setTyped] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(typed.trim(), 300)
-  useEffect(() => {
-    // Shorter than the minimum: nothing is searched, the hint says how many characters it needs.
-    const q = debounced.length >= min ? debounced : undefined
-    if (q !== search.q) setSearch({ q })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced, min])
+  // Shorter than the minimum: nothing is searched, the hint says how many characters it needs.
+  const [typed, setTyped] = useSearchBox(search.q, (q) => setSearch({ q }), { min })
   const tooShort = typed.trim().length > 0 && typed.trim().length < min
 
   const input = {

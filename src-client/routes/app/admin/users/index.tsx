@@ -1,9 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
-import { useEffect, useMemo, useState } from 'react'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useMemo } from 'react'
 import { isScope, SCOPES, type Scope } from '../../../../../src/auth/scopes'
 import { USER_SORTS, type UserRow, type UserSort } from '../../../../../src/domains/users/schemas'
 import { formatDate, formatDateTime } from '../../../../../src/i18n/format'
@@ -14,6 +13,7 @@ import { useSession } from '../../../../lib/use-auth'
 import { SCOPE_LABELS } from '../../../../lib/scope-labels'
 import { invalidateUsers, PermissionBadges, StatusDot, UserAvatar } from './-user-ui'
 import { pageNumber, pick, searchText } from '../../../../lib/list-search'
+import { useSearchBox } from '../../../../lib/use-search-box'
 
 const PAGE_SIZE = 20
 const STATUSES = ['active', 'archived', 'all'] as const
@@ -59,16 +59,7 @@ function UsersList() {
     navigate({ search: (prev) => ({ ...prev, ...(resetPage ? { page: undefined } : {}), ...patch }), replace: true })
 
   // Typing searches on the server, once the admin pauses.
-  const [text, setText] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  const router = useRouter()
-  useEffect(() => {
-    const q = debounced.trim() || undefined
-    // The admin may have opened a user meanwhile: a late search must not bring the list back.
-    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/admin/users') return
-    if (q !== search.q) setSearch({ q })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
+  const [text, setText] = useSearchBox(search.q, (q) => setSearch({ q }))
 
   const input = {
     search: search.q,

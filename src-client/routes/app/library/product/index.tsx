@@ -1,9 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Box, Button, Group, Image, SegmentedControl, Stack, Text, Title } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
-import { useEffect, useMemo, useState } from 'react'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useEffect, useMemo } from 'react'
 import { PRODUCT_SORTS, PRODUCT_STATES, type ProductState } from '../../../../../src/domains/products/schemas'
 import { formatDate, formatDateTime } from '../../../../../src/i18n/format'
 import { isUuid } from '../../../../../src/uuid'
@@ -15,6 +14,7 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { trpc } from '../../../../lib/trpc'
 import { pageNumber, pick, searchText } from '../../../../lib/list-search'
 import { CameraTextInput } from '../../../../components/scan/CameraTextInput'
+import { useSearchBox } from '../../../../lib/use-search-box'
 
 const PAGE_SIZE = 25
 type Sort = (typeof PRODUCT_SORTS)[number]
@@ -45,7 +45,6 @@ function ProductList() {
   const { t, i18n } = useLingui()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const router = useRouter()
   const state = search.state ?? 'active'
   const page = search.page ?? 1
   const tagKeys = useMemo(() => (search.tags ? search.tags.split(',') : []), [search.tags])
@@ -54,15 +53,7 @@ function ProductList() {
     navigate({ search: (prev) => ({ ...prev, ...(resetPage ? { page: undefined } : {}), ...patch }), replace: true })
 
   // Typing searches on the server once the user pauses.
-  const [text, setText] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  useEffect(() => {
-    const q = debounced.trim() || undefined
-    // A product may have been opened meanwhile: a late search must not bring the list back.
-    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/library/product') return
-    if (q !== search.q) setSearch({ q })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
+  const [text, setText] = useSearchBox(search.q, (q) => setSearch({ q }))
 
   const input = {
     search: search.q,

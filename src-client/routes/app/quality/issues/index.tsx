@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, useNavigate, useRouter } from '@tanstack/react-router'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { ISSUE_CONTEXT_TYPES, type IssueContextType } from '../../../../../src/domains/issues/schemas'
 import type { SortingState } from '../../../../components/DataTable'
@@ -16,9 +15,9 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import { useLive } from '../../../../lib/live'
 import { trpc } from '../../../../lib/trpc'
+import { useSearchBox } from '../../../../lib/use-search-box'
 
 const PAGE_SIZE = 25
-const PATH = '/app/quality/issues'
 
 export const Route = createFileRoute('/app/quality/issues/')({
   validateSearch: validateIssuesSearch,
@@ -118,23 +117,9 @@ function IssuesOverview() {
 /** Text (searched once the user pauses), type, context and the opening dates. */
 function Filters({ search, setSearch }: { search: IssuesSearch; setSearch: (patch: Partial<IssuesSearch>) => void }) {
   const { t, i18n } = useLingui()
-  const router = useRouter()
   // Every type, inactive ones too: older issues keep theirs.
   const types = useQuery({ ...trpc.issueTypes.list.queryOptions({ sort: 'name' }), staleTime: 60_000 })
-  const [text, setText] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  useEffect(() => {
-    const q = debounced.trim() || undefined
-    // An issue may have been opened meanwhile: a late search must not bring the list back.
-    if (router.state.location.pathname.replace(/\/$/, '') !== PATH) return
-    if (q !== search.q) setSearch({ q })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
-  // Filters cleared (or back in history): the box follows the URL.
-  useEffect(() => {
-    if ((search.q ?? '') !== text.trim()) setText(search.q ?? '')
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [search.q])
+  const [text, setText] = useSearchBox(search.q, (q) => setSearch({ q }))
 
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core'
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'

@@ -91,7 +91,6 @@ const sameLines = (a: DraftLine[], b: DraftLine[]) =>
 
 /** Server refusals tied to one line, and which input they belong to. */
 const QUANTITY_CODES = ['BOM_QUANTITY_NOT_POSITIVE']
-const ITEM_CODES = ['BOM_ITEM_REPEATED', 'BOM_CYCLE', 'BOM_ITEM_INACTIVE', 'UNKNOWN_PRODUCT']
 
 /**
  * The bill of materials (SPEC 3 Bom line, 5): lines grouped by phase. Its own edit mode, separate

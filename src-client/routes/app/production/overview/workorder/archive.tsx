@@ -1,9 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, useNavigate, useRouter } from '@tanstack/react-router'
-import { useEffect, useMemo, useState } from 'react'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useMemo, useState } from 'react'
 import type { WorkOrderListItem } from '../../../../../../src/domains/work-orders/schemas'
 import { formatDate } from '../../../../../../src/i18n/format'
 import { type DataColumn, DataTable } from '../../../../../components/DataTable'
@@ -11,6 +10,7 @@ import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { invalidateWorkOrders, ProgressCell, StatusBadge } from '../../workorder/-workorder-ui'
 import { pageNumber, searchText } from '../../../../../lib/list-search'
+import { useSearchBox } from '../../../../../lib/use-search-box'
 
 const PAGE_SIZE = 50
 
@@ -26,16 +26,8 @@ function WorkOrderArchive() {
   const { t, i18n } = useLingui()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const router = useRouter()
   const page = search.page ?? 1
-  const [text, setText] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  useEffect(() => {
-    const q = debounced.trim() || undefined
-    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/production/overview/workorder/archive') return
-    if (q !== search.q) navigate({ search: { q }, replace: true })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
+  const [text, setText] = useSearchBox(search.q, (q) => navigate({ search: { q }, replace: true }))
 
   const list = useQuery({
     ...trpc.workOrders.list.queryOptions({ archived: true, search: search.q, page, page_size: PAGE_SIZE }),

@@ -1,9 +1,8 @@
 import { arrayMove } from '@dnd-kit/sortable'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Anchor, Button, Group, Select, Stack, Text } from '@mantine/core'
-import { useDebouncedValue } from '@mantine/hooks'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import * as v from 'valibot'
 import {
@@ -31,6 +30,8 @@ import { QueuePositionMenu } from './-queue-position'
 import { SortableTable, type SortableColumn } from './-sortable-table'
 import { pageNumber, pick, searchText } from '../../../../../lib/list-search'
 import { CameraTextInput } from '../../../../../components/scan/CameraTextInput'
+import { useDebouncedValue } from '@mantine/hooks'
+import { useSearchBox } from '../../../../../lib/use-search-box'
 
 const PAGE_SIZE = 50
 
@@ -74,7 +75,6 @@ function WorkOrderList() {
   const { t, i18n } = useLingui()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const router = useRouter()
   const page = search.page ?? 1
   const sort = search.sort ?? 'queue'
   const dir = search.dir ?? 'asc'
@@ -82,14 +82,7 @@ function WorkOrderList() {
   const setSearch = (patch: Partial<ListSearch>, resetPage = true) =>
     navigate({ search: (prev) => ({ ...prev, ...(resetPage ? { page: undefined } : {}), ...patch }), replace: true })
 
-  const [text, setText] = useState(search.q ?? '')
-  const [debounced] = useDebouncedValue(text, 300)
-  useEffect(() => {
-    const q = debounced.trim() || undefined
-    if (router.state.location.pathname.replace(/\/$/, '') !== '/app/production/overview/workorder') return
-    if (q !== search.q) setSearch({ q })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced])
+  const [text, setText] = useSearchBox(search.q, (q) => setSearch({ q }))
 
   // The product filter searches on the server; once one is chosen its label fills the box.
   const [productSearch, setProductSearch] = useState('')
