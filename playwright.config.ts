@@ -23,6 +23,8 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     locale: 'en-US',
     screenshot: 'only-on-failure',
+    // The app honours reduced motion (theme.ts): no waiting on transitions between actions.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     // The app's service worker (issue 24) registers a few seconds after load; requests it answers
     // bypass page.route. Specs that test the installed app allow it (operator-offline-queue).

@@ -10,6 +10,8 @@ import { type CSSVariablesResolver, createTheme } from '@mantine/core'
 export const theme = createTheme({
   primaryColor: 'teal',
   defaultRadius: 'md',
+  // A tablet (or a person) that asks for less motion gets none: modals, menus and toasts appear at once.
+  respectReducedMotion: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   components: {
     Modal: { styles: { content: { background: 'var(--mes-surface-2)' }, header: { background: 'var(--mes-surface-2)' } } },
