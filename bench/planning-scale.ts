@@ -252,7 +252,7 @@ async function run(ctx: BenchContext) {
       `Command: \`${ctx.command}\``,
       '',
       `Databases: ${seeded.map((s) => `${s.name} ${s.workOrders} work orders / ${s.ids.jobs} jobs`).join('; ')} (seeded with generate_series, VACUUM ANALYZEd).`,
-      `Timing: the service functions the API calls (listWorkOrders; listJobs: one query per page, first page of 50 unless said; getJobAssignment as the operator op7: their queue + the unassigned jobs, up to 500 each; getSiteQueue: every active work order), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
+      `Timing: the service functions the API calls (listWorkOrders; listJobs: one query per page, first page of 50 unless said; getJobAssignment as the operator op7: the first page of their queue + of the unassigned jobs, 50 each; getSiteQueue: the first keyset page of 100 active work orders), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
       `Machine: ${machineLine([`PostgreSQL ${version}`])}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}.`,
       `Load (uptime) before the timing: ${loadBefore}; after: ${loadAverage()}. "load 1 min" is the 1-minute load average when each query's runs ended (2 cores).`,
       '',
