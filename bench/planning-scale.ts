@@ -60,14 +60,18 @@ export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; 
   await sql`create temp table opn as select id, row_number() over (order by username) - 1 as n from users where scope = 'operator'`.execute(db)
   await sql`insert into operations (name, default_phase_steps) values ('Bench', '[]')`.execute(db)
   await sql`insert into products (code, description) select 'P' || lpad(i::text, 4, '0'), 'Prodotto ' || i from generate_series(0, ${PRODUCTS - 1}) i`.execute(db)
-  await sql`create temp table pn as select id, row_number() over (order by code) - 1 as n from products`.execute(db)
-  await sql`insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps)
-    select pn.id, k, 'Fase ' || k, (select id from operations limit 1), dn.id, ${params}::jsonb, ${steps}::jsonb
+  // Each product released once (revision 1): work orders are made from a released revision, and
+  // the released phases are the ones their jobs point at (no draft: nothing here edits a process).
+  await sql`insert into product_revisions (product_id, number, reason) select id, 1, 'Bench' from products`.execute(db)
+  await sql`create temp table pn as select p.id, r.id as revision_id, row_number() over (order by p.code) - 1 as n
+    from products p join product_revisions r on r.product_id = p.id`.execute(db)
+  await sql`insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps, revision_id)
+    select pn.id, k, 'Fase ' || k, (select id from operations limit 1), dn.id, ${params}::jsonb, ${steps}::jsonb, pn.revision_id
     from pn cross join generate_series(1, ${PHASES}) k join dn on dn.n = (k - 1) % 4`.execute(db)
 
   // Work orders: the site queue is their number; every fifth one is archived (finished).
-  await sql`insert into work_orders (code, product_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
-    select 'WO' || lpad(i::text, 6, '0'), pn.id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
+  await sql`insert into work_orders (code, product_id, revision_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
+    select 'WO' || lpad(i::text, 6, '0'), pn.id, pn.revision_id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
       i % ${criticalEvery} = 3, case when i % 5 = 0 then 'completed' else 'active' end, case when i % 5 = 0 then now() end, i, 0
     from generate_series(1, ${workOrders}) i join pn on pn.n = i % ${PRODUCTS}
     order by i`.execute(db)
