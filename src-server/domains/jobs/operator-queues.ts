@@ -68,7 +68,7 @@ const cut = (rows: JobRow[], page: Page) => ({ jobs: rows.slice(0, page.limit), 
  */
 export async function getJobAssignment(svc: Services, actor: Actor, input: JobAssignmentQuery): Promise<JobAssignment> {
   const queuePage: Page = { limit: input.limit ?? QUEUE_PAGE_DEFAULT, offset: input.offset ?? 0 }
-  const unassignedPage: Page = { limit: input.unassigned_limit ?? queuePage.limit, offset: input.unassigned_offset ?? 0 }
+  const unassignedPage: Page = { limit: input.unassigned_limit ?? QUEUE_PAGE_DEFAULT, offset: input.unassigned_offset ?? 0 }
   const production = hasScope(actor.scope, 'production')
   const userKey = input.user_key ?? (production ? undefined : actor.userId)
   if (!production && userKey !== actor.userId) throw forbidden('OWN_QUEUE_ONLY', 'operators read their own queue only')

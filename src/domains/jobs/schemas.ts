@@ -240,8 +240,8 @@ const QueueOffset = v.optional(v.pipe(v.number(), v.integer('expected a whole nu
 /**
  * `GET job-assignment`: `user_key` narrows to one operator. Each list is paged on its own:
  * `limit`/`offset` for the operators' queues (in queue order), `unassigned_limit`/`unassigned_offset`
- * for the unassigned jobs (in site order); limits default to QUEUE_PAGE_DEFAULT (unassigned_limit
- * to `limit`), 0 leaves that list empty (its `more` still says whether it has jobs there).
+ * for the unassigned jobs (in site order); each limit defaults to QUEUE_PAGE_DEFAULT, and 0 leaves
+ * that list empty (its `more` still says whether it has jobs there).
  */
 export const JobAssignmentQuery = v.object({
   user_key: v.optional(Uuid('user_key')),

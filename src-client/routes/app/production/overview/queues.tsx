@@ -44,7 +44,7 @@ const collision: CollisionDetection = (args) => {
 function OperatorQueues() {
   const { t } = useLingui()
   // The board shows up to MAX_QUEUE_JOBS per queue (its cards say when more follow), as before paging.
-  const assignment = useQuery(trpc.jobs.assignment.queryOptions({ limit: MAX_QUEUE_JOBS }))
+  const assignment = useQuery(trpc.jobs.assignment.queryOptions({ limit: MAX_QUEUE_JOBS, unassigned_limit: MAX_QUEUE_JOBS }))
   const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
   const [search, setSearch] = useState('')
   const [busyOnly, setBusyOnly] = useState(false)
