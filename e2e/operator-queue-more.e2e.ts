@@ -29,7 +29,8 @@ test('operator queue: the first 50 jobs, then "Show more" loads the rest in orde
   await expect(page).toHaveURL(/\/app\/operator\/select-job/)
   const cards = page.getByTestId('job-card')
   const shown = () => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-job-key')))
-  await expect(cards).toHaveCount(50)
+  // Sign-in and the first read on a busy shared machine: more than the default 10 s at times.
+  await expect(cards).toHaveCount(50, { timeout: 30_000 })
   expect(await shown()).toEqual(queue.slice(0, 50))
 
   const more = page.getByTestId('show-more-queue')
@@ -37,7 +38,7 @@ test('operator queue: the first 50 jobs, then "Show more" loads the rest in orde
   await expect(more).toHaveText('Show more')
   await page.screenshot({ path: `${SHOTS_DIR}/operator-queue-show-more.png` })
   await more.click()
-  await expect(cards).toHaveCount(63)
+  await expect(cards).toHaveCount(63, { timeout: 30_000 })
   expect(await shown()).toEqual(queue)
   await expect(more).toHaveCount(0)
 
