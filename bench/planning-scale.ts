@@ -60,14 +60,18 @@ export async function seed(db: Db, workOrders: number): Promise<{ jobs: number; 
   await sql`create temp table opn as select id, row_number() over (order by username) - 1 as n from users where scope = 'operator'`.execute(db)
   await sql`insert into operations (name, default_phase_steps) values ('Bench', '[]')`.execute(db)
   await sql`insert into products (code, description) select 'P' || lpad(i::text, 4, '0'), 'Prodotto ' || i from generate_series(0, ${PRODUCTS - 1}) i`.execute(db)
-  await sql`create temp table pn as select id, row_number() over (order by code) - 1 as n from products`.execute(db)
-  await sql`insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps)
-    select pn.id, k, 'Fase ' || k, (select id from operations limit 1), dn.id, ${params}::jsonb, ${steps}::jsonb
+  // Each product released once (revision 1): work orders are made from a released revision, and
+  // the released phases are the ones their jobs point at (no draft: nothing here edits a process).
+  await sql`insert into product_revisions (product_id, number, reason) select id, 1, 'Bench' from products`.execute(db)
+  await sql`create temp table pn as select p.id, r.id as revision_id, row_number() over (order by p.code) - 1 as n
+    from products p join product_revisions r on r.product_id = p.id`.execute(db)
+  await sql`insert into product_phases (product_id, position, name, operation_id, department_id, parameters, steps, revision_id)
+    select pn.id, k, 'Fase ' || k, (select id from operations limit 1), dn.id, ${params}::jsonb, ${steps}::jsonb, pn.revision_id
     from pn cross join generate_series(1, ${PHASES}) k join dn on dn.n = (k - 1) % 4`.execute(db)
 
   // Work orders: the site queue is their number; every fifth one is archived (finished).
-  await sql`insert into work_orders (code, product_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
-    select 'WO' || lpad(i::text, 6, '0'), pn.id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
+  await sql`insert into work_orders (code, product_id, revision_id, planned_qt, due_by, critical, status, archived_at, sequence, completed_qt)
+    select 'WO' || lpad(i::text, 6, '0'), pn.id, pn.revision_id, 10 + 2 * (i % 20), current_date + ((i * 7) % 121 - 60),
       i % ${criticalEvery} = 3, case when i % 5 = 0 then 'completed' else 'active' end, case when i % 5 = 0 then now() end, i, 0
     from generate_series(1, ${workOrders}) i join pn on pn.n = i % ${PRODUCTS}
     order by i`.execute(db)
@@ -252,7 +256,7 @@ async function run(ctx: BenchContext) {
       `Command: \`${ctx.command}\``,
       '',
       `Databases: ${seeded.map((s) => `${s.name} ${s.workOrders} work orders / ${s.ids.jobs} jobs`).join('; ')} (seeded with generate_series, VACUUM ANALYZEd).`,
-      `Timing: the service functions the API calls (listWorkOrders; listJobs: one query per page, first page of 50 unless said; getJobAssignment as the operator op7: their queue + the unassigned jobs, up to 500 each; getSiteQueue: every active work order), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
+      `Timing: the service functions the API calls (listWorkOrders; listJobs: one query per page, first page of 50 unless said; getJobAssignment as the operator op7: the first page of their queue + of the unassigned jobs, 50 each; getSiteQueue: the first keyset page of 100 active work orders), in process over one pg pool per database; ${runs} runs after 3 warm-ups, small and large interleaved.`,
       `Machine: ${machineLine([`PostgreSQL ${version}`])}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}.`,
       `Load (uptime) before the timing: ${loadBefore}; after: ${loadAverage()}. "load 1 min" is the 1-minute load average when each query's runs ended (2 cores).`,
       '',

@@ -225,12 +225,12 @@ test.describe('production: operator queues, history in words, site queue positio
     test.setTimeout(120_000)
     const api = await adminApi(baseURL!)
     // More than one page of 50: the target is created last, so it sits at the end of the queue.
-    const queued: number = (await ok(await api.get('/api/queue/site/0'))).work_orders.length
+    const queued: number = (await ok(await api.get('/api/queue/site/0?limit=1000'))).work_orders.length
     await releaseProduct(api, plant.productKey)
     for (let i = queued; i < 52; i++) plant.extra.push((await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } })))._key)
     const target = await ok(await api.post('/api/work-order', { data: { product_key: plant.productKey, quantity: 1 } }))
     plant.extra.push(target._key)
-    const total: number = (await ok(await api.get('/api/queue/site/0'))).work_orders.length
+    const total: number = (await ok(await api.get('/api/queue/site/0?limit=1000'))).work_orders.length
     const lastPage = Math.ceil(total / 50)
 
     await page.setViewportSize({ width: 1280, height: 800 })

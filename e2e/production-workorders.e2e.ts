@@ -36,8 +36,17 @@ async function newWorkOrder(api: APIRequestContext, productKey: string, quantity
   return (await res.json()).detail as { _key: string; code: string }
 }
 
+/** The whole site queue, page after page (GET queue/site/0 answers a keyset page at a time). */
 async function queueKeys(api: APIRequestContext): Promise<string[]> {
-  return ((await (await api.get('/api/queue/site/0')).json()).detail.work_orders as { _key: string }[]).map((w) => w._key)
+  const keys: string[] = []
+  let cursor: string | null = null
+  do {
+    const res = await api.get(`/api/queue/site/0?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)
+    const detail: { work_orders: { _key: string }[]; next_cursor: string | null } = (await res.json()).detail
+    keys.push(...detail.work_orders.map((w) => w._key))
+    cursor = detail.next_cursor
+  } while (cursor)
+  return keys
 }
 
 /** Drags a row by its handle onto another row (mouse: the pointer sensor starts after a small move). */
@@ -189,9 +198,19 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   await expect(page.locator(`tr[data-row-key="${woKey}"]`).getByTestId('wo-on-time')).toBeVisible()
   const before = await queueKeys(api)
   expect(before.slice(0, 3)).toEqual([woKey, second._key, third._key])
-  // The last one goes before the first of the three.
+  // The last one goes before the first of the three: one move (queue/move), the queue is
+  // neither read nor saved whole.
+  const queueCalls: string[] = []
+  const watch = (req: { url: () => string }) => {
+    const procedures = /\/api\/trpc\/([\w.,]+)/.exec(req.url())?.[1]?.split(',') ?? []
+    queueCalls.push(...procedures.filter((p) => /^workOrders\.(queue|saveQueue|moveInQueue)$/.test(p)))
+    if (/\/api\/queue/.test(req.url())) queueCalls.push(req.url())
+  }
+  page.on('request', watch)
   await dragRow(page, third._key, woKey)
   await expect(notice(page, 'Queue saved')).toBeVisible()
+  page.off('request', watch)
+  expect(queueCalls).toEqual(['workOrders.moveInQueue'])
   const after = await queueKeys(api)
   expect(after).toEqual([third._key, woKey, second._key, ...before.slice(3)])
   const rowKeys = await page.locator('tbody tr[data-row-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')))

@@ -90,7 +90,9 @@ export const jobsApi = useCases('jobs', {
   assignment: query({
     summary:
       "Operator queues: detail.assigned_jobs_by_operator (each operator's open jobs in queue order) and detail.unassigned_jobs; " +
-      'user_key narrows to one operator; an operator reads only their own queue',
+      'user_key narrows to one operator; an operator reads only their own queue. Each list is a page: limit/offset for the queues, ' +
+      'unassigned_limit/unassigned_offset for the unassigned jobs (each limit defaults to 50, at most 500; ' +
+      '0 leaves the list empty); more / unassigned_more say that jobs follow the page',
     access: readers,
     input: JobAssignmentQuery,
     response: JobAssignment,

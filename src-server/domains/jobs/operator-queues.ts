@@ -6,8 +6,10 @@ import { sql } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import {
   type JobAssignment,
+  type JobAssignmentQuery,
   type JobRow,
   MAX_QUEUE_JOBS,
+  QUEUE_PAGE_DEFAULT,
   type OperatorQueue,
   type OperatorQueueInput,
   type OperatorRow,
@@ -41,23 +43,32 @@ function queueRows(db: Db, day: string, independentAllowed: boolean) {
 const stripRn = (rows: (JobRow & { rn: number })[]): JobRow[] => rows.map(({ rn: _rn, ...row }) => row)
 
 /**
- * One operator's queue, its first `limit` jobs. In site order the jobs' own copy of the sequence
+ * One operator's queue, `limit` jobs after the first `offset`. In site order the jobs' own copy of the sequence
  * walks jobs_open_by_operator_queue and stops after the page, however long the queue (thousands of
  * open jobs cost the same as ten); an independent queue sorts the operator's open jobs first.
  */
-function oneQueue(db: Db, day: string, userId: string, independent: boolean, limit: number) {
+function oneQueue(db: Db, day: string, userId: string, independent: boolean, page: Page) {
   const q = selectJobRow(jobsJoined(db).where('wo.archived_at', 'is', null).where('j.status', '<>', 'closed').where('j.operator_id', '=', userId), day)
   return siteOrder(independent ? q.orderBy(sql`j.queue_position asc nulls last`) : q, true)
-    .limit(limit)
+    .offset(page.offset)
+    .limit(page.limit + 1)
     .execute()
 }
 
+/** A page of one list: `limit` jobs after the first `offset` (one more is read to know whether more follow). */
+type Page = { limit: number; offset: number }
+
+const cut = (rows: JobRow[], page: Page) => ({ jobs: rows.slice(0, page.limit), more: rows.length > page.limit })
+
 /**
  * `GET job-assignment` (SPEC 3 Job assignment): each operator's open jobs in queue order and
- * the unassigned ones (in site order, where the settings allow unassigned jobs). Production reads
- * every operator (or the one named by `user_key`); an operator reads only their own queue.
+ * the unassigned ones (in site order, where the settings allow unassigned jobs), each list a page
+ * (QUEUE_PAGE_DEFAULT jobs unless asked, `more` when others follow). Production reads every
+ * operator (or the one named by `user_key`); an operator reads only their own queue.
  */
-export async function getJobAssignment(svc: Services, actor: Actor, input: { user_key?: string }): Promise<JobAssignment> {
+export async function getJobAssignment(svc: Services, actor: Actor, input: JobAssignmentQuery): Promise<JobAssignment> {
+  const queuePage: Page = { limit: input.limit ?? QUEUE_PAGE_DEFAULT, offset: input.offset ?? 0 }
+  const unassignedPage: Page = { limit: input.unassigned_limit ?? QUEUE_PAGE_DEFAULT, offset: input.unassigned_offset ?? 0 }
   const production = hasScope(actor.scope, 'production')
   const userKey = input.user_key ?? (production ? undefined : actor.userId)
   if (!production && userKey !== actor.userId) throw forbidden('OWN_QUEUE_ONLY', 'operators read their own queue only')
@@ -113,13 +124,14 @@ export async function getJobAssignment(svc: Services, actor: Actor, input: { use
   const byOperator = new Map<string, JobRow[]>()
   if (userKey) {
     const independent = operators[0]!.independent && settings.independent_queue_reordering
-    byOperator.set(userKey, await oneQueue(svc.db, day, userKey, independent, MAX_QUEUE_JOBS + 1))
+    byOperator.set(userKey, await oneQueue(svc.db, day, userKey, independent, queuePage))
   } else {
     const inner = queueRows(svc.db, day, settings.independent_queue_reordering).where('j.operator_id', 'is not', null).as('q')
     const assigned = (await svc.db
       .selectFrom(inner)
       .selectAll()
-      .where('q.rn', '<=', MAX_QUEUE_JOBS + 1)
+      .where('q.rn', '>', queuePage.offset)
+      .where('q.rn', '<=', queuePage.offset + queuePage.limit + 1)
       .orderBy('q.operator_key')
       .orderBy('q.rn')
       .execute()) as unknown as (JobRow & { rn: number })[]
@@ -133,8 +145,7 @@ export async function getJobAssignment(svc: Services, actor: Actor, input: { use
     const rows = byOperator.get(operator._key) ?? []
     return {
       operator: { ...operator, independent: operator.independent && settings.independent_queue_reordering },
-      jobs: rows.slice(0, MAX_QUEUE_JOBS),
-      more: rows.length > MAX_QUEUE_JOBS,
+      ...cut(rows, queuePage),
     }
   })
   let unassigned: JobRow[] = []
@@ -142,14 +153,12 @@ export async function getJobAssignment(svc: Services, actor: Actor, input: { use
     unassigned = await siteOrder(
       selectJobRow(jobsJoined(svc.db).where('wo.archived_at', 'is', null).where('j.status', '<>', 'closed').where('j.operator_id', 'is', null), day),
     )
-      .limit(MAX_QUEUE_JOBS + 1)
+      .offset(unassignedPage.offset)
+      .limit(unassignedPage.limit + 1)
       .execute()
   }
-  return {
-    assigned_jobs_by_operator: queues,
-    unassigned_jobs: unassigned.slice(0, MAX_QUEUE_JOBS),
-    unassigned_more: unassigned.length > MAX_QUEUE_JOBS,
-  }
+  const rest = cut(unassigned, unassignedPage)
+  return { assigned_jobs_by_operator: queues, unassigned_jobs: rest.jobs, unassigned_more: rest.more }
 }
 
 /**
@@ -224,6 +233,6 @@ export async function saveOperatorQueue(svc: Services, actor: Actor, userKey: st
     if (Object.keys(data).length === 0) return
     await appendEvent(trx, actor, { event_type: 'OPERATOR_QUEUE_UPDATED', subject_type: 'user', subject_key: userKey, data }, now)
   })
-  const assignment = await getJobAssignment(svc, { ...actor, scope: `${actor.scope} production` }, { user_key: userKey })
+  const assignment = await getJobAssignment(svc, { ...actor, scope: `${actor.scope} production` }, { user_key: userKey, limit: MAX_QUEUE_JOBS, unassigned_limit: 0 })
   return assignment.assigned_jobs_by_operator[0]!
 }

@@ -11,6 +11,7 @@ import {
   SearchOpts,
   SearchOptsInput,
   SiteQueue,
+  SiteQueueInput,
   WorkOrderCreateInput,
   WorkOrderDetail,
   WorkOrderListInput,
@@ -103,12 +104,14 @@ export const workOrdersApi = useCases('work orders', {
     run: (ctx, input) => productChoices(ctx, input.search),
   }),
   queue: query({
-    summary: "The site queue (site_key '0'): every work order not archived, in order",
+    summary:
+      "The site queue (site_key '0'): the work orders not archived, in order, a page at a time: limit (default 100, at most 1000) " +
+      'and cursor (the next_cursor of the page before; null on the last page). Moving one work order: POST queue/move.',
     access: readers,
-    input: v.object({ site_key: Key }),
+    input: SiteQueueInput,
     response: SiteQueue,
     rest: { method: 'get', path: '/queue/site/{site_key}' },
-    run: (ctx, input) => getSiteQueue(ctx, input.site_key),
+    run: (ctx, input) => getSiteQueue(ctx, input),
   }),
   saveQueue: mutation({
     summary:

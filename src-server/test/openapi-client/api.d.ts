@@ -1576,7 +1576,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The site queue (site_key '0'): every work order not archived, in order
+         * The site queue (site_key '0'): the work orders not archived, in order, a page at a time: limit (default 100, at most 1000) and cursor (the next_cursor of the page before; null on the last page). Moving one work order: POST queue/move.
          * @description Needs permission: production or quality or traceability or reporting.
          */
         get: operations["get_queue_site_site_key"];
@@ -1816,7 +1816,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Operator queues: detail.assigned_jobs_by_operator (each operator's open jobs in queue order) and detail.unassigned_jobs; user_key narrows to one operator; an operator reads only their own queue
+         * Operator queues: detail.assigned_jobs_by_operator (each operator's open jobs in queue order) and detail.unassigned_jobs; user_key narrows to one operator; an operator reads only their own queue. Each list is a page: limit/offset for the queues, unassigned_limit/unassigned_offset for the unassigned jobs (each limit defaults to 50, at most 500; 0 leaves the list empty); more / unassigned_more say that jobs follow the page
          * @description Needs permission: production or operator.
          */
         get: operations["get_job_assignment"];
@@ -10259,7 +10259,10 @@ export interface operations {
     };
     get_queue_site_site_key: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 site_key: string;
@@ -10291,6 +10294,7 @@ export interface operations {
                                 due_by: string | null;
                                 sequence: number;
                             }[];
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -10353,6 +10357,7 @@ export interface operations {
                                 due_by: string | null;
                                 sequence: number;
                             }[];
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -11418,6 +11423,10 @@ export interface operations {
         parameters: {
             query?: {
                 user_key?: string;
+                limit?: number;
+                offset?: number;
+                unassigned_limit?: number;
+                unassigned_offset?: number;
             };
             header?: never;
             path?: never;

@@ -212,11 +212,16 @@ export const OperatorListInput = v.object({ department_key: v.optional(Uuid('dep
 
 /** Jobs per queue returned at most; `more` says some were left out. */
 export const MAX_QUEUE_JOBS = 500
+/** Jobs per list a `GET job-assignment` answers unless `limit` says otherwise (the first screen). */
+export const QUEUE_PAGE_DEFAULT = 50
+/** The furthest a queue page may start (offset paging: enough for any real queue, bounded cost). */
+export const MAX_QUEUE_OFFSET = 100_000
 
 export const OperatorQueue = v.object({
   operator: OperatorRow,
-  /** In queue order: site order, or the operator's own order when independent. */
+  /** In queue order: site order, or the operator's own order when independent (the page asked for). */
   jobs: v.array(JobRow),
+  /** More jobs follow this page (ask again with `offset` + the jobs shown). */
   more: v.boolean(),
 })
 export type OperatorQueue = v.InferOutput<typeof OperatorQueue>
@@ -229,7 +234,23 @@ export const JobAssignment = v.object({
 })
 export type JobAssignment = v.InferOutput<typeof JobAssignment>
 
-export const JobAssignmentQuery = v.object({ user_key: v.optional(Uuid('user_key')) })
+const QueueLimit = v.optional(v.pipe(v.number(), v.integer('expected a whole number'), v.minValue(0), v.maxValue(MAX_QUEUE_JOBS)))
+const QueueOffset = v.optional(v.pipe(v.number(), v.integer('expected a whole number'), v.minValue(0), v.maxValue(MAX_QUEUE_OFFSET)))
+
+/**
+ * `GET job-assignment`: `user_key` narrows to one operator. Each list is paged on its own:
+ * `limit`/`offset` for the operators' queues (in queue order), `unassigned_limit`/`unassigned_offset`
+ * for the unassigned jobs (in site order); each limit defaults to QUEUE_PAGE_DEFAULT, and 0 leaves
+ * that list empty (its `more` still says whether it has jobs there).
+ */
+export const JobAssignmentQuery = v.object({
+  user_key: v.optional(Uuid('user_key')),
+  limit: QueueLimit,
+  offset: QueueOffset,
+  unassigned_limit: QueueLimit,
+  unassigned_offset: QueueOffset,
+})
+export type JobAssignmentQuery = v.InferOutput<typeof JobAssignmentQuery>
 
 /** `PUT queue/operator/{key}` (SPEC 7): `independent` and/or `jobs` (the operator's jobs in the wanted order). */
 export const OperatorQueueInput = v.object({

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { SignatureView } from '../signatures/schemas'
 import { DayInput } from '../../dates'
-import { StorableText } from '../../valibot-helpers'
+import { Key, StorableText } from '../../valibot-helpers'
 import { MAX_JOB_QUANTITY } from '../jobs/schemas'
 import { RevisionRef } from '../revisions/schemas'
 
@@ -245,7 +245,19 @@ export const WorkOrderDetail = v.object({
 })
 export type WorkOrderDetail = v.InferOutput<typeof WorkOrderDetail>
 
-/** `GET queue/site/0`: the site queue, every work order not archived, in order. */
+/** Work orders per page of `GET queue/site/0` unless `limit` says otherwise, and at most. */
+export const SITE_QUEUE_PAGE_DEFAULT = 100
+export const SITE_QUEUE_PAGE_MAX = 1000
+
+/** `GET queue/site/{site_key}`: one page of the site queue; `cursor` is the `next_cursor` of the page before. */
+export const SiteQueueInput = v.object({
+  site_key: Key,
+  limit: v.optional(v.pipe(v.number(), v.integer('expected a whole number'), v.minValue(1), v.maxValue(SITE_QUEUE_PAGE_MAX))),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(200), v.regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid'))),
+})
+export type SiteQueueInput = v.InferOutput<typeof SiteQueueInput>
+
+/** `GET queue/site/0`: the site queue, the work orders not archived, in order, a page at a time. */
 export const QueueItem = v.object({
   _key: v.string(),
   code: v.string(),
@@ -256,7 +268,13 @@ export const QueueItem = v.object({
   due_by: v.nullable(v.string()),
   sequence: v.number(),
 })
-export const SiteQueue = v.object({ type: v.literal('s'), site_key: v.literal('0'), work_orders: v.array(QueueItem) })
+export const SiteQueue = v.object({
+  type: v.literal('s'),
+  site_key: v.literal('0'),
+  work_orders: v.array(QueueItem),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: v.nullable(v.string()),
+})
 export type SiteQueue = v.InferOutput<typeof SiteQueue>
 
 /** `GET work-order-search-opts`: values for the filter autocompletes (first 100 of each). */

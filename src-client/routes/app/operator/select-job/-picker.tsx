@@ -8,9 +8,10 @@ import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
 import type { StartBlocker } from '../../../../../src/domains/execution/rules'
 import { StartBlockedReason } from '../../../../components/operator/ReadOnlyBanner'
-import { firstStartable, mayRunTogether, type SelectSearch, selectedKeys, startBlockerOf, toSearch, useOperatorJobs } from './-queue'
+import { firstStartable, mayRunTogether, type MoreJobs, type SelectSearch, selectedKeys, startBlockerOf, toSearch, useOperatorJobs } from './-queue'
 
-export type Section = { title?: ReactNode; jobs: JobRow[]; empty?: ReactNode }
+/** A list of the screen; `more`: its next page can be loaded ("Mostra altri"). */
+export type Section = { title?: ReactNode; jobs: JobRow[]; empty?: ReactNode; more?: MoreJobs; testId?: string }
 
 /**
  * Job lists with selection: a tap selects a job that can start now (the start rule, against the
@@ -94,6 +95,11 @@ export function JobPicker({ sections, search, from }: { sections: (jobs: ReturnT
                   </Group>
                 )
               })
+            )}
+            {s.more && (
+              <Button variant="light" size="lg" onClick={s.more.show} loading={s.more.loading} data-testid={`show-more-${s.testId ?? 'jobs'}`}>
+                <Trans>Mostra altri</Trans>
+              </Button>
             )}
           </Stack>
         ))}

@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
-import type { JobRow } from '../../../../../src/domains/jobs/schemas'
+import { useQueries } from '@tanstack/react-query'
+import { useState } from 'react'
+import { type JobRow, QUEUE_PAGE_DEFAULT } from '../../../../../src/domains/jobs/schemas'
 import { parallelAllowed, type StartBlocker, startBlocker } from '../../../../../src/domains/execution/rules'
 import { FLOOR_TOPICS, useLive } from '../../../../lib/live'
 import { BACKGROUND, trpc } from '../../../../lib/trpc'
@@ -39,23 +40,60 @@ export function firstStartable(queue: readonly JobRow[], running: readonly JobRo
   return { blocked: waiting.some((j) => startBlockerOf(j) === null) ? 'parallel_not_allowed' : startBlockerOf(waiting[0]!, running)! }
 }
 
+/** A list shown a page at a time: `show` loads the next page ("Mostra altri"); null when none follows. */
+export type MoreJobs = { show: () => void; loading: boolean } | null
+
+/** Rows of several pages in order, each job once (a job may shift to the next page between reads). */
+const joinPages = (pages: (JobRow[] | undefined)[]) => {
+  const seen = new Set<string>()
+  return pages.flatMap((p) => p ?? []).filter((j) => !seen.has(j._key) && (seen.add(j._key), true))
+}
+
 /**
  * The operator's queue (GET job-assignment for the signed-in operator) and the unassigned jobs
- * the settings let them take; each row carries its phase's parallel_job_allowed.
+ * the settings let them take; each row carries its phase's parallel_job_allowed. The first read
+ * holds the first page of each list (the first screen costs the same however long the queue);
+ * "Mostra altri" reads the next page of that list alone (offset; the other list's limit 0).
  */
 export function useOperatorJobs() {
   const session = useSession()
   const me = session?.user_key
-  const assignment = useQuery({
-    ...trpc.jobs.assignment.queryOptions({ user_key: me }, { trpc: BACKGROUND }),
-    enabled: !!me,
-    refetchInterval: POLL_MS,
+  const [queuePages, setQueuePages] = useState(1)
+  const [unassignedPages, setUnassignedPages] = useState(1)
+  const inputs = [
+    { user_key: me },
+    ...Array.from({ length: queuePages - 1 }, (_, i) => ({ user_key: me, offset: (i + 1) * QUEUE_PAGE_DEFAULT, unassigned_limit: 0 })),
+    ...Array.from({ length: unassignedPages - 1 }, (_, i) => ({ user_key: me, limit: 0, unassigned_offset: (i + 1) * QUEUE_PAGE_DEFAULT })),
+  ]
+  const reads = useQueries({
+    queries: inputs.map((input) => ({
+      ...trpc.jobs.assignment.queryOptions(input, { trpc: BACKGROUND }),
+      enabled: !!me,
+      refetchInterval: POLL_MS,
+    })),
   })
   // A job assigned, taken away, paused or made critical by someone else shows at once.
   useLive(FLOOR_TOPICS, () => [trpc.jobs.assignment.pathKey()])
-  const queue = assignment.data?.assigned_jobs_by_operator.find((q) => q.operator._key === me)?.jobs ?? []
-  const unassigned = assignment.data?.unassigned_jobs ?? []
-  return { me, queue, unassigned, isPending: assignment.isPending, error: assignment.error }
+  const first = reads[0]!
+  const queueReads = [first, ...reads.slice(1, queuePages)]
+  const unassignedReads = [first, ...reads.slice(queuePages)]
+  const mine = (r: (typeof reads)[number]) => r.data?.assigned_jobs_by_operator.find((q) => q.operator._key === me)
+  const queue = joinPages(queueReads.map((r) => mine(r)?.jobs))
+  const unassigned = joinPages(unassignedReads.map((r) => r.data?.unassigned_jobs))
+  const lastQueue = queueReads[queueReads.length - 1]!
+  const lastUnassigned = unassignedReads[unassignedReads.length - 1]!
+  // While a next page loads the button stays, busy; once the last page says none follow it goes.
+  const more = (loading: boolean, follows: boolean | undefined, next: () => void): MoreJobs =>
+    loading ? { show: () => {}, loading } : follows ? { show: next, loading } : null
+  return {
+    me,
+    queue,
+    unassigned,
+    queueMore: more(queuePages > 1 && lastQueue.isPending, mine(lastQueue)?.more, () => setQueuePages((n) => n + 1)),
+    unassignedMore: more(unassignedPages > 1 && lastUnassigned.isPending, lastUnassigned.data?.unassigned_more, () => setUnassignedPages((n) => n + 1)),
+    isPending: first.isPending,
+    error: first.error,
+  }
 }
 
 /** Whether `keys` may run together with the jobs already running (every phase allows parallel work). */

@@ -14,10 +14,12 @@ function AllJobsPage() {
       from="all"
       search={search}
       sections={(jobs) => [
-        { title: <Trans>Assegnati a te</Trans>, jobs: jobs.queue, empty: <Trans>Nessun job nella tua coda.</Trans> },
+        { title: <Trans>Assegnati a te</Trans>, jobs: jobs.queue, more: jobs.queueMore, testId: 'queue', empty: <Trans>Nessun job nella tua coda.</Trans> },
         {
           title: <Trans>Non assegnati</Trans>,
           jobs: jobs.unassigned,
+          more: jobs.unassignedMore,
+          testId: 'unassigned',
           empty: <Trans>Nessun job non assegnato disponibile (o le impostazioni non consentono di prenderli).</Trans>,
         },
       ]}

@@ -13,7 +13,7 @@ function QueuePage() {
     <JobPicker
       from="queue"
       search={search}
-      sections={(jobs) => [{ jobs: jobs.queue, empty: <Trans>Nessun job nella tua coda.</Trans> }]}
+      sections={(jobs) => [{ jobs: jobs.queue, more: jobs.queueMore, testId: 'queue', empty: <Trans>Nessun job nella tua coda.</Trans> }]}
     />
   )
 }

@@ -17,7 +17,7 @@ import { Alert, Group, Paper, SimpleGrid, Stack, Switch, Text, TextInput } from 
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
-import type { JobRow, OperatorQueue } from '../../../../../src/domains/jobs/schemas'
+import { type JobRow, MAX_QUEUE_JOBS, type OperatorQueue } from '../../../../../src/domains/jobs/schemas'
 import { LoadError, Loading } from '../../../../components/QueryState'
 import { notifyError, notifySuccess } from '../../../../lib/notify'
 import { queryClient, trpc, trpcClient } from '../../../../lib/trpc'
@@ -43,7 +43,8 @@ const collision: CollisionDetection = (args) => {
  */
 function OperatorQueues() {
   const { t } = useLingui()
-  const assignment = useQuery(trpc.jobs.assignment.queryOptions({}))
+  // The board shows up to MAX_QUEUE_JOBS per queue (its cards say when more follow), as before paging.
+  const assignment = useQuery(trpc.jobs.assignment.queryOptions({ limit: MAX_QUEUE_JOBS, unassigned_limit: MAX_QUEUE_JOBS }))
   const settings = useQuery({ ...trpc.settings.get.queryOptions(), staleTime: 60_000 })
   const [search, setSearch] = useState('')
   const [busyOnly, setBusyOnly] = useState(false)

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet, useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ExecutionOutcome, WorkSessionView } from '../../../../../../src/domains/execution/schemas'
+import { MAX_QUEUE_JOBS } from '../../../../../../src/domains/jobs/schemas'
 import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
 import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { type DisplayState, displayState } from '../../../../../components/operator/job-state'
@@ -291,7 +292,7 @@ function OtherRunningJobs({ jobKey, running }: { jobKey: string; running: Readon
   const session = useSession()
   const others = [...running].filter((k) => k !== jobKey)
   const { data } = useQuery({
-    ...trpc.jobs.assignment.queryOptions({ user_key: session?.user_key }, { trpc: BACKGROUND }),
+    ...trpc.jobs.assignment.queryOptions({ user_key: session?.user_key, limit: MAX_QUEUE_JOBS, unassigned_limit: 0 }, { trpc: BACKGROUND }),
     enabled: others.length > 0 && !!session,
   })
   if (others.length === 0) return null

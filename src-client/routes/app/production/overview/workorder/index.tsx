@@ -18,7 +18,7 @@ import type { SortingState } from '../../../../../components/DataTable'
 import { DateField } from '../../../../../components/DateField'
 import { notifyError, notifySuccess } from '../../../../../lib/notify'
 import { FLOOR_TOPICS, useLive } from '../../../../../lib/live'
-import { queryClient, trpc, trpcClient } from '../../../../../lib/trpc'
+import { trpc, trpcClient } from '../../../../../lib/trpc'
 import {
   CriticalMarker,
   invalidateWorkOrders,
@@ -122,13 +122,9 @@ function WorkOrderList() {
     if (fromIdx < 0 || toIdx < 0) return
     setOptimistic(arrayMove(rows, fromIdx, toIdx))
     try {
-      // The whole queue, fresh, with the move applied (other pages keep their places).
-      const queue = await queryClient.fetchQuery({ ...trpc.workOrders.queue.queryOptions({ site_key: '0' }), staleTime: 0 })
-      const keys = queue.work_orders.map((w) => w._key)
-      const a = keys.indexOf(activeId)
-      const b = keys.indexOf(overId)
-      if (a < 0 || b < 0) throw new Error('queue changed')
-      await trpcClient.workOrders.saveQueue.mutate({ type: 's', site_key: '0', work_orders: arrayMove(keys, a, b) })
+      // The place the row was dropped on, counted on the whole queue (the list is the queue in
+      // order, a page at a time): one work order moves, the queue is never read or sent whole.
+      await trpcClient.workOrders.moveInQueue.mutate({ work_order_key: activeId, position: (page - 1) * PAGE_SIZE + toIdx + 1 })
       notifySuccess(t`Coda salvata`)
     } catch (e) {
       setOptimistic(null)
