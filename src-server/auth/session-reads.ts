@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect'
-import { type PreparedStatement, runPrepared } from '../db/prepared'
+import { poolOf, type PreparedStatement, runPrepared } from '../db/prepared'
 import type { AuthSession, User } from '../db/schema'
 
 /**
@@ -9,6 +9,9 @@ import type { AuthSession, User } from '../db/schema'
  * sides. So lookups are read together: a lookup starts a read at once when fewer than READERS
  * reads are in flight; otherwise it waits and goes out with the others that arrived meanwhile as
  * ONE query as soon as a reader is free. Nothing waits for a timer.
+ *
+ * Only on PostgreSQL: embedded PGlite is one in-process connection with no round trip to save,
+ * so there each lookup is its own query, as before.
  *
  * Revocation stays immediate: a lookup is always answered by a read that STARTED after the lookup
  * was asked for (a lookup never joins a read already in flight), so it sees every sign-out,
@@ -34,6 +37,12 @@ const SESSION_LOOKUP: PreparedStatement = {
       (select (value #>> '{}')::int from settings where key = 'idle_lock_minutes') as idle_lock_minutes
     from auth_sessions s join users u on u.id = s.user_id
     where s.id = any($1::text[])`,
+}
+
+// The same row for one id (PGlite).
+const SESSION_LOOKUP_ONE: PreparedStatement = {
+  name: 'mes_session_lookup',
+  text: SESSION_LOOKUP.text.replace('s.id = any($1::text[])', 's.id = $1'),
 }
 
 class SessionReader {
@@ -76,7 +85,8 @@ const readers = new WeakMap<Db, SessionReader>()
  * The row of session `id` with its user and the idle lock setting, read after this call. The row
  * may be shared by lookups of the same session in one group: copy it before changing it.
  */
-export function readSession(db: Db, id: string): Promise<SessionLookupRow | undefined> {
+export async function readSession(db: Db, id: string): Promise<SessionLookupRow | undefined> {
+  if (!poolOf(db)) return (await runPrepared<SessionLookupRow>(db, SESSION_LOOKUP_ONE, [id]))[0]
   let r = readers.get(db)
   if (!r) {
     r = new SessionReader(db)
