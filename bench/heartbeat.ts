@@ -49,7 +49,7 @@ const plantsOf = (operators: number) => `${+(operators / PLANT_OPERATORS).toFixe
 // ---------------------------------------------------------------------------------------------
 // Seed: operators with a session and a running job each
 
-async function seed(db: Db, operators: number): Promise<Pair[]> {
+export async function seed(db: Db, operators: number): Promise<Pair[]> {
   const now = new Date()
   // Runs are short, but never let the idle lock (heartbeats are not activity) pause jobs mid-run.
   await db.insertInto('settings').values({ key: 'idle_lock_minutes', value: '1440' }).onConflict((oc) => oc.column('key').doUpdateSet({ value: '1440' })).execute()

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 
@@ -14,10 +13,11 @@ export function newCredential(prefix = '') {
   return { id, token: `${id}.${secret}`, secretHash: hashSecret(secret) }
 }
 
-// Native SHA-256 (same digest as @oslojs/crypto's): it runs on every authenticated request, and
-// the pure-JS version costs several times more CPU per call.
+// Native one-shot SHA-256 (same digest as @oslojs/crypto's): it runs on every authenticated
+// request. Bun.SHA256.hash costs about 0.3 us a call where node:crypto's createHash costs 6 and
+// the pure-JS version several times more.
 export function hashSecret(secret: string): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(secret).digest())
+  return new Uint8Array(Bun.SHA256.hash(secret) as Uint8Array)
 }
 
 export function splitCredential(token: string): { id: string; secret: string } | null {

@@ -1,7 +1,7 @@
 import { DEFAULT_SETTINGS } from '../../src/domains/settings/schemas'
 import type { Db } from '../db/connect'
-import { type PreparedStatement, runPrepared } from '../db/prepared'
 import type { AuthSession, User } from '../db/schema'
+import { readSession } from './session-reads'
 import { newCredential, secretMatches, splitCredential } from './secrets'
 
 const HOUR = 3_600_000
@@ -39,22 +39,11 @@ export async function createSession(
   return { token, session }
 }
 
-// Every authenticated request runs this: a named statement, parsed and planned once per connection.
-const SESSION_LOOKUP: PreparedStatement = {
-  name: 'mes_session_lookup',
-  text: `select s.*, to_jsonb(u) as "user",
-      (select (value #>> '{}')::int from settings where key = 'idle_lock_minutes') as idle_lock_minutes
-    from auth_sessions s join users u on u.id = s.user_id
-    where s.id = $1`,
-}
-
-type SessionLookupRow = AuthSession & { user: User; idle_lock_minutes: number | null }
-
 /** The session and its user when the token is valid, live and the user may still sign in. */
 export async function validateSessionToken(db: Db, token: string, now: Date): Promise<ValidSession | null> {
   const parts = splitCredential(token)
   if (!parts) return null
-  const [row] = await runPrepared<SessionLookupRow>(db, SESSION_LOOKUP, [parts.id])
+  const row = await readSession(db, parts.id)
   if (!row || !secretMatches(parts.secret, row.secret_hash)) return null
   const { user: rawUser, idle_lock_minutes, ...session } = row
   const user = reviveUser(rawUser)
