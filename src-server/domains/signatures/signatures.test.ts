@@ -54,6 +54,8 @@ describe('signatures: signed batch steps', () => {
     op = await makeOperator(h, 'op.sign')
     guesser = await makeOperator(h, 'op.guess')
     quality = await makeOperator(h, 'qa.sign', 'quality')
+    // An operator without the quality permission, named as a second signer below.
+    await makeOperator(h, 'op.other')
     await h.svc.db.updateTable('users').set({ name: 'Mario', surname: 'Rossi' }).where('id', '=', op.key).execute()
     setup = await makeSetup(h.svc.db, {
       quantity: 2,
