@@ -5,8 +5,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { catalogParts } from './scripts/vite-catalog-parts.ts'
-import { clientChunks, precompress } from './scripts/vite-build-tuning.ts'
+import { clientChunks, floatingFreeScrollArea, precompress } from './scripts/vite-build-tuning.ts'
 import { pwaOptions } from './scripts/vite-pwa.ts'
+import { pureSharedConstants } from './scripts/vite-pure-schemas.ts'
 
 const API_PORT = Number(process.env.PORT ?? 8000)
 
@@ -27,9 +28,11 @@ export default defineConfig({
       routesDirectory: './routes',
       generatedRouteTree: './routeTree.gen.ts',
     }),
+    floatingFreeScrollArea(),
     react(),
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
+    pureSharedConstants(),
     catalogParts(),
     VitePWA(pwaOptions),
     precompress(),

@@ -46,6 +46,27 @@ function* walk(dir: string): Generator<string> {
   }
 }
 
+/** Mantine's ScrollArea takes one small hook from @floating-ui/react (useMergeRefs). */
+const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/
+const MERGE_REFS = path.resolve(import.meta.dirname, '../src-client/lib/merge-refs.ts')
+
+/**
+ * Gives Mantine's ScrollArea a copy of the one hook it takes from @floating-ui/react
+ * (src-client/lib/merge-refs.ts): otherwise the screens with a scroll area (the app shell) load
+ * the whole @floating-ui/react with them, and the menus, popovers and tooltips could not wait for
+ * their first use (the `floating` chunk below, src-client/components/floating/lazy.tsx).
+ */
+export function floatingFreeScrollArea(): Plugin {
+  return {
+    name: 'mes-floating-free-scroll-area',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === '@floating-ui/react' && importer && SCROLL_AREA.test(importer)) return MERGE_REFS
+      return null
+    },
+  }
+}
+
 const NODE_MODULES = /[\\/]node_modules[\\/]/
 /** Libraries only a few screens use: never grouped, so they stay with the screens that import them (report charts: @mantine/charts, recharts and its own libraries; exceljs: the report Excel export, loaded on the click; pdf.js: the print template field editor; the camera's barcode decoder, loaded on the first scan). */
 const HEAVY =
@@ -63,6 +84,19 @@ const HEAVY_PARTS = /[\\/]src-client[\\/]components[\\/]scan[\\/](?:CameraScanDi
  * it simply loads this chunk too (bench/client.ts with BENCH_CLIENT_LIST=1 shows it).
  */
 const OFFICE_UI = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Pagination|Radio|Card|Combobox|ComboboxPopover|Select|MultiSelect|TagsInput|Autocomplete|Pill|PillsInput)[\\/]/
+/**
+ * Mantine's menus, popovers and tooltips with @floating-ui (about 20 KB on the wire): in their own
+ * chunk, `floating`, with the module that re-exports them (src-client/components/floating/parts.ts),
+ * which the operator's screens import only on first use (src-client/components/floating/lazy.tsx).
+ * The combobox inputs (`ui-office`) import it too.
+ */
+const FLOATING = /[\\/]node_modules[\\/](?:@floating-ui[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Popover|Tooltip|Menu|Floating|HoverCard)[\\/])|[\\/]src-client[\\/]components[\\/]floating[\\/]parts\.ts$/
+/**
+ * Mantine's notifications container with react-transition-group (about 5 KB on the wire): in
+ * `notifications`, loaded at the first toast (src-client/components/LazyNotifications.tsx); the
+ * store that `notifications.show` writes to stays with the first load.
+ */
+const NOTIFICATIONS = /[\\/]node_modules[\\/](?:react-transition-group[\\/]|@mantine[\\/]notifications[\\/]esm[\\/](?!notifications\.store)|@mantine[\\/]core[\\/]esm[\\/]components[\\/]Notification[\\/])|[\\/]src-client[\\/]components[\\/]notifications-container\.ts$/
 const AREA = /[\\/]src-client[\\/]routes[\\/]app[\\/]([\w-]+)[\\/]/
 /** The shop-floor screens: their tablets are the slow devices, what they load is kept to what they use. */
 const OPERATOR = 'operator'
@@ -134,6 +168,8 @@ export const clientChunks = {
   groups: [
     { name: 'vendor', test: NODE_MODULES, tags: ['$initial' as const], priority: 50 },
     { name: 'app', tags: ['$initial' as const], priority: 40 },
+    { name: 'floating', test: FLOATING, includeDependenciesRecursively: false, priority: 30 },
+    { name: 'notifications', test: NOTIFICATIONS, includeDependenciesRecursively: false, priority: 30 },
     { name: (id: string) => (OFFICE_UI.test(id) ? 'ui-office' : 'ui'), debugName: 'ui', test: (id: string) => NODE_MODULES.test(id) && !HEAVY.test(id), priority: 20 },
     {
       name: areaChunkName(),

@@ -3,11 +3,11 @@ import '@mantine/notifications/styles.css'
 import './global.css'
 import { I18nProvider } from '@lingui/react'
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core'
-import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { createRouter, RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { LazyNotifications, placeToasts } from './components/LazyNotifications'
 import { PageLoader } from './components/PageLoader'
 import { lastInteraction } from './lib/activity'
 import { auth } from './lib/auth-store'
@@ -58,6 +58,8 @@ window.addEventListener('pagehide', () => {
 
 registerServiceWorkerLater()
 
+placeToasts('top-center')
+
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'mes.color-scheme' })
 
 createRoot(document.getElementById('root') as HTMLElement).render(
@@ -65,7 +67,7 @@ createRoot(document.getElementById('root') as HTMLElement).render(
     <I18nProvider i18n={i18n}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
         {/* Top centre: the page actions sit at the top right, where a toast would cover them. */}
-        <Notifications position="top-center" zIndex={1000} containerWidth={420} />
+        <LazyNotifications position="top-center" zIndex={1000} containerWidth={420} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro'
-import { ActionIcon, Tooltip, type ActionIconProps } from '@mantine/core'
+import { ActionIcon, type ActionIconProps } from '@mantine/core'
 import { lazy, Suspense, useState } from 'react'
+import { Hint } from '../floating/lazy'
 import { typeLikeScanner } from './type-like-scanner'
 
 // The dialog and the decoder (with its WebAssembly) load on the first press only: the operator's
@@ -22,11 +23,11 @@ export function CameraScanButton({ target, size = 'lg', disabled, testId = 'came
   const label = t`Leggi con la fotocamera`
   return (
     <>
-      <Tooltip label={label}>
+      <Hint label={label} wrapper={{ display: 'inline-flex' }}>
         <ActionIcon variant="subtle" color="gray" size={size} aria-label={label} disabled={disabled} onClick={() => setOpened(true)} data-testid={testId}>
           <CameraIcon />
         </ActionIcon>
-      </Tooltip>
+      </Hint>
       {opened && (
         <Suspense fallback={null}>
           <CameraScanDialog

@@ -1,11 +1,12 @@
 import { useLingui } from '@lingui/react/macro'
-import { Box, Popover, Text, TextInput, Tooltip } from '@mantine/core'
+import { Text, TextInput } from '@mantine/core'
 import { useRouter } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
 import type { CodeKind } from '../../../src/domains/codes/schemas'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { trpcClient } from '../../lib/trpc'
+import { FloatingAnchor, Hint } from '../floating/lazy'
 import { CameraScanButton } from './CameraScanButton'
 
 /** Typing in another field, or in an editor: "/" is a character there, not the shortcut. */
@@ -25,6 +26,8 @@ export function ScanToOpen() {
   const [text, setText] = useState('')
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // The message's popover loads when the field is first used (it opens after a failed lookup).
+  const [used, setUsed] = useState(false)
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -71,50 +74,60 @@ export function ScanToOpen() {
 
   const hint = t`Scansiona o scrivi un codice (ordine di lavoro, job, seriale, posizione, prodotto) e premi Invio per aprirlo. Scorciatoia: / oppure Ctrl+K`
   return (
-    <Popover opened={message !== null} onChange={(o) => !o && setMessage(null)} position="bottom-start" withArrow>
-      <Popover.Target>
-        {/* Phones have no room for it in the top bar; the floor's tablets and desktops do. */}
-        <Box visibleFrom="xs">
-          <Tooltip label={hint} multiline w={320} openDelay={400} disabled={message !== null}>
-            <TextInput
-              ref={input}
-              aria-label={t`Scansiona per aprire`}
-              placeholder={t`Apri codice  ( / )`}
-              value={text}
-              onChange={(e) => {
-                setText(e.currentTarget.value)
-                setMessage(null)
-              }}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault()
-                  void open()
-                }
-                if (e.key === 'Escape') {
-                  setMessage(null)
-                  input.current?.blur()
-                }
-              }}
-              onBlur={() => setMessage(null)}
-              readOnly={busy}
-              autoComplete="off"
-              autoCorrect="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              enterKeyHint="go"
-              w={{ base: 170, sm: 220 }}
-              rightSection={<CameraScanButton target={() => input.current} size="md" testId="scan-to-open-camera" />}
-              rightSectionPointerEvents="all"
-              data-testid="scan-to-open"
-            />
-          </Tooltip>
-        </Box>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Text size="sm" c="red" data-testid="scan-to-open-message">
-          {message}
-        </Text>
-      </Popover.Dropdown>
-    </Popover>
+    // Phones have no room for it in the top bar; the floor's tablets and desktops do.
+    <Hint
+      label={hint}
+      multiline
+      w={320}
+      openDelay={400}
+      disabled={message !== null}
+      wrapper={{ visibleFrom: 'xs' }}
+      want={used || message !== null}
+      extra={({ Popover }) => (
+        <Popover opened={message !== null} onChange={(o) => !o && setMessage(null)} position="bottom-start" withArrow>
+          <Popover.Target>
+            <FloatingAnchor />
+          </Popover.Target>
+          <Popover.Dropdown>
+            <Text size="sm" c="red" data-testid="scan-to-open-message">
+              {message}
+            </Text>
+          </Popover.Dropdown>
+        </Popover>
+      )}
+    >
+      <TextInput
+        ref={input}
+        aria-label={t`Scansiona per aprire`}
+        placeholder={t`Apri codice  ( / )`}
+        value={text}
+        onChange={(e) => {
+          setText(e.currentTarget.value)
+          setMessage(null)
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault()
+            void open()
+          }
+          if (e.key === 'Escape') {
+            setMessage(null)
+            input.current?.blur()
+          }
+        }}
+        onFocus={() => setUsed(true)}
+        onBlur={() => setMessage(null)}
+        readOnly={busy}
+        autoComplete="off"
+        autoCorrect="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        enterKeyHint="go"
+        w={{ base: 170, sm: 220 }}
+        rightSection={<CameraScanButton target={() => input.current} size="md" testId="scan-to-open-camera" />}
+        rightSectionPointerEvents="all"
+        data-testid="scan-to-open"
+      />
+    </Hint>
   )
 }
