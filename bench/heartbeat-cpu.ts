@@ -4,7 +4,7 @@ import { createApp } from '../src-server/app'
 import { readConfig } from '../src-server/config'
 import { openPostgres } from '../src-server/db/connect'
 import { prepareServices } from '../src-server/start'
-import { seed } from './heartbeat'
+import { seed } from './lib/heartbeat-seed'
 import { backendCpu } from './lib/cpu'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 

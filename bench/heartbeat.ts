@@ -3,8 +3,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
-import { newCredential } from '../src-server/auth/secrets'
 import { type Db, openPglite, openPostgres } from '../src-server/db/connect'
 import { migrateToLatest } from '../src-server/db/migrate'
 import { type ChildServer, startChild } from './lib/child'
@@ -13,8 +11,8 @@ import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
 import { appendResults, loadAverage, machineLine, table } from './lib/report'
 import { ensureWrk, errorCount, runWrk, type WrkResult, wrkScriptWithReport } from './lib/wrk'
-import { testRevisionOf } from '../src-server/test/revisions'
 import { env } from './lib/env'
+import { type HeartbeatPair, seed } from './lib/heartbeat-seed'
 
 /**
  * Job heartbeats at 100x plant load (issues 6 and 23; a plant is about 200 operators):
@@ -42,105 +40,9 @@ const RATIO_TARGET = 0.8
 const ADMIN_PASSWORD = 'bench-admin-password'
 const SERVER = path.join(import.meta.dir, 'servers', 'app-sweeps.ts')
 
-type Pair = { token: string; job: string }
 
 const plantsOf = (operators: number) => `${+(operators / PLANT_OPERATORS).toFixed(1)}x`
 
-// ---------------------------------------------------------------------------------------------
-// Seed: operators with a session and a running job each
-
-export async function seed(db: Db, operators: number): Promise<Pair[]> {
-  const now = new Date()
-  // Runs are short, but never let the idle lock (heartbeats are not activity) pause jobs mid-run.
-  await db.insertInto('settings').values({ key: 'idle_lock_minutes', value: '1440' }).onConflict((oc) => oc.column('key').doUpdateSet({ value: '1440' })).execute()
-  const { id: operation } = await db.insertInto('operations').values({ name: 'Bench operation', default_phase_steps: '[]' }).returning('id').executeTakeFirstOrThrow()
-  const { id: product } = await db.insertInto('products').values({ code: 'BENCH-HB', metadata: '[]', print_templates: '[]' }).returning('id').executeTakeFirstOrThrow()
-  const steps = [{ _key: 'bench-step-1', type: 'instruction', title: 'Check', text: '', media: [], fields: [], print_templates: [] }]
-  const { id: phase } = await db
-    .insertInto('product_phases')
-    .values({
-      product_id: product,
-      position: 0,
-      name: 'Assembly',
-      operation_id: operation,
-      department_id: null,
-      // max_offline an hour: the sweep runs (every 5 s) but pauses nobody during the run.
-      parameters: JSON.stringify({ ...DEFAULT_PHASE_PARAMETERS, max_offline: 3600 }),
-      steps: JSON.stringify(steps),
-      print_templates: '[]',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const passwordHash = await Bun.password.hash('bench-operator-unused', { algorithm: 'argon2id' })
-  const pairs: Pair[] = []
-  const JOBS_PER_WO = 10
-  for (let offset = 0; offset < operators; offset += 500) {
-    const n = Math.min(500, operators - offset)
-    const users = await db
-      .insertInto('users')
-      .values(Array.from({ length: n }, (_, i) => ({ username: `bench.op.${offset + i}`, scope: 'operator', password_hash: passwordHash, preferences: '{}' })))
-      .returning('id')
-      .execute()
-    const creds = users.map(() => newCredential())
-    await db
-      .insertInto('auth_sessions')
-      .values(
-        users.map((u, i) => ({
-          id: creds[i]!.id,
-          secret_hash: creds[i]!.secretHash,
-          user_id: u.id,
-          created_at: now,
-          expires_at: new Date(now.getTime() + 12 * 3_600_000),
-          absolute_expires_at: new Date(now.getTime() + 24 * 3_600_000),
-          last_activity_at: now,
-        })),
-      )
-      .execute()
-    // One work order per JOBS_PER_WO operators, each operator's running job in it: a few statements per 500 operators.
-    const groups = Math.ceil(n / JOBS_PER_WO)
-    const revision = await testRevisionOf(db, product)
-    const wos = await db
-      .insertInto('work_orders')
-      .values(Array.from({ length: groups }, (_, g) => ({ code: `BENCH-${offset + g * JOBS_PER_WO}`, product_id: product, planned_qt: 100 * JOBS_PER_WO, revision_id: revision })))
-      .returning(['id', 'code'])
-      .execute()
-    const woOf = new Map(wos.map((w) => [w.code, w.id]))
-    const woIds = Array.from({ length: groups }, (_, g) => woOf.get(`BENCH-${offset + g * JOBS_PER_WO}`)!)
-    await db
-      .insertInto('work_order_phases')
-      .values(woIds.map((wo, g) => {
-        const size = Math.min(JOBS_PER_WO, n - g * JOBS_PER_WO)
-        return { work_order_id: wo, phase_id: phase, position: 1, released_in_qt: 100 * size, taken_qt: 10 * size }
-      }))
-      .execute()
-    const jobs = await db
-      .insertInto('jobs')
-      .values(
-        users.map((u, i) => ({
-          work_order_id: woIds[Math.floor(i / JOBS_PER_WO)]!,
-          phase_id: phase,
-          position: 1,
-          quantity: 100,
-          active_qt: 10,
-          operator_id: u.id,
-          status: 'started' as const,
-          active: true,
-          step_sequence: JSON.stringify([{ _key: 'bench-step-1', type: 'instruction' }]),
-          last_heartbeat_at: now,
-          started_at: now,
-        })),
-      )
-      .returning(['id', 'operator_id'])
-      .execute()
-    const credOf = new Map(users.map((u, i) => [u.id, creds[i]!]))
-    await db
-      .insertInto('work_sessions')
-      .values(jobs.map((j) => ({ job_id: j.id, user_id: j.operator_id!, auth_session_id: credOf.get(j.operator_id!)!.id, started_at: now })))
-      .execute()
-    for (const j of jobs) pairs.push({ token: credOf.get(j.operator_id!)!.token, job: j.id })
-  }
-  return pairs
-}
 
 // ---------------------------------------------------------------------------------------------
 // Loads
@@ -234,7 +136,7 @@ async function rawPgUpdates(
 const PLANT_GRACE_MS = 20_000
 
 /** Every operator on its own 10 s schedule (random phase); latency from the scheduled instant. */
-async function plantLoad(port: number, pairs: Pair[], seconds: number): Promise<Rate & { notRunning: number; unsent: number }> {
+async function plantLoad(port: number, pairs: HeartbeatPair[], seconds: number): Promise<Rate & { notRunning: number; unsent: number }> {
   const t0 = performance.now() + 100
   const end = t0 + seconds * 1000
   const lat: number[] = []
@@ -278,7 +180,7 @@ async function freshBeats(db: Db) {
   await sql`update jobs set last_heartbeat_at = now() where active`.execute(db)
 }
 
-async function checkOne(port: number, pair: Pair) {
+async function checkOne(port: number, pair: HeartbeatPair) {
   const res = await fetch(`http://127.0.0.1:${port}/api/job/${pair.job}/heartbeat`, { method: 'POST', headers: { authorization: `Bearer ${pair.token}` } })
   const body = (await res.json()) as { detail?: { running?: boolean } }
   if (res.status !== 200 || body.detail?.running !== true) throw new Error(`heartbeat check: ${res.status} ${JSON.stringify(body)}`)
