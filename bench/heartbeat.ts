@@ -40,9 +40,7 @@ const RATIO_TARGET = 0.8
 const ADMIN_PASSWORD = 'bench-admin-password'
 const SERVER = path.join(import.meta.dir, 'servers', 'app-sweeps.ts')
 
-
 const plantsOf = (operators: number) => `${+(operators / PLANT_OPERATORS).toFixed(1)}x`
-
 
 // ---------------------------------------------------------------------------------------------
 // Loads
