@@ -268,6 +268,34 @@ test.describe('scan to open, typed like a scanner', () => {
     await context.close()
   })
 
+  test('two codes scanned back to back: the second, typed while the first resolves, arrives whole', async ({ page, baseURL }) => {
+    const api = await adminApi(baseURL!)
+    const operator = await createReadyUser(baseURL!, 'operator')
+    const { woKey, woCode } = await workOrderFor(api, operator.key)
+    const planner = await createReadyUser(baseURL!, 'production', { name: 'Luca', surname: uniqueName('Doppia') })
+    await signInOn(page, planner.username, planner.password)
+    // The first lookup answers 1.5 s late: the second scan is typed and sent while it is out.
+    let held = false
+    await page.route('**/api/trpc/codes.resolve**', async (route) => {
+      if (!held) {
+        held = true
+        await new Promise((r) => setTimeout(r, 1_500))
+      }
+      await route.continue()
+    })
+    const unknown = uniqueName('NON-ESISTE').toUpperCase()
+    const field = page.getByTestId('scan-to-open')
+    await field.click()
+    await page.keyboard.type(woCode, { delay: 5 })
+    await page.keyboard.press('Enter')
+    await page.keyboard.type(unknown, { delay: 5 })
+    await page.keyboard.press('Enter')
+    // Both were read: the work order opened, and the second code, whole, was looked up after it.
+    await expect(page).toHaveURL(new RegExp(`/app/production/workorder/${woKey}(/job-list)?$`))
+    await expect(page.getByTestId('scan-to-open-message')).toHaveText(`Codice non trovato: ${unknown}`)
+    await expect(field).toHaveValue(unknown)
+  })
+
   test('no camera, or the permission refused: said in words (it, en)', async ({ browser, baseURL }) => {
     test.setTimeout(90_000)
     const user = await createReadyUser(baseURL!, 'warehouse')

@@ -23,9 +23,18 @@ export function ScanToOpen() {
   const { t } = useLingui()
   const router = useRouter()
   const input = useRef<HTMLInputElement>(null)
-  const [text, setText] = useState('')
+  const [text, setTextState] = useState('')
+  // The field is never read-only: a scanner types the next code while the previous one resolves or
+  // its page loads, and a key typed into a read-only field is lost. The latest text, for open():
+  const latest = useRef('')
+  const setText = (v: string) => {
+    latest.current = v
+    setTextState(v)
+  }
   const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  // Codes sent with Enter, looked up one at a time in the order they came.
+  const sent = useRef<string[]>([])
+  const busy = useRef(false)
   // The message's popover loads when the field is first used (it opens after a failed lookup).
   const [used, setUsed] = useState(false)
 
@@ -49,26 +58,39 @@ export function ScanToOpen() {
     product: (code) => t`Non hai i permessi per aprire il prodotto ${code}`,
   }
 
+  /** Enter: the code leaves the field at once (a scanner types the next one right after), and is looked up. */
   async function open() {
-    const code = text.trim()
-    if (!code || busy) return
-    setBusy(true)
+    const code = latest.current.trim()
+    if (!code) return
+    setText('')
+    sent.current.push(code)
+    if (busy.current) return
+    busy.current = true
+    try {
+      while (sent.current.length) await lookUp(sent.current.shift()!)
+    } finally {
+      busy.current = false
+    }
+  }
+
+  async function lookUp(code: string) {
     try {
       const found = await trpcClient.codes.resolve.query({ code })
-      // Emptied only if it still holds this code: what was typed (or scanned) meanwhile stays.
-      setText((now) => (now.trim() === code ? '' : now))
       setMessage(null)
-      input.current?.blur()
-      await router.navigate({ href: found.route })
+      // The keyboard stays in the field while another code is arriving.
+      if (latest.current === '' && sent.current.length === 0) input.current?.blur()
+      void router.navigate({ href: found.route })
     } catch (e) {
       const err = toApiError(e)
       const kind = err.extra.kind as CodeKind | undefined
       if (err.code === 'CODE_NOT_FOUND') setMessage(t`Codice non trovato: ${code}`)
       else if (err.code === 'CODE_NOT_ALLOWED' && kind && notAllowed[kind]) setMessage(notAllowed[kind](String(err.extra.code ?? code)))
       else setMessage(errorMessage(err))
-      input.current?.select()
-    } finally {
-      setBusy(false)
+      // The refused code comes back into the empty field, selected: the next scan replaces it.
+      if (latest.current === '' && sent.current.length === 0) {
+        setText(code)
+        requestAnimationFrame(() => input.current?.select())
+      }
     }
   }
 
@@ -117,7 +139,6 @@ export function ScanToOpen() {
         }}
         onFocus={() => setUsed(true)}
         onBlur={() => setMessage(null)}
-        readOnly={busy}
         autoComplete="off"
         autoCorrect="off"
         autoCapitalize="off"
