@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect'
+import { Grouped } from '../db/grouped'
 import { poolOf, type PreparedStatement, runPrepared } from '../db/prepared'
 import type { AuthSession, User } from '../db/schema'
 
@@ -19,8 +20,6 @@ import type { AuthSession, User } from '../db/schema'
  * request did. Nothing is cached between requests.
  */
 export type SessionLookupRow = AuthSession & { user: User; idle_lock_minutes: number | null }
-
-type Lookup = { id: string; done: (row: SessionLookupRow | undefined) => void; fail: (e: unknown) => void }
 
 /** A read of more ids costs little more than a read of one; a bound keeps one query's size sane. */
 const MAX_BATCH = 500
@@ -45,41 +44,14 @@ const SESSION_LOOKUP_ONE: PreparedStatement = {
   text: SESSION_LOOKUP.text.replace('s.id = any($1::text[])', 's.id = $1'),
 }
 
-class SessionReader {
-  private queue: Lookup[] = []
-  private inFlight = 0
-
-  constructor(private readonly db: Db) {}
-
-  read(id: string): Promise<SessionLookupRow | undefined> {
-    return new Promise((done, fail) => {
-      this.queue.push({ id, done, fail })
-      if (this.inFlight < READERS) void this.flush()
-    })
-  }
-
-  /** One reader loop: takes what is queued, reads it, and goes on while lookups keep coming. */
-  private async flush() {
-    this.inFlight++
-    try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH)
-        try {
-          const ids = batch.length === 1 ? [batch[0]!.id] : [...new Set(batch.map((l) => l.id))]
-          const rows = await runPrepared<SessionLookupRow>(this.db, SESSION_LOOKUP, [ids])
-          const byId = new Map(rows.map((r) => [r.id, r]))
-          for (const l of batch) l.done(byId.get(l.id))
-        } catch (e) {
-          for (const l of batch) l.fail(e)
-        }
-      }
-    } finally {
-      this.inFlight--
-    }
-  }
+/** The rows of a group of session ids, one per id asked (undefined: no such session). */
+async function readSessions(db: Db, ids: string[]): Promise<(SessionLookupRow | undefined)[]> {
+  const rows = await runPrepared<SessionLookupRow>(db, SESSION_LOOKUP, [[...new Set(ids)]])
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.map((id) => byId.get(id))
 }
 
-const readers = new WeakMap<Db, SessionReader>()
+const readers = new WeakMap<Db, Grouped<string, SessionLookupRow | undefined>>()
 
 /**
  * The row of session `id` with its user and the idle lock setting, read after this call. The row
@@ -89,8 +61,8 @@ export async function readSession(db: Db, id: string): Promise<SessionLookupRow 
   if (!poolOf(db)) return (await runPrepared<SessionLookupRow>(db, SESSION_LOOKUP_ONE, [id]))[0]
   let r = readers.get(db)
   if (!r) {
-    r = new SessionReader(db)
+    r = new Grouped((ids) => readSessions(db, ids), READERS, MAX_BATCH)
     readers.set(db, r)
   }
-  return r.read(id)
+  return r.ask(id)
 }

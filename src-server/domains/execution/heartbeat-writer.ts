@@ -1,5 +1,6 @@
 import { BACK_ONLINE_AFTER_MS } from '../../../src/domains/execution/rules'
 import type { Db } from '../../db/connect'
+import { Grouped } from '../../db/grouped'
 import { type PreparedStatement, runPrepared } from '../../db/prepared'
 
 /**
@@ -21,7 +22,7 @@ import { type PreparedStatement, runPrepared } from '../../db/prepared'
  * to record as BACK_ONLINE, a locked session) returns false and the service takes its careful,
  * transactional path.
  */
-type Beat = { jobId: string; userId: string; at: Date; done: (ok: boolean) => void; fail: (e: unknown) => void }
+type Beat = { jobId: string; userId: string; at: Date }
 
 const MAX_BATCH = 1000
 /**
@@ -52,44 +53,22 @@ const WRITE_BEATS: PreparedStatement = {
     returning j.id`,
 }
 
+/** Whether each beat was written in the steady state (false: the service's careful path). */
+async function writeBeats(db: Db, beats: Beat[]): Promise<boolean[]> {
+  const rows = await runPrepared<{ id: string }>(db, WRITE_BEATS, [beats.map((b) => b.jobId), beats.map((b) => b.userId), beats.map((b) => b.at.toISOString()), GAP_S])
+  const written = new Set(rows.map((r) => r.id))
+  return beats.map((b) => written.has(b.jobId))
+}
+
 class HeartbeatWriter {
-  private queue: Beat[] = []
-  private inFlight = 0
+  private readonly grouped: Grouped<Beat, boolean>
 
-  constructor(
-    private readonly db: Db,
-    private readonly maxInFlight: number,
-  ) {}
-
-  write(jobId: string, userId: string, at: Date): Promise<boolean> {
-    return new Promise<boolean>((done, fail) => {
-      this.queue.push({ jobId, userId, at, done, fail })
-      if (this.inFlight < this.maxInFlight) void this.flush()
-    })
+  constructor(db: Db, maxInFlight: number) {
+    this.grouped = new Grouped((beats) => writeBeats(db, beats), maxInFlight, MAX_BATCH)
   }
 
-  /** One writer loop: takes what is queued, writes it, and goes on while beats keep coming. */
-  private async flush() {
-    this.inFlight++
-    try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH)
-        try {
-          const rows = await runPrepared<{ id: string }>(this.db, WRITE_BEATS, [
-            batch.map((b) => b.jobId),
-            batch.map((b) => b.userId),
-            batch.map((b) => b.at.toISOString()),
-            GAP_S,
-          ])
-          const written = new Set(rows.map((r) => r.id))
-          for (const b of batch) b.done(written.has(b.jobId))
-        } catch (e) {
-          for (const b of batch) b.fail(e)
-        }
-      }
-    } finally {
-      this.inFlight--
-    }
+  write(jobId: string, userId: string, at: Date): Promise<boolean> {
+    return this.grouped.ask({ jobId, userId, at })
   }
 }
 
