@@ -212,7 +212,9 @@ test('work orders: create with jobs, reorder the queue by drag, change quantity 
   page.off('request', watch)
   expect(queueCalls).toEqual(['workOrders.moveInQueue'])
   const after = await queueKeys(api)
-  expect(after).toEqual([third._key, woKey, second._key, ...before.slice(3)])
+  // The rest keeps its order (work orders other specs add meanwhile join at the end).
+  expect(after.slice(0, 3)).toEqual([third._key, woKey, second._key])
+  expect(after.slice(3).filter((k) => before.includes(k))).toEqual(before.slice(3))
   const rowKeys = await page.locator('tbody tr[data-row-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')))
   expect(rowKeys.slice(0, 3)).toEqual([third._key, woKey, second._key])
   await shot(page, 'list-reordered')
