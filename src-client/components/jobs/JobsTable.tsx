@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Badge, Button, Chip, Group, Menu, Progress, Select, Stack, Text, Tooltip } from '@mantine/core'
-import { useDebouncedCallback } from '@mantine/hooks'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
+import { type ReactNode, useMemo, useRef, useState } from 'react'
 import { correctionRefusal, type JobCorrection, type JobFilter } from '../../../src/domains/jobs/rules'
 import { JOB_FILTER_ORDER, type JobRow } from '../../../src/domains/jobs/schemas'
 import { notifyError, notifySuccess } from '../../lib/notify'
@@ -12,6 +11,7 @@ import { CorrectionDialog } from './CorrectionDialog'
 import { CORRECTION_LABELS, FILTER_LABELS, OPPOSITE_FILTER, REFUSAL_LABELS } from './job-labels'
 import { OperatorSelect, useOperatorOptions, useOperators } from './OperatorSelect'
 import { RebalanceDialog, type RebalanceTarget } from './RebalanceDialog'
+import { useSearchBox } from '../../lib/use-search-box'
 import { CameraTextInput } from '../scan/CameraTextInput'
 
 export type JobsTableFilters = { filters: JobFilter[]; search: string; operator_key: string | null }
@@ -45,16 +45,10 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   // Typing searches on the server once the user pauses; the latest filters are read at that moment.
   const latest = useRef({ state, setState })
   latest.current = { state, setState }
-  const [text, setText] = useState(state.search)
-  const pushSearch = useDebouncedCallback((value: string) => {
+  const [text, setText] = useSearchBox(state.search || undefined, (q) => {
     const { state: now, setState: set } = latest.current
-    if (value.trim() !== now.search) set({ ...now, search: value.trim() })
-  }, 300)
-  // The search changed elsewhere (cleared, back in history): the box follows.
-  useEffect(() => {
-    if (text.trim() !== state.search) setText(state.search)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state.search])
+    set({ ...now, search: q ?? '' })
+  })
 
   // Keyset paging: the cursor of each page seen so far; a change of filters starts again.
   const filterKey = JSON.stringify([scope, state])
@@ -274,10 +268,7 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
           label={t`Cerca`}
           placeholder={t`Ordine, prodotto, fase, operatore`}
           value={text}
-          onChange={(e) => {
-            setText(e.currentTarget.value)
-            pushSearch(e.currentTarget.value)
-          }}
+          onChange={(e) => setText(e.currentTarget.value)}
           w={260}
         />
         <Select
@@ -295,7 +286,6 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
             variant="subtle"
             size="xs"
             onClick={() => {
-              pushSearch.cancel()
               setText('')
               setState(NO_JOB_FILTERS)
             }}
