@@ -1,8 +1,10 @@
 /**
  * The history record as an A4 PDF: the header (product, revision, work order, quantities), the
  * serial and its genealogy (a serial's record), then every phase, job and batch with its steps,
- * recorded values, who and when, the components consumed, the serials, the issues and the
- * material movements. Dates as the app writes them (YYYY/MM/DD HH:mm, the plant's time zone).
+ * recorded values, who and when, the components consumed, the corrections, the serials, the
+ * issues and the material movements; every signature on a line under what it signed (the
+ * revision's release, steps, corrections, issues' closing, movements' reverts). Dates as the app
+ * writes them (YYYY/MM/DD HH:mm, the plant's time zone).
  */
 import type { HistoryRecord, RecordBatch, RecordLanguage, RecordStep } from '../../../src/domains/history-record/schemas'
 import { correctionsSection } from './corrections-pdf'
