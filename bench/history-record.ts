@@ -6,11 +6,14 @@ import { openPostgres } from '../src-server/db/connect'
 import { migrateToLatest } from '../src-server/db/migrate'
 import { recordPdf } from '../src-server/domains/history-record/record-pdf'
 import { workOrderRecord } from '../src-server/domains/history-record/service'
+import { contentHash } from '../src-server/domains/signatures/content'
+import { subjectContents } from '../src-server/domains/signatures/records'
+import type { SignatureSubject } from '../src/domains/signatures/schemas'
 import { testRevisionOf } from '../src-server/test/revisions'
 import { machineBusy } from './lib/cpu'
 import type { BenchContext, BenchModule } from './lib/module'
 import { createThrowawayDatabase, DEFAULT_DATABASE_URL } from './lib/pg'
-import { appendResults, machineLine, percentile, table } from './lib/report'
+import { appendResults, loadAverage, machineLine, percentile, table } from './lib/report'
 import { env } from './lib/env'
 
 /**
@@ -20,10 +23,40 @@ import { env } from './lib/env'
  * phases of 5 steps (2 form steps of 3 fields each), 100 pieces in batches of one, 50 batches per
  * phase (BENCH_RECORD_BATCHES in all), every step done with its values, two components consumed
  * per batch, a serial per piece with two component serials fitted, 10 issues (half closed), one
- * consumption movement per batch. BENCH_RUNS (20) runs of each after 3 warm-ups. Target: < 3 s.
+ * consumption movement per batch. Signed as a regulated plant signs (issue 22): the revision's
+ * release, one step per batch, 10 job corrections, the 5 closed issues, 10 serial corrections and
+ * 10 movement reverts, each signature checked against its content at every read.
+ * BENCH_RUNS (20) runs of each after 3 warm-ups. Target: < 3 s.
  */
 
-async function seed(svc: Services, batches: number): Promise<{ workOrder: string; steps: number; values: number; pages: number }> {
+/** Signs subjects of one type as the signing services do: the hash of each one's content as it is now. */
+async function sign(db: Services['db'], type: SignatureSubject, subjects: { key: string; workOrder: string | null }[], user: string, now: Date): Promise<number> {
+  const contents = await subjectContents(
+    db,
+    type,
+    subjects.map((x) => x.key),
+  )
+  const rows = subjects.flatMap((x) => {
+    const content = contents.get(x.key)
+    if (content === undefined) return []
+    const stamp = { meaning: 'verified', role: 'signer', user_key: user, signed_at: now }
+    return [{ subject_type: type, subject_key: x.key, work_order_id: x.workOrder, meaning: 'verified' as const, role: 'signer' as const, user_id: user, full_name: 'Mario Rossi', signed_at: now, content_hash: contentHash(content, stamp) }]
+  })
+  if (rows.length) await db.insertInto('signatures').values(rows.map((r) => ({ id: crypto.randomUUID(), required_scope: null, ...r }))).execute()
+  return rows.length
+}
+
+/** Correction events (job times, serial data, movement reverts) with their data, keyed as their signatures name them. */
+async function corrections(db: Services['db'], user: string, events: { event_type: string; subject_type: string; subject_key: string; data: Record<string, unknown> }[]) {
+  const made = await db
+    .insertInto('events')
+    .values(events.map((e) => ({ ...e, user_id: user, data: JSON.stringify(e.data) })))
+    .returning(['id', 'subject_key'])
+    .execute()
+  return made.map((e) => `${e.subject_key}:${e.id}`)
+}
+
+async function seed(svc: Services, batches: number): Promise<{ workOrder: string; steps: number; values: number; pages: number; signed: number }> {
   const db = svc.db
   const { id: user } = await db.insertInto('users').values({ username: 'operatore', name: 'Mario', surname: 'Rossi', scope: 'operator', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow()
   const { id: op } = await db.insertInto('operations').values({ name: 'Assemblaggio', default_phase_steps: '[]' }).returning('id').executeTakeFirstOrThrow()
@@ -123,9 +156,74 @@ async function seed(svc: Services, batches: number): Promise<{ workOrder: string
       })),
     )
     .execute()
-  const pdf = await recordPdf(await workOrderRecord(svc, wo), 'it')
+  const signed = await signEverything(db, wo, revision, user, now)
+  const record = await workOrderRecord(svc, wo)
+  const shown = [
+    ...record.revision.signatures,
+    ...record.phases.flatMap((p) => p.jobs.flatMap((j) => j.batches.flatMap((b) => b.steps.flatMap((st) => st.signatures)))),
+    ...record.corrections.flatMap((c) => c.signatures),
+    ...record.issues.flatMap((i) => i.signatures),
+    ...record.movements.flatMap((m) => m.signatures),
+  ]
+  if (shown.length !== signed || shown.some((x) => !x.valid)) throw new Error(`the record shows ${shown.filter((x) => x.valid).length} valid signatures of ${signed} given`)
+  const pdf = await recordPdf(record, 'it')
   const pages = (await PDFDocument.load(pdf)).getPageCount()
-  return { workOrder: wo, steps: batches * 5, values, pages }
+  return { workOrder: wo, steps: batches * 5, values, pages, signed }
+}
+
+/** The signatures a signed plant leaves on the work order (see the header); how many. */
+async function signEverything(db: Services['db'], wo: string, revision: string, user: string, now: Date): Promise<number> {
+  const at = (key: string) => ({ key, workOrder: wo })
+  let n = await sign(db, 'revision', [{ key: revision, workOrder: null }], user, now)
+  const steps = await db
+    .selectFrom('batch_steps as s')
+    .innerJoin('batches as b', 'b.id', 's.batch_id')
+    .innerJoin('jobs as j', 'j.id', 'b.job_id')
+    .select(['s.batch_id', 's.step_key'])
+    .where('j.work_order_id', '=', wo)
+    .where('s.position', '=', 1)
+    .execute()
+  n += await sign(
+    db,
+    'batch_step',
+    steps.map((x) => at(`${x.batch_id}:${x.step_key}`)),
+    user,
+    now,
+  )
+  const jobs = await db.selectFrom('jobs').select('id').where('work_order_id', '=', wo).execute()
+  const jobEvents = Array.from({ length: 10 }, (_, i) => ({
+    event_type: 'JOB_TIMES_UPDATED',
+    subject_type: 'job',
+    subject_key: jobs[i % jobs.length]!.id,
+    data: { work_order_key: wo, time_spent_ms: { from: i * 60_000, to: (i + 1) * 60_000 }, changed: ['time_spent_ms'], changes: { time_spent_ms: { from: i * 60_000, to: (i + 1) * 60_000 } } },
+  }))
+  n += await sign(db, 'job_correction', (await corrections(db, user, jobEvents)).map(at), user, now)
+  const closed = await db.selectFrom('issues').select('id').where('work_order_id', '=', wo).where('state', '=', 'closed').execute()
+  n += await sign(
+    db,
+    'issue',
+    closed.map((x) => ({ key: x.id, workOrder: null })),
+    user,
+    now,
+  )
+  const serials = await db.selectFrom('serials').select('id').where('work_order_id', '=', wo).orderBy('code').limit(10).execute()
+  const serialEvents = serials.map((x) => ({
+    event_type: 'SERIAL_UPDATED',
+    subject_type: 'serial',
+    subject_key: x.id,
+    data: { reason: 'lotto guarnizioni errato', changes: { data: { from: { lotto: 'G-1' }, to: { lotto: 'G-2' } } } },
+  }))
+  n += await sign(
+    db,
+    'serial_correction',
+    (await corrections(db, user, serialEvents)).map((key) => ({ key, workOrder: null })),
+    user,
+    now,
+  )
+  const movements = await db.selectFrom('movements').select('id').where('work_order_id', '=', wo).orderBy('number').limit(10).execute()
+  const reverts = movements.map((x) => ({ event_type: 'MOVEMENT_REVERTED', subject_type: 'movement', subject_key: x.id, data: { reason: 'consumo registrato due volte' } }))
+  n += await sign(db, 'movement_revert', (await corrections(db, user, reverts)).map(at), user, now)
+  return n
 }
 
 export const historyRecordBench: BenchModule = {
@@ -144,6 +242,7 @@ export const historyRecordBench: BenchModule = {
     const svc = { db: opened.db, dbKind: 'postgres', clock: systemClock } as unknown as Services
     const seeded = await seed(svc, batches)
 
+    const loadBefore = loadAverage()
     const busy = await machineBusy(1000)
     const json = () => workOrderRecord(svc, 'WO000100')
     const pdf = async () => recordPdf(await workOrderRecord(svc, 'WO000100'), 'it')
@@ -168,6 +267,7 @@ export const historyRecordBench: BenchModule = {
         ['batches', String(batches)],
         ['batch steps', String(seeded.steps)],
         ['recorded values', String(seeded.values)],
+        ['signatures (each checked at every read)', String(seeded.signed)],
         ['serials produced / component serials', `${batches / 2} / ${batches}`],
         ['JSON size', `${(jsonBytes / 1024).toFixed(0)} KB`],
         ['PDF size, pages', `${(size / 1024).toFixed(0)} KB, ${seeded.pages} pages`],
@@ -182,8 +282,8 @@ export const historyRecordBench: BenchModule = {
       [
         `Command: \`${ctx.command}\``,
         '',
-        `What: the record of one work order of ${batches} batches (2 phases x ${batches / 2} batches of one piece, 5 steps each with 6 values in 2 form steps, 2 components consumed per batch, a serial per piece with 2 component serials, 10 issues, ${batches} movements) through the services behind GET work-order/{key}/history-record (JSON) and .../history-record.pdf (the same JSON laid out on A4 with pdf-lib), ${runs} runs of each after 3 warm-ups, in process on a throwaway PostgreSQL database.`,
-        `Machine: ${machineLine()}${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}. The machine was shared with other work during the run.`,
+        `What: the record of one work order of ${batches} batches (2 phases x ${batches / 2} batches of one piece, 5 steps each with 6 values in 2 form steps, 2 components consumed per batch, a serial per piece with 2 component serials, 10 issues, ${batches} movements; signed: the revision, one step per batch, 10 job corrections, the 5 closed issues, 10 serial corrections, 10 movement reverts) through the services behind GET work-order/{key}/history-record (JSON) and .../history-record.pdf (the same JSON laid out on A4 with pdf-lib), ${runs} runs of each after 3 warm-ups, in process on a throwaway PostgreSQL database.`,
+        `Machine: ${machineLine()}; ${loadBefore} before the run, ${loadAverage()} after it${busy !== null ? `; busy before the run (other processes): ${(busy * 100).toFixed(0)}% of all cores` : ''}. The machine was shared with other work during the run.`,
         '',
         facts.markdown,
         '',

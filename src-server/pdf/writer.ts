@@ -15,6 +15,8 @@ const SHADE = rgb(0.93, 0.93, 0.93)
 const BLACK = rgb(0, 0, 0)
 
 export type Column = { title: string; width: number }
+/** A table row: its cells, and lines printed under them across the whole table (what was signed, and its signatures). */
+export type Row = string[] | { cells: string[]; notes: string[] }
 
 export class PdfWriter {
   private page!: PDFPage
@@ -169,10 +171,14 @@ export class PdfWriter {
     this.y -= points
   }
 
-  /** A table: columns' widths add up to at most the content width; cells wrap; the header repeats after a page break. */
-  table(columns: Column[], rows: string[][], size = 8) {
+  /**
+   * A table: columns' widths add up to at most the content width; cells wrap; the header repeats
+   * after a page break. A row's notes are set under its cells across the table's width, indented.
+   */
+  table(columns: Column[], rows: Row[], size = 8) {
     const pad = 3
     const lineHeight = size + 2.5
+    const noteIndent = 12
     const drawHeader = () => {
       const wrapped = columns.map((c) => this.wrap(c.title, c.width - 2 * pad, size, this.bold))
       const height = Math.max(...wrapped.map((w) => w.length)) * lineHeight + 2 * pad
@@ -183,13 +189,17 @@ export class PdfWriter {
     this.room(3 * lineHeight + 4 * pad)
     drawHeader()
     for (const row of rows) {
-      const wrapped = columns.map((c, i) => this.wrap(row[i] ?? '', c.width - 2 * pad, size))
-      const height = Math.max(...wrapped.map((w) => w.length)) * lineHeight + 2 * pad
+      const { cells, notes } = Array.isArray(row) ? { cells: row, notes: [] } : row
+      const wrapped = columns.map((c, i) => this.wrap(cells[i] ?? '', c.width - 2 * pad, size))
+      const noteLines = notes.flatMap((n) => this.wrap(n, this.totalWidth(columns) - 2 * pad - noteIndent, size))
+      const cellsHeight = Math.max(...wrapped.map((w) => w.length)) * lineHeight + 2 * pad
+      const height = cellsHeight + noteLines.length * lineHeight
       if (this.y - height < BOTTOM) {
         this.newPage()
         drawHeader()
       }
       this.cells(columns, wrapped, size, lineHeight, pad, this.font)
+      noteLines.forEach((line, n) => this.text(line, MARGIN + pad + noteIndent, this.y - cellsHeight - (n + 1) * lineHeight + pad + 2.5, size, this.font))
       this.y -= height
       this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: MARGIN + this.totalWidth(columns), y: this.y }, thickness: 0.4, color: LINE })
     }

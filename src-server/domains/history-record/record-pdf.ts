@@ -1,13 +1,16 @@
 /**
  * The history record as an A4 PDF: the header (product, revision, work order, quantities), the
  * serial and its genealogy (a serial's record), then every phase, job and batch with its steps,
- * recorded values, who and when, the components consumed, the serials, the issues and the
- * material movements. Dates as the app writes them (YYYY/MM/DD HH:mm, the plant's time zone).
+ * recorded values, who and when, the components consumed, the corrections, the serials, the
+ * issues and the material movements; every signature on a line under what it signed (the
+ * revision's release, steps, corrections, issues' closing, movements' reverts). Dates as the app
+ * writes them (YYYY/MM/DD HH:mm, the plant's time zone).
  */
-import type { HistoryRecord, RecordBatch, RecordLanguage, RecordStep, RecordValue } from '../../../src/domains/history-record/schemas'
-import { plantTimeZone } from '../reports/service'
+import type { HistoryRecord, RecordBatch, RecordLanguage, RecordStep } from '../../../src/domains/history-record/schemas'
+import { correctionsSection } from './corrections-pdf'
 import { type Labels, labelsFor } from './labels'
-import { PdfWriter } from '../../pdf/writer'
+import { type Formatters, formatters, signatureLine } from './record-format'
+import { PdfWriter, type Row } from '../../pdf/writer'
 
 export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Promise<Uint8Array> {
   const l = labelsFor(lang)
@@ -38,6 +41,8 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
     [`${l.quantities}: ${l.scrapped}`, f.number(record.quantities.scrapped)],
     [l.generated, f.dateTime(record.generated_at)],
   ])
+  // The release's signatures under the revision it released.
+  for (const sig of rev.signatures) pdf.paragraph(`${l.revisionSigned(rev.number)}: ${signatureLine(sig, l, f)}`)
   if (record.work_order.notes) pdf.paragraph(`${l.notes}: ${record.work_order.notes}`)
 
   const s = record.serial
@@ -84,6 +89,8 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
     }
   }
 
+  correctionsSection(pdf, record.corrections, l, f)
+
   pdf.heading(l.serials)
   const serials = record.serials
   pdf.subheading(l.produced)
@@ -128,13 +135,17 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
         { title: l.opened, width: 120 },
         { title: l.closed, width: 120 },
       ],
-      record.issues.map((i) => [
-        i.code + (i.critical ? ` (${l.critical})` : ''),
-        i.type_code,
-        i.description ? `${i.title}: ${i.description}` : i.title,
-        `${f.dateTime(i.opened_at)} ${i.opened_by_name ?? ''}`,
-        i.state === 'closed' ? `${f.dateTime(i.closed_at)} ${i.closed_by_name ?? ''}` : `${f.status(i.state)} - ${l.stillOpen}`,
-      ]),
+      record.issues.map((i) => ({
+        cells: [
+          i.code + (i.critical ? ` (${l.critical})` : ''),
+          i.type_code,
+          i.description ? `${i.title}: ${i.description}` : i.title,
+          `${f.dateTime(i.opened_at)} ${i.opened_by_name ?? ''}`,
+          i.state === 'closed' ? `${f.dateTime(i.closed_at)} ${i.closed_by_name ?? ''}` : `${f.status(i.state)} - ${l.stillOpen}`,
+        ],
+        // The closing's signatures under the issue it closed.
+        notes: i.signatures.map((sig) => signatureLine(sig, l, f)),
+      })),
     )
 
   pdf.heading(l.movements)
@@ -150,15 +161,23 @@ export async function recordPdf(record: HistoryRecord, lang: RecordLanguage): Pr
         { title: l.status, width: 60 },
         { title: l.when, width: w - 415 },
       ],
-      record.movements.map((m) => [
-        `M-${m.number}`,
-        l.movementTypes[m.type] ?? m.type,
-        m.serial ? `${m.product_code} (${m.serial})` : m.product_code,
-        f.number(m.confirmed_quantity ?? m.planned_quantity),
-        `${m.from_position_code ?? '-'} / ${m.to_position_code ?? '-'}`,
-        f.status(m.status),
-        `${f.dateTime(m.ended_at ?? m.started_at)} ${m.user_name ?? ''}`,
-      ]),
+      record.movements.map((m) => ({
+        cells: [
+          `M-${m.number}`,
+          l.movementTypes[m.type] ?? m.type,
+          m.serial ? `${m.product_code} (${m.serial})` : m.product_code,
+          f.number(m.confirmed_quantity ?? m.planned_quantity),
+          `${m.from_position_code ?? '-'} / ${m.to_position_code ?? '-'}`,
+          f.status(m.status),
+          `${f.dateTime(m.ended_at ?? m.started_at)} ${m.user_name ?? ''}`,
+        ],
+        // A revert under the movement it reverted: its reason, then its signatures.
+        notes: [
+          ...(m.reverts_number !== null ? [`${l.revertOf} M-${m.reverts_number}`] : []),
+          ...(m.reverted_by_number !== null ? [`${l.revertedBy} M-${m.reverted_by_number}${m.revert_reason ? `: ${m.revert_reason}` : ''}`] : []),
+          ...m.signatures.map((sig) => signatureLine(sig, l, f)),
+        ],
+      })),
     )
 
   return pdf.finish(l.page)
@@ -189,46 +208,17 @@ function batchSection(pdf: PdfWriter, batch: RecordBatch, l: Labels, f: Formatte
   if (batch.consumed.length) pdf.paragraph(`${l.consumed}: ${batch.consumed.map((c) => `${c.item_code} x ${f.number(c.quantity)}`).join(', ')}`, { size: 8.5, indent: 10 })
 }
 
-function stepRow(s: RecordStep, l: Labels, f: Formatters): string[] {
+function stepRow(s: RecordStep, l: Labels, f: Formatters): Row {
   const title = (s.title || `${l.step} ${s.position + 1}`) + (s.critical ? ` (${l.critical})` : '')
-  return [
-    String(s.position + 1),
-    s.text ? `${title}\n${s.text}` : title,
-    [
-      ...s.values.map((v) => `${v.name}: ${f.value(v)}`),
-      // Each signature under what it signed, as the screens show it; one that no longer verifies says so.
-      ...s.signatures.map(
-        (sig) =>
-          `${l.signedBy} ${sig.full_name} - ${f.dateTime(sig.signed_at)} - ${l.meanings[sig.meaning] ?? sig.meaning}${sig.role === 'second_signer' ? ` (${l.secondSigner})` : ''}${sig.valid ? '' : ` - ${l.signatureInvalid}`}`,
-      ),
-    ].join('\n'),
-    s.done ? (s.done_by?.name ?? '') : l.notDone,
-    s.done ? f.dateTime(s.done_at) : '',
-  ]
-}
-
-type Formatters = ReturnType<typeof formatters>
-
-function formatters(lang: RecordLanguage, l: Labels) {
-  const stamp = new Intl.DateTimeFormat('sv-SE', { timeZone: plantTimeZone(), year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-  const number = (n: number) => (lang === 'it' ? String(n).replace('.', ',') : String(n))
-  const any = (v: unknown): string => {
-    if (v === null || v === undefined) return ''
-    if (typeof v === 'boolean') return v ? l.yes : l.no
-    if (typeof v === 'number') return number(v)
-    if (Array.isArray(v)) return v.map(any).join(', ')
-    if (typeof v === 'object') return JSON.stringify(v)
-    return String(v)
-  }
   return {
-    number,
-    any,
-    dateTime: (ms: number | null | undefined) => (ms === null || ms === undefined ? '' : stamp.format(new Date(ms)).replaceAll('-', '/')),
-    status: (s: string) => l.statuses[s] ?? s,
-    value(v: RecordValue): string {
-      if (v.type === 'ternary') return v.value === 'true' ? l.yes : v.value === 'false' ? l.no : v.value === 'na' ? l.na : any(v.value)
-      if (v.type === 'date' && typeof v.value === 'string') return v.value.replaceAll('-', '/')
-      return any(v.value)
-    },
+    cells: [
+      String(s.position + 1),
+      s.text ? `${title}\n${s.text}` : title,
+      s.values.map((v) => `${v.name}: ${f.value(v)}`).join('\n'),
+      s.done ? (s.done_by?.name ?? '') : l.notDone,
+      s.done ? f.dateTime(s.done_at) : '',
+    ],
+    // Each signature under the step it signed, across the table.
+    notes: s.signatures.map((sig) => signatureLine(sig, l, f)),
   }
 }

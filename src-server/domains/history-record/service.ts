@@ -9,6 +9,7 @@ import type { HistoryRecord, RecordIssue, RecordPhase, RecordSerial } from '../.
 import type { IssueListInput, IssueRow } from '../../../src/domains/issues/schemas'
 import type { MovementRow } from '../../../src/domains/movements/schemas'
 import type { SerialDetail } from '../../../src/domains/serials/schemas'
+import type { SignatureView } from '../../../src/domains/signatures/schemas'
 import { isUuid } from '../../../src/uuid'
 import type { Services } from '../../context'
 import { notFound, unprocessable } from '../../errors'
@@ -18,8 +19,10 @@ import { listMovements } from '../movements/list'
 import { revisionSummary } from '../revisions/service'
 import { getGenealogy, getSerial, listSerials } from '../serials/service'
 import { getWorkOrderSerials } from '../serials/work-order-serials'
-import { listWorkOrderSignatures } from '../signatures/service'
+import { recordKeyOf } from '../signatures/records'
+import { listWorkOrderSignatures, signaturesBySubject } from '../signatures/service'
 import { getWorkOrder } from '../work-orders/detail'
+import { recordCorrections } from './corrections'
 
 type Svc = Services
 
@@ -62,10 +65,16 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
   // recorded outside any batch narrows nothing: its work order's whole record is its story.
   const own = detail ? [...new Set([detail.batch_key, ...detail.components.map((c) => c.batch_key)].filter((b): b is string => b !== null))] : []
   const batches = own.length ? own : undefined
-  const signed = Map.groupBy(await listWorkOrderSignatures(svc.db, wo._key), (sig) => `${sig.batch_key}:${sig.step_key}`)
+  // Every signature filed with the work order: its batch steps', its jobs' corrections' and its
+  // movements' reverts'. Issues' and serials' signatures are filed with them and read by key below.
+  const woSignatures = await listWorkOrderSignatures(svc.db, wo._key)
+  const bySubject = Map.groupBy(woSignatures, (sig) => `${sig.subject_type}/${sig.subject_key}`)
+  const byRecord = Map.groupBy(woSignatures, (sig) => `${sig.subject_type}/${recordKeyOf(sig.subject_type, sig.subject_key)}`)
+  /** A batch step's (`<batch>:<step>`) or a job correction's (`<job>:<event>`) signatures. */
+  const signaturesOf = (type: SignatureView['subject_type'], subjectKey: string) => bySubject.get(`${type}/${subjectKey}`) ?? []
   const [revision, jobsByPhase, serials, issues, movements] = await Promise.all([
     revisionSummary(svc, wo.product_key, wo.revision.number),
-    workOrderBatchRecords(svc.db, wo._key, (batch, step) => signed.get(`${batch}:${step}`) ?? [], batches),
+    workOrderBatchRecords(svc.db, wo._key, (batch, step) => signaturesOf('batch_step', `${batch}:${step}`), batches),
     getWorkOrderSerials(svc, wo._key),
     allIssues(svc, { work_order_key: wo._key, sort: 'opened_at', dir: 'asc' }),
     allMovements(svc, wo._key),
@@ -82,6 +91,25 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
     }
   })
   const inBatches = (b: string | null) => !batches || b === null || batches.includes(b)
+  const recordIssues = issues.filter((i) => inBatches(i.batch_key))
+  const listed = detail
+    ? {
+        produced: serials.produced.filter((s) => s.serial_key === detail._key),
+        produced_total: 1,
+        consumed: serials.consumed.filter((c) => c.parent_key === detail._key),
+        consumed_total: detail.components.length,
+      }
+    : { produced: serials.produced, produced_total: serials.produced_total, consumed: serials.consumed, consumed_total: serials.consumed_total }
+  // Corrections of the serials the record lists: a serial's record, the serial and everything in it.
+  const serialCodes = new Map([...listed.produced, ...listed.consumed, ...(serial?.genealogy ?? [])].map((x) => [x.serial_key, x.code]))
+  const [issueSignatures, corrections] = await Promise.all([
+    signaturesBySubject(
+      svc.db,
+      'issue',
+      recordIssues.map((i) => i._key),
+    ),
+    recordCorrections(svc.db, { phases, serialCodes, jobSignatures: (subjectKey) => signaturesOf('job_correction', subjectKey) }),
+  ])
   // Scrap counts where the work order's output is counted: its last phase.
   const last = wo.phases.at(-1)
   const scrapped = batches ? phases.reduce((n, p) => n + p.scrapped_qt, 0) : (phases.find((p) => p._key === last?._key)?.scrapped_qt ?? 0)
@@ -104,20 +132,16 @@ async function buildRecord(svc: Svc, key: string, serial: RecordSerial | null, d
     quantities: { planned: wo.planned_qt, done: wo.completed_qt, scrapped },
     serial,
     phases: batches ? phases.filter((p) => p.jobs.length > 0) : phases,
-    serials: detail
-      ? {
-          produced: serials.produced.filter((s) => s.serial_key === detail._key),
-          produced_total: 1,
-          consumed: serials.consumed.filter((c) => c.parent_key === detail._key),
-          consumed_total: detail.components.length,
-        }
-      : { produced: serials.produced, produced_total: serials.produced_total, consumed: serials.consumed, consumed_total: serials.consumed_total },
-    issues: issues.filter((i) => inBatches(i.batch_key)).map(recordIssue),
-    movements: movements.filter((m) => inBatches(m.batch_key) || (detail !== undefined && m.serial === detail.code)),
+    serials: listed,
+    corrections,
+    issues: recordIssues.map((i) => ({ ...recordIssue(i), signatures: issueSignatures.get(i._key) ?? [] })),
+    movements: movements
+      .filter((m) => inBatches(m.batch_key) || (detail !== undefined && m.serial === detail.code))
+      .map((m) => ({ ...m, signatures: byRecord.get(`movement_revert/${m._key}`) ?? [] })),
   }
 }
 
-const recordIssue = (i: IssueRow): RecordIssue => ({
+const recordIssue = (i: IssueRow): Omit<RecordIssue, 'signatures'> => ({
   _key: i._key,
   code: i.code,
   type_code: i.type_code,

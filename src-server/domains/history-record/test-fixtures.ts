@@ -1,12 +1,17 @@
+import type { SignedAction } from '../../../src/domains/signatures/schemas'
+import type { SignatureMeaning } from '../../../src/domains/process/steps'
+import { adminToken } from '../../test/fixtures'
 import type { Harness } from '../../test/harness'
 import { makeOperator, makeSetup, newKey, type Operator } from '../execution/test-fixtures'
 import { startJobs } from '../execution/start-pause'
 import { completeStep } from '../execution/steps'
 import { makeIssueType } from '../issues/test-fixtures'
 import { actOnIssue, createIssue } from '../issues/service'
-import { createMovement } from '../movements/service'
+import { updateJob } from '../jobs/corrections'
+import { createMovement, revertMovement } from '../movements/service'
 import { createPosition } from '../positions/service'
-import { createSerial, linkSerials } from '../serials/service'
+import { createSerial, editSerial, linkSerials } from '../serials/service'
+import { signRecord } from '../signatures/actions'
 
 /**
  * A work order whose record has everything in it: one phase (an instruction, then a form step
@@ -27,9 +32,11 @@ export type RecordWorld = {
   componentCode: string
   componentProduct: string
   issueCode: string
+  jobKey: string
+  movementKey: string
 }
 
-export async function makeRecordWorld(h: Harness, prefix: string): Promise<RecordWorld> {
+export async function makeRecordWorld(h: Harness, prefix: string, opts: { serialData?: Record<string, unknown> } = {}): Promise<RecordWorld> {
   const db = h.svc.db
   const op = await makeOperator(h, `${prefix}.op`)
   const quality = await makeOperator(h, `${prefix}.quality`, 'quality')
@@ -72,7 +79,12 @@ export async function makeRecordWorld(h: Harness, prefix: string): Promise<Recor
   let serialKey = ''
   await db.transaction().execute(async (trx) => {
     const now = h.clock.now()
-    serialKey = await createSerial(trx, op.actor, { code: serialCode, product_id: s.productKey, work_order_id: s.workOrderKey, job_id: s.jobs[0]![0]!, batch_id: batches[0]!, phase_id: phase.key }, now)
+    serialKey = await createSerial(
+      trx,
+      op.actor,
+      { code: serialCode, product_id: s.productKey, work_order_id: s.workOrderKey, job_id: s.jobs[0]![0]!, batch_id: batches[0]!, phase_id: phase.key, ...(opts.serialData ? { data: opts.serialData } : {}) },
+      now,
+    )
     const child = await createSerial(trx, op.actor, { code: componentCode, product_id: line.item_id }, now)
     await linkSerials(trx, op.actor, { parent_id: serialKey, child_id: child, phase_id: phase.key, bom_line_id: line.id, batch_id: batches[0]! }, now)
   })
@@ -83,7 +95,7 @@ export async function makeRecordWorld(h: Harness, prefix: string): Promise<Recor
 
   const admin = { userId: op.key, sessionId: null, scope: 'admin warehouse', tokenId: null }
   const store = (await createPosition(h.svc, admin, { code: `${prefix.toUpperCase()}-MAG` }))._key
-  await createMovement(h.svc, admin, {
+  const movement = await createMovement(h.svc, admin, {
     type: 'load',
     product_key: line.item_id,
     to_position_key: store,
@@ -106,7 +118,79 @@ export async function makeRecordWorld(h: Harness, prefix: string): Promise<Recor
     componentCode,
     componentProduct: component.code,
     issueCode: issue.code,
+    jobKey: s.jobs[0]![0]!,
+    movementKey: movement._key,
   }
+}
+
+/** The password of every user the fixtures make (userWithScope's). */
+export const FIXTURE_PASSWORD = 'password-123'
+
+/** The meaning each signed action is required with while the signed world is made. */
+export const SIGNED_MEANINGS: Record<SignedAction, SignatureMeaning> = {
+  revision_release: 'approved',
+  critical_issue_close: 'verified',
+  serial_correction: 'performed',
+  job_correction: 'approved',
+  movement_revert: 'verified',
+}
+
+export type SignedWorld = {
+  quality: Operator
+  production: Operator
+  trace: Operator
+  warehouse: Operator
+  revisionKey: string
+  criticalIssueKey: string
+  criticalIssueCode: string
+}
+
+/**
+ * Every action the settings can require a signature for, signed on a record world's work order
+ * (make it with `serialData: { lotto: 'L1' }`), each by its own person with their password:
+ * production corrects the job's times (1:30), a critical issue on batch 1 is closed by quality,
+ * traceability corrects the serial's lotto to L2 ("lotto errato") and the warehouse reverts the
+ * component's load ("carico errato"). The work order's revision was written by the fixture, not
+ * released through the library, so its release is signed here as the release signs it (quality,
+ * Approvato). The settings are put back to unsigned afterwards.
+ */
+export async function signRecordWorld(h: Harness, w: RecordWorld, prefix: string): Promise<SignedWorld> {
+  const db = h.svc.db
+  const named = async (who: Operator, name: string, surname: string) => {
+    await db.updateTable('users').set({ name, surname }).where('id', '=', who.key).execute()
+    return who
+  }
+  const quality = await named(w.quality, 'Giulia', 'Verdi')
+  const production = await named(await makeOperator(h, `${prefix}.production`, 'production'), 'Paolo', 'Bianchi')
+  const trace = await named(await makeOperator(h, `${prefix}.trace`, 'traceability'), 'Anna', 'Neri')
+  const warehouse = await named(await makeOperator(h, `${prefix}.warehouse`, 'warehouse'), 'Luca', 'Gialli')
+  const admin = await adminToken(h)
+  const require = async (meanings: Partial<Record<SignedAction, SignatureMeaning | null>>) => {
+    const body = Object.fromEntries(Object.entries(meanings).map(([action, meaning]) => [`signature_${action}`, meaning]))
+    const res = await h.request('PATCH', '/api/settings', { token: admin, body })
+    if (res.status !== 200) throw new Error(`settings: ${res.status} ${JSON.stringify(res.body)}`)
+  }
+  await require(SIGNED_MEANINGS)
+  const signature = { password: FIXTURE_PASSWORD }
+
+  const { revision_id: revisionKey } = await db.selectFrom('work_orders').select('revision_id').where('id', '=', w.workOrderKey).executeTakeFirstOrThrow()
+  await db.transaction().execute((trx) =>
+    signRecord(
+      trx,
+      quality.actor,
+      { meaning: SIGNED_MEANINGS.revision_release, signers: [{ userId: quality.key, fullName: 'Giulia Verdi', role: 'signer', requiredScope: null }] },
+      { type: 'revision', key: revisionKey, event: { subject_type: 'product', subject_key: w.productKey } },
+      h.clock.now(),
+    ),
+  )
+  await updateJob(h.svc, production.actor, { job_key: w.jobKey, action: 'update_times', time_spent_ms: 90_000, signature })
+  const type = await makeIssueType(db, `${prefix.toUpperCase()}-CRIT`, { critical: true })
+  const critical = await createIssue(h.svc, w.op.actor, { type_key: type, title: 'Cricca sul corpo', job_key: w.jobKey, batch_key: w.batches[0]! })
+  await actOnIssue(h.svc, quality.actor, critical._key, 'close', signature)
+  await editSerial(h.svc, trace.actor, w.serialKey, { data: { lotto: 'L2' }, reason: 'lotto errato', signature })
+  await revertMovement(h.svc, warehouse.actor, w.movementKey, 'carico errato', signature)
+  await require({ revision_release: null, critical_issue_close: null, serial_correction: null, job_correction: null, movement_revert: null })
+  return { quality, production, trace, warehouse, revisionKey, criticalIssueKey: critical._key, criticalIssueCode: critical.code }
 }
 
 /** The text pdftotext reads from a PDF (poppler-utils), with runs of spaces made one. */

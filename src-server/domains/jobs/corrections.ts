@@ -4,10 +4,12 @@
  */
 import { type CorrectionRefusal, correctionRefusal, releaseDue } from '../../../src/domains/jobs/rules'
 import type { JobDetail, JobUpdateInput } from '../../../src/domains/jobs/schemas'
+import { CORRECTION_EVENTS } from '../../../src/domains/work-orders/history'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { AppError, conflict, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
+import { type SubjectEvent, subjectEvents } from '../events/subject-events'
 import { changesOf, editData } from '../events/changes'
 import { phaseInfo } from '../execution/queries'
 import { refreshWorkOrderProgress } from '../work-orders/progress'
@@ -178,4 +180,13 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
     }
   })
   return getJob(svc, input.job_key)
+}
+
+/**
+ * The corrections recorded on some jobs (reset progress, cancel active pieces, update progress or
+ * times: the events `updateJob` writes, which its signatures sign), oldest first. A pause by
+ * production corrects no recorded data and is left out.
+ */
+export function jobCorrectionEvents(db: Db, jobIds: readonly string[]): Promise<SubjectEvent[]> {
+  return subjectEvents(db, 'job', jobIds, CORRECTION_EVENTS)
 }

@@ -19,6 +19,7 @@ import type { Db } from '../../db/connect'
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../errors'
 import { nextCounterCode } from '../counters/service'
 import { appendEvent, appendEvents } from '../events/service'
+import { type SubjectEvent, subjectEvents } from '../events/subject-events'
 import { listSerialFields } from '../serial-fields/service'
 import { readSettings } from '../settings/queries'
 import { readGenealogy } from './genealogy'
@@ -442,6 +443,15 @@ export async function getSerial(svc: Services, key: string): Promise<SerialDetai
     recordSignatures(svc.db, 'serial_correction', row._key),
   ])
   return { ...row, components, contained_in: containedIn ?? null, history, signatures }
+}
+
+/**
+ * The corrections of some serials, oldest first: SERIAL_UPDATED by traceability staff (`PATCH
+ * serial/{key}`, a link taken out), each with its reason and old and new values. A serial declared
+ * in a batch (data `batch_key`) is production recording it, not a correction.
+ */
+export async function serialCorrectionEvents(db: Db, serialIds: readonly string[]): Promise<SubjectEvent[]> {
+  return (await subjectEvents(db, 'serial', serialIds, ['SERIAL_UPDATED'])).filter((e) => e.data.batch_key === undefined)
 }
 
 /** `GET serial/{key}/genealogy?direction=backward|forward` (see genealogy.ts). */

@@ -172,8 +172,9 @@ export async function signaturesBySubject(db: Db, type: SignatureSubject, keys: 
 }
 
 /**
- * Every signature given on a work order's records (its batch steps), oldest first (the signer
- * before the second signer), each with `valid`. The device history record and `GET work-order/{id}/signatures` read this.
+ * Every signature filed with a work order (its batch steps, its jobs' corrections, its movements'
+ * reverts), oldest first (the signer before the second signer), each with `valid`. The device
+ * history record and `GET work-order/{id}/signatures` read this.
  */
 export async function listWorkOrderSignatures(db: Db, workOrderId: string): Promise<SignatureView[]> {
   const rows = await db.selectFrom('signatures').select(signatureColumns).where('work_order_id', '=', workOrderId).orderBy('signed_at').orderBy('role', 'desc').execute()

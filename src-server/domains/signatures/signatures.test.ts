@@ -181,8 +181,9 @@ describe('signatures: signed batch steps', () => {
       ['qa.sign', 'verified', 'second_signer', true],
     ])
     const text = (await pdfText(await recordPdf(record, 'it'))).replace(/\s+/g, ' ')
-    expect(text).toContain('Firmato da Mario Rossi')
-    expect(text).toContain('Verificato (secondo firmatario)')
+    // As the screens write it: "Firmato da Mario Rossi · 2026/11/28 14:03 · Verificato".
+    expect(text).toMatch(/Firmato da Mario Rossi · \d{4}\/\d{2}\/\d{2} \d{2}:\d{2} · Verificato/)
+    expect(text).toMatch(/Firmato da qa\.sign · \d{4}\/\d{2}\/\d{2} \d{2}:\d{2} · Verificato · secondo firmatario/)
   })
 
   test('canonical JSON sorts keys at every level', () => {

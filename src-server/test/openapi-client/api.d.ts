@@ -14051,6 +14051,46 @@ export interface operations {
                                 }[];
                                 consumed_total: number;
                             };
+                            corrections: {
+                                _key: string;
+                                /** @enum {string} */
+                                kind: "job" | "serial";
+                                event_type: string;
+                                at: number;
+                                by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                job_key: string | null;
+                                phase_name: string | null;
+                                operator_name: string | null;
+                                serial_key: string | null;
+                                serial_code: string | null;
+                                changes: {
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                reason: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
+                            }[];
                             issues: {
                                 _key: string;
                                 code: string;
@@ -14067,6 +14107,24 @@ export interface operations {
                                 opened_at: number;
                                 closed_at: number | null;
                                 closed_by_name: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                             movements: {
                                 _key: string;
@@ -14100,6 +14158,24 @@ export interface operations {
                                 batch_key: string | null;
                                 origin_type: string | null;
                                 origin_key: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                         };
                     };
@@ -14393,6 +14469,46 @@ export interface operations {
                                 }[];
                                 consumed_total: number;
                             };
+                            corrections: {
+                                _key: string;
+                                /** @enum {string} */
+                                kind: "job" | "serial";
+                                event_type: string;
+                                at: number;
+                                by: {
+                                    _key: string;
+                                    name: string;
+                                } | null;
+                                job_key: string | null;
+                                phase_name: string | null;
+                                operator_name: string | null;
+                                serial_key: string | null;
+                                serial_code: string | null;
+                                changes: {
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                reason: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
+                            }[];
                             issues: {
                                 _key: string;
                                 code: string;
@@ -14409,6 +14525,24 @@ export interface operations {
                                 opened_at: number;
                                 closed_at: number | null;
                                 closed_by_name: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                             movements: {
                                 _key: string;
@@ -14442,6 +14576,24 @@ export interface operations {
                                 batch_key: string | null;
                                 origin_type: string | null;
                                 origin_key: string | null;
+                                signatures: {
+                                    _key: string;
+                                    /** @enum {string} */
+                                    subject_type: "batch_step" | "revision" | "issue" | "serial_correction" | "job_correction" | "movement_revert";
+                                    subject_key: string;
+                                    batch_key: string | null;
+                                    step_key: string | null;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                    required_scope: string | null;
+                                    user_key: string;
+                                    full_name: string;
+                                    signed_at: number;
+                                    content_hash: string;
+                                    valid: boolean;
+                                }[];
                             }[];
                         };
                     };

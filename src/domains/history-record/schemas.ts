@@ -95,23 +95,68 @@ export const RecordPhase = v.object({
 })
 export type RecordPhase = v.InferOutput<typeof RecordPhase>
 
-export const RecordIssue = v.pick(IssueRow, [
-  '_key',
-  'code',
-  'type_code',
-  'type_name',
-  'title',
-  'description',
-  'state',
-  'critical',
-  'phase_name',
-  'batch_key',
-  'opened_by_name',
-  'opened_at',
-  'closed_at',
-  'closed_by_name',
-])
+export const RecordIssue = v.object({
+  ...v.pick(IssueRow, [
+    '_key',
+    'code',
+    'type_code',
+    'type_name',
+    'title',
+    'description',
+    'state',
+    'critical',
+    'phase_name',
+    'batch_key',
+    'opened_by_name',
+    'opened_at',
+    'closed_at',
+    'closed_by_name',
+  ]).entries,
+  /** The signatures of its closing (a critical issue, where the settings require it), each saying whether it still verifies. */
+  signatures: v.array(SignatureView),
+})
 export type RecordIssue = v.InferOutput<typeof RecordIssue>
+
+export const RecordMovement = v.object({
+  ...MovementRow.entries,
+  /** The signatures of its revert (where the settings require it), under the movement reverted. */
+  signatures: v.array(SignatureView),
+})
+export type RecordMovement = v.InferOutput<typeof RecordMovement>
+
+/** One value a correction changed, as its event recorded it (`data.changes`). */
+export const RecordChange = v.object({ field: v.string(), from: v.unknown(), to: v.unknown() })
+export type RecordChange = v.InferOutput<typeof RecordChange>
+
+export const RECORD_CORRECTION_KINDS = ['job', 'serial'] as const
+
+/**
+ * A correction of recorded data: a job's (reset progress, cancel active pieces, update progress or
+ * times) or a serial's (its code or data, a link taken out), as the event that recorded it.
+ */
+export const RecordCorrection = v.object({
+  /** The event's key (a correction's signature names it: `<job or serial key>:<event key>`). */
+  _key: v.string(),
+  kind: v.picklist(RECORD_CORRECTION_KINDS),
+  /** JOB_PROGRESS_RESET, JOB_ACTIVE_PIECES_CANCELLED, JOB_PROGRESS_UPDATED, JOB_TIMES_UPDATED or SERIAL_UPDATED. */
+  event_type: v.string(),
+  at: v.number(),
+  by: Person,
+  /** kind job: the job, its phase and its operator; else null. */
+  job_key: v.nullable(v.string()),
+  phase_name: v.nullable(v.string()),
+  operator_name: v.nullable(v.string()),
+  /** kind serial: the serial; else null. */
+  serial_key: v.nullable(v.string()),
+  serial_code: v.nullable(v.string()),
+  /** Each value changed, old and new. */
+  changes: v.array(RecordChange),
+  /** The reason given (serial corrections; job corrections take none). */
+  reason: v.nullable(v.string()),
+  /** The correction's signatures (where the settings require them), each saying whether it still verifies. */
+  signatures: v.array(SignatureView),
+})
+export type RecordCorrection = v.InferOutput<typeof RecordCorrection>
 
 export const RecordSerial = v.object({
   ...SerialRow.entries,
@@ -149,7 +194,12 @@ export const HistoryRecord = v.object({
     consumed: v.array(WorkOrderConsumedSerial),
     consumed_total: v.number(),
   }),
+  /**
+   * Corrections, oldest first: of the record's jobs, and of the serials it lists (produced and
+   * fitted; a serial's record: the serial and its genealogy).
+   */
+  corrections: v.array(RecordCorrection),
   issues: v.array(RecordIssue),
-  movements: v.array(MovementRow),
+  movements: v.array(RecordMovement),
 })
 export type HistoryRecord = v.InferOutput<typeof HistoryRecord>
