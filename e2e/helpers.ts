@@ -275,3 +275,14 @@ export async function productionOpensHistory(browser: Browser, locale: string, w
   await fillLogin(history, 'produzione', DEMO_PASSWORD)
   return history
 }
+
+/** A user sets their own signing PIN over the API (the plant's `pin_signing` must be on). */
+export async function setPinByApi(baseURL: string, user: { username: string; password: string }, pin: string) {
+  const api = await request.newContext({ baseURL })
+  const login = await api.post('/api/login', { data: { username: user.username, password: user.password } })
+  const { token } = (await login.json()).detail
+  const res = await api.post('/api/pin', { headers: { authorization: `Bearer ${token}` }, data: { current_password: user.password, new_pin: pin } })
+  expect(res.status(), await res.text()).toBe(200)
+  await api.post('/api/logout', { headers: { authorization: `Bearer ${token}` } })
+  await api.dispose()
+}

@@ -1,5 +1,5 @@
-import { expect, request, test } from '@playwright/test'
-import { ADMIN_PASSWORD, adminApi, chooseInUserMenu, createReadyUser, fillLogin, ISOLATED, operatorStartsJob, productionOpensHistory, releaseProduct, shot, uniqueName } from './helpers'
+import { expect, test } from '@playwright/test'
+import { ADMIN_PASSWORD, adminApi, chooseInUserMenu, createReadyUser, fillLogin, ISOLATED, operatorStartsJob, productionOpensHistory, releaseProduct, setPinByApi, shot, uniqueName } from './helpers'
 
 /**
  * Issue 22, signing with a personal PIN: the admin allows PIN signing in the plant settings and
@@ -27,6 +27,7 @@ const TEXTS = {
     secondBadge: 'Badge del secondo firmatario',
     secondPin: 'PIN del secondo firmatario',
     sign: 'Firma e completa',
+    cancel: 'Annulla',
     wrongBadge: 'Badge o PIN del secondo firmatario errati: il passo non è stato completato',
     signedBy: (name: string) => new RegExp(`^Firmato da ${name} · \\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2} · Verificato`),
   },
@@ -48,6 +49,7 @@ const TEXTS = {
     secondBadge: "Second signer's badge",
     secondPin: "Second signer's PIN",
     sign: 'Sign and complete',
+    cancel: 'Cancel',
     wrongBadge: 'Wrong badge or PIN of the second signer: the step was not completed',
     signedBy: (name: string) => new RegExp(`^Signed by ${name} · \\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2} · Verified`),
   },
@@ -69,16 +71,6 @@ async function signedStepProduct(baseURL: string) {
   expect(process.status(), await process.text()).toBe(200)
   await releaseProduct(api, productKey, 'Prima emissione')
   return { api, productKey }
-}
-
-/** The quality user sets their own PIN over the API (the operator does it on screen). */
-async function setPinByApi(baseURL: string, user: { username: string; password: string }, pin: string) {
-  const api = await request.newContext({ baseURL })
-  const login = await api.post('/api/login', { data: { username: user.username, password: user.password } })
-  const { token } = (await login.json()).detail
-  const res = await api.post('/api/pin', { headers: { authorization: `Bearer ${token}` }, data: { current_password: user.password, new_pin: pin } })
-  expect(res.status(), await res.text()).toBe(200)
-  await api.dispose()
 }
 
 /** Each test starts from the default (PIN signing off) and leaves it so for the tests after. */
@@ -172,8 +164,16 @@ for (const lang of ['it', 'en'] as const) {
       await badgeField.press('Enter')
       await expect(secondPin).toBeFocused()
       await floor.keyboard.type(qaPin, { delay: 20 })
+      // Everything typed and the last refusal still shown: "Sign and complete" is on screen, whole, with no scrolling, at 1280x800 and at 1024x768.
+      const signButton = dialog.getByRole('button', { name: s.sign })
+      await expect(dialog.getByTestId('signature-error')).toBeVisible()
+      await expect(signButton).toBeInViewport({ ratio: 1 })
       await shot(floor, `signatures-pin-dialog-${lang}`)
-      await dialog.getByRole('button', { name: s.sign }).click()
+      await floor.setViewportSize({ width: 1024, height: 768 })
+      await expect(signButton).toBeInViewport({ ratio: 1 })
+      await expect(dialog.getByRole('button', { name: s.cancel })).toBeInViewport({ ratio: 1 })
+      await shot(floor, `signatures-pin-dialog-1024-${lang}`)
+      await signButton.click()
       await expect(dialog).toBeHidden()
       await expect(floor.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
       await expect(floor.getByTestId('step-panel')).toContainText('Chiusura')

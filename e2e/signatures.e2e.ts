@@ -157,6 +157,8 @@ for (const lang of ['it', 'en'] as const) {
       await dialog.getByLabel(s.secondPassword).pressSequentially(quality.password, { delay: 20 })
       await dialog.getByRole('button', { name: s.sign }).click()
       await expect(dialog.getByTestId('signature-error')).toHaveText(s.wrong)
+      // The refusal shown, "Sign and complete" is still on screen, whole, with no scrolling.
+      await expect(dialog.getByRole('button', { name: s.sign })).toBeInViewport({ ratio: 1 })
       await shot(floor, `signatures-dialog-error-${lang}`)
       await expect(floor.getByTestId('step-1')).not.toHaveAttribute('data-done', 'true')
 

@@ -1,12 +1,13 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { adminApi, createReadyUser, fillLogin, ISOLATED, ok, shot, uniqueName } from './helpers'
+import { adminApi, createReadyUser, fillLogin, ISOLATED, ok, setPinByApi, shot, uniqueName } from './helpers'
 
 /**
  * Issue 22, actions signed where the settings require it: with releases and critical-issue
  * closings required to be signed, the library releases a revision and quality closes a critical
  * issue, each typing the password under the manifest (a wrong one first: refused, nothing done),
- * and the signature line shows under the revision and under the issue. Isolated: the settings
- * are the plant's, and every other spec releases without a signature.
+ * and the signature line shows under the revision and under the issue; where the plant allows PIN
+ * signing, a release is signed with the personal PIN instead (a wrong one first). Isolated: the
+ * settings are the plant's, and every other spec releases without a signature.
  */
 const TEXTS = {
   it: {
@@ -14,6 +15,8 @@ const TEXTS = {
     release: 'Rilascia',
     reason: 'Motivo',
     wrongPassword: 'Password errata: nulla è stato firmato né modificato',
+    ownPin: 'Il tuo PIN',
+    wrongPin: 'PIN errato: nulla è stato firmato né modificato',
     approved: 'Approvato',
     verified: 'Verificato',
     signedBy: (name: string) => `Firmato da ${name}`,
@@ -23,6 +26,8 @@ const TEXTS = {
     release: 'Release',
     reason: 'Reason',
     wrongPassword: 'Wrong password: nothing was signed or changed',
+    ownPin: 'Your PIN',
+    wrongPin: 'Wrong PIN: nothing was signed or changed',
     approved: 'Approved',
     verified: 'Verified',
     signedBy: (name: string) => `Signed by ${name}`,
@@ -35,6 +40,23 @@ async function requireSignatures(api: APIRequestContext, on: boolean) {
       data: { signature_revision_release: on ? 'approved' : null, signature_critical_issue_close: on ? 'verified' : null },
     }),
   )
+}
+
+async function pinSigning(api: APIRequestContext, on: boolean) {
+  await ok(await api.patch('/api/settings', { data: { pin_signing: on } }))
+}
+
+/** A product of its own with a draft process to release. */
+async function productToRelease(api: APIRequestContext): Promise<{ productKey: string; code: string }> {
+  const code = uniqueName('SIGREV').toUpperCase()
+  const productKey = (await ok(await api.post('/api/product', { data: { code, description: 'Prodotto firmato e2e' } })))._key as string
+  const operations = (await ok(await api.get('/api/operation'))) as { _key: string }[]
+  await ok(
+    await api.put(`/api/product/${productKey}/process`, {
+      data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio', steps: [{ type: 'instruction', title: 'Viti', text: 'Stringi a 5 Nm.' }] }] },
+    }),
+  )
+  return { productKey, code }
 }
 
 async function signIn(page: Page, path: string, user: { username: string; password: string }) {
@@ -53,7 +75,9 @@ async function sign(page: Page, password: string, confirm: string) {
 
 test.describe('signed actions', ISOLATED, () => {
   test.afterAll(async ({ baseURL }) => {
-    await requireSignatures(await adminApi(baseURL!), false)
+    const api = await adminApi(baseURL!)
+    await requireSignatures(api, false)
+    await pinSigning(api, false)
   })
 
   for (const lang of ['it', 'en'] as const) {
@@ -64,14 +88,7 @@ test.describe('signed actions', ISOLATED, () => {
       test('the library releases a revision signed with its password; the signature shows under it', async ({ page, baseURL }) => {
         const api = await adminApi(baseURL!)
         await requireSignatures(api, true)
-        const code = uniqueName('SIGREV').toUpperCase()
-        const productKey = (await ok(await api.post('/api/product', { data: { code, description: 'Prodotto firmato e2e' } })))._key as string
-        const operations = (await ok(await api.get('/api/operation'))) as { _key: string }[]
-        await ok(
-          await api.put(`/api/product/${productKey}/process`, {
-            data: { phases: [{ operation_key: operations[0]!._key, name: 'Montaggio', steps: [{ type: 'instruction', title: 'Viti', text: 'Stringi a 5 Nm.' }] }] },
-          }),
-        )
+        const { productKey, code } = await productToRelease(api)
         const user = await createReadyUser(baseURL!, 'library', { name: 'Lia', surname: 'Bruni' })
         await signIn(page, `/app/library/product/${productKey}/process`, user)
 
@@ -130,4 +147,43 @@ test.describe('signed actions', ISOLATED, () => {
       })
     })
   }
+
+  test.describe('PIN', () => {
+    const s = TEXTS.it
+    test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
+
+    test('where the plant allows PIN signing, the library releases a revision signed with its personal PIN', async ({ page, baseURL }) => {
+      const api = await adminApi(baseURL!)
+      await requireSignatures(api, true)
+      await pinSigning(api, true)
+      const { productKey, code } = await productToRelease(api)
+      const user = await createReadyUser(baseURL!, 'library', { name: 'Lia', surname: 'Bruni' })
+      await setPinByApi(baseURL!, user, '605813')
+      await signIn(page, `/app/library/product/${productKey}/process`, user)
+
+      await page.getByRole('button', { name: s.release, exact: true }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByLabel(s.reason).pressSequentially('Prima emissione firmata con PIN')
+      const manifest = dialog.getByTestId('signature-manifest')
+      await expect(manifest).toContainText('Lia Bruni')
+      await expect(manifest).toContainText(code)
+      // The PIN is offered first (the password stays one switch away); digits typed like a person.
+      const pin = dialog.getByRole('textbox', { name: s.ownPin, exact: true })
+      await pin.pressSequentially('000001', { delay: 20 })
+      await page.getByTestId('release-confirm').click()
+      await expect(dialog.getByTestId('signature-error')).toHaveText(s.wrongPin)
+      expect((await ok(await api.get(`/api/product/${productKey}/revision`))).revisions).toEqual([])
+      await expect(pin).toHaveValue('')
+      await shot(page, `signed-release-pin-dialog-it-IT`)
+
+      await pin.pressSequentially('605813', { delay: 20 })
+      await page.getByTestId('release-confirm').click()
+      await expect(dialog).toBeHidden()
+      await page.goto(`/app/library/product/${productKey}/revisions`)
+      const line = page.getByTestId('signature-line')
+      await expect(line).toHaveCount(1)
+      await expect(line).toContainText(s.signedBy('Lia Bruni'))
+      await expect(line).toContainText(s.approved)
+    })
+  })
 })

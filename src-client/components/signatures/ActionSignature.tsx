@@ -1,7 +1,7 @@
 import { i18n, type MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, PasswordInput, Stack, Table, Text } from '@mantine/core'
+import { Alert, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { SignatureMeaning } from '../../../src/domains/process/steps'
@@ -12,37 +12,35 @@ import { errorMessage } from '../../lib/error-messages'
 import { SIGNATURE_MEANING_LABELS } from '../../lib/library-labels'
 import { BACKGROUND, trpc } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
-import { ManifestRow } from '../operator/SignatureDialog'
+import { ManifestRow, SignerFields, useSignerCredentials } from './SignerFields'
 
 /**
  * A back-office action the plant's settings require to be signed (issue 22: releasing a revision,
  * closing a critical issue, correcting a serial or a job, reverting a movement). The action's own
  * dialog holds this state, shows `ActionSignatureFields` when `meaning` is set, sends `input()`
  * with its call and hands a refusal to `refused`: a signature refusal shows in the dialog,
- * anything else is the caller's to show.
+ * anything else is the caller's to show. The signer types the password, or the personal PIN where
+ * the plant allows it and they have set one, as in the step dialog (./SignerFields.tsx); the
+ * settings name no second signer for actions, so none is asked.
  */
 export function useActionSignature(action: SignedAction, applies = true) {
   const settings = useQuery(trpc.settings.get.queryOptions())
   const meaning: SignatureMeaning | null = applies ? (settings.data?.[signatureSettingKey(action)] ?? null) : null
-  const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
+  const credentials = useSignerCredentials(null, () => setError(null))
   return {
     meaning,
-    password,
+    credentials,
     error,
-    setPassword: (value: string) => {
-      setPassword(value)
-      setError(null)
-    },
-    /** Ready to send: nothing to sign, or a password typed. */
-    ready: !meaning || password !== '',
-    input: (): SignatureInput | undefined => (meaning ? { password } : undefined),
-    /** True when the refusal was the signature's (shown here; the typed password is cleared). */
+    /** Ready to send: nothing to sign, or the password or PIN typed. */
+    ready: !meaning || credentials.ready,
+    input: (): SignatureInput | undefined => (meaning ? credentials.input() : undefined),
+    /** True when the refusal was the signature's (shown here; what was typed is cleared). */
     refused: (err: unknown): boolean => {
       const e = toApiError(err)
-      const own = SIGNATURE_ERRORS[e.code]
-      if (!own && e.code !== 'LOGIN_THROTTLED') return false
-      setPassword('')
+      const own = e.code === 'SIGNATURE_INVALID' && e.extra.credential === 'pin' ? WRONG_PIN : SIGNATURE_ERRORS[e.code]
+      if (!own && !SHOWN_HERE.has(e.code)) return false
+      credentials.clearSecrets()
       setError(own ? i18n._(own) : errorMessage(e))
       return true
     },
@@ -55,10 +53,13 @@ const SIGNATURE_ERRORS: Record<string, MessageDescriptor> = {
   SIGNATURE_REQUIRED: msg`Questa operazione va firmata: inserisci la password`,
   SIGNATURE_INVALID: msg`Password errata: nulla è stato firmato né modificato`,
 }
+const WRONG_PIN = msg`PIN errato: nulla è stato firmato né modificato`
+/** Other refusals of the signature, shown in the dialog in their usual words. */
+const SHOWN_HERE = new Set(['LOGIN_THROTTLED', 'PIN_SIGNING_DISABLED'])
 
 /**
  * The manifest (signer's full name, the server's date and time, the meaning, what is signed) and
- * the password, inside the action's dialog; nothing when the settings require no signature.
+ * the password or PIN, inside the action's dialog; nothing when the settings require no signature.
  */
 export function ActionSignatureFields({ state, what }: { state: ActionSignatureState; what: string }) {
   const { t, i18n } = useLingui()
@@ -79,17 +80,7 @@ export function ActionSignatureFields({ state, what }: { state: ActionSignatureS
           <ManifestRow label={t`Cosa firmi`} value={what} />
         </Table.Tbody>
       </Table>
-      <Text size="sm" c="dimmed">
-        <Trans>Con la password confermi che la firma è tua e ha lo stesso valore di una firma autografa.</Trans>
-      </Text>
-      <PasswordInput
-        label={t`La tua password`}
-        value={state.password}
-        onChange={(e) => state.setPassword(e.currentTarget.value)}
-        autoComplete="current-password"
-        required
-        data-testid="signature-password"
-      />
+      <SignerFields state={state.credentials} />
       {state.error && (
         <Alert color="red" variant="light" data-testid="signature-error">
           {state.error}

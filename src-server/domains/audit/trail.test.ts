@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import ExcelJS from 'exceljs'
 import { adminToken, quickUser } from '../../test/fixtures'
 import { ORIGIN, useHarness } from '../../test/harness'
+import { startJobs } from '../execution/start-pause'
+import { completeStep } from '../execution/steps'
+import { makeOperator, makeSetup, newKey } from '../execution/test-fixtures'
 import { appendEvent } from '../events/service'
 import { makeProduct, makeWorkOrder } from '../jobs/test-fixtures'
 import { plantTimeZone } from '../reports/service'
@@ -59,6 +62,47 @@ describe('audit trail', () => {
       const rows = (await trail(quality.token, `?code=${code}`)).body.detail.rows as { event_type: string; subject_key: string }[]
       expect(rows.map((r) => [r.event_type, r.subject_key])).toEqual([...wo.jobs].reverse().map((j) => ['STEP_SIGNED', j]))
     }
+  })
+
+  test('a signed step: each signature event is its signer\'s, with the name and meaning; a job\'s events name its work order; the chain holds', async () => {
+    const op = await makeOperator(h, 'trail.signer')
+    const qa = await makeOperator(h, 'trail.second', 'quality')
+    await h.svc.db.updateTable('users').set({ name: 'Mario', surname: 'Rossi' }).where('id', '=', op.key).execute()
+    await h.svc.db.updateTable('users').set({ name: 'Giulia', surname: 'Verdi' }).where('id', '=', qa.key).execute()
+    const setup = await makeSetup(h.svc.db, {
+      quantity: 1,
+      operator: op.key,
+      phases: [{ steps: [{ type: 'instruction', signature: { meaning: 'verified', second_signer: 'quality' } }] }],
+    })
+    const job = setup.jobs[0]![0]!
+    const batch = (await startJobs(h.svc, op.actor, { job_keys: [job], idempotency_key: newKey() })).jobs[0]!.batch!._key
+    await completeStep(h.svc, op.actor, {
+      batch_key: batch,
+      step_key: setup.phases[0]!.steps[0]!._key,
+      signature: { password: 'password-123', second_signer: { username: 'trail.second', password: 'password-123' } },
+      idempotency_key: newKey(),
+    })
+    const woCode = (await h.svc.db.selectFrom('work_orders').select('code').where('id', '=', setup.workOrderKey).executeTakeFirstOrThrow()).code
+    const rows = (await trail(auditor.token, `?code=${woCode}&event_type=STEP_SIGNED`)).body.detail.rows as any[]
+    // Newest first: the second signer's event, then the operator's.
+    expect(rows.map((r) => [r.user.username, r.user.full_name, r.signature, r.data.signed_in_user_key ?? null])).toEqual([
+      ['trail.second', 'Giulia Verdi', { full_name: 'Giulia Verdi', meaning: 'verified', role: 'second_signer' }, op.key],
+      ['trail.signer', 'Mario Rossi', { full_name: 'Mario Rossi', meaning: 'verified', role: 'signer' }, null],
+    ])
+    expect(rows.map((r) => [r.subject_type, r.subject_key, r.work_order])).toEqual([
+      ['job', job, { _key: setup.workOrderKey, code: woCode }],
+      ['job', job, { _key: setup.workOrderKey, code: woCode }],
+    ])
+    // The user filter finds the second signer's signature under their own name.
+    const theirs = (await trail(auditor.token, '?user=trail.second&event_type=STEP_SIGNED')).body.detail.rows as any[]
+    expect(theirs.map((r) => r.id)).toEqual([rows[0].id])
+    // Any other event: no signature, and no work order unless it is about a job.
+    const plain = (await trail(auditor.token, '?code=WO-TRAIL-1&limit=1')).body.detail.rows[0]
+    expect([plain.signature, plain.work_order]).toEqual([null, null])
+    const started = (await trail(auditor.token, `?code=${woCode}&event_type=JOB_STARTED`)).body.detail.rows as any[]
+    expect(started.map((r) => [r.user.username, r.work_order?.code])).toEqual([['trail.signer', woCode]])
+    const chain = await h.request('GET', '/api/audit-chain', { token: auditor.token })
+    expect(chain.body.detail).toMatchObject({ ok: true })
   })
 
   test('keyset pages: each page continues where the last ended, none repeated, none skipped', async () => {

@@ -1,5 +1,8 @@
 import { sql } from 'kysely'
 import type { AuditEntry, AuditFilter, AuditPage, AuditTrailInput } from '../../../src/domains/audit/schemas'
+import { SIGNATURE_MEANINGS } from '../../../src/domains/process/steps'
+import { SIGNATURE_ROLES } from '../../../src/domains/signatures/schemas'
+import { isUuid } from '../../../src/uuid'
 import type { Db } from '../../db/schema'
 import { plantTimeZone } from '../reports/service'
 
@@ -45,7 +48,31 @@ function selectTrail(db: Db, filter: AuditFilter, codeKeys: string[]) {
 
 type TrailRow = Awaited<ReturnType<ReturnType<typeof selectTrail>['execute']>>[number]
 
-function entryOf(row: TrailRow): AuditEntry {
+/** The events that record a signature (docs/signatures.md), each carrying the signer's name, meaning and role. */
+const SIGNATURE_EVENTS = new Set(['STEP_SIGNED', 'RECORD_SIGNED'])
+const isOneOf = <T extends string>(list: readonly T[], x: unknown): x is T => typeof x === 'string' && (list as readonly string[]).includes(x)
+
+function signatureOf(eventType: string, data: Record<string, unknown>): AuditEntry['signature'] {
+  if (!SIGNATURE_EVENTS.has(eventType)) return null
+  const { full_name, meaning, role } = data
+  if (typeof full_name !== 'string' || !isOneOf(SIGNATURE_MEANINGS, meaning) || !isOneOf(SIGNATURE_ROLES, role)) return null
+  return { full_name, meaning, role }
+}
+
+/** The work order of each job the page's events are about (one lookup per page, by primary key). */
+async function workOrdersOfJobs(db: Db, rows: readonly TrailRow[]): Promise<Map<string, { _key: string; code: string }>> {
+  const keys = [...new Set(rows.filter((r) => r.subject_type === 'job' && r.subject_key && isUuid(r.subject_key)).map((r) => r.subject_key!))]
+  if (keys.length === 0) return new Map()
+  const found = await db
+    .selectFrom('jobs as j')
+    .innerJoin('work_orders as w', 'w.id', 'j.work_order_id')
+    .select(['j.id as job', 'w.id as wo', 'w.code'])
+    .where('j.id', 'in', keys)
+    .execute()
+  return new Map(found.map((f) => [f.job, { _key: f.wo, code: f.code }]))
+}
+
+function entryOf(row: TrailRow, workOrders: ReadonlyMap<string, { _key: string; code: string }>): AuditEntry {
   const data = (row.data ?? {}) as Record<string, unknown>
   const changes = data.changes && typeof data.changes === 'object' && !Array.isArray(data.changes) ? (data.changes as AuditEntry['changes']) : null
   return {
@@ -59,6 +86,8 @@ function entryOf(row: TrailRow): AuditEntry {
     reason: typeof data.reason === 'string' ? data.reason : null,
     changes,
     data,
+    signature: signatureOf(row.event_type, data),
+    work_order: (row.subject_type === 'job' && row.subject_key && workOrders.get(row.subject_key)) || null,
   }
 }
 
@@ -69,7 +98,9 @@ export async function auditTrail(db: Db, input: AuditTrailInput): Promise<AuditP
   const before = input.before ?? input.cursor
   if (before) q = q.where('e.id', '<', before)
   const rows = await q.orderBy('e.id', 'desc').limit(limit + 1).execute()
-  const page = rows.slice(0, limit).map(entryOf)
+  const kept = rows.slice(0, limit)
+  const workOrders = await workOrdersOfJobs(db, kept)
+  const page = kept.map((row) => entryOf(row, workOrders))
   return { rows: page, next_before: rows.length > limit ? page[page.length - 1]!.id : null }
 }
 

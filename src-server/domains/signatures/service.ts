@@ -19,6 +19,8 @@ type Subject = { type: 'batch_step'; batchId: string; stepKey: string; workOrder
  * One signature per signer of `content` (call once the signed record is written): an append-only
  * row with the hash of the content as it is now, and an event on the record's stream carrying the
  * same, so the event chain holds the signature too. Shared by signed steps and signed actions.
+ * Each event's user is its signer (a second signer's too; the session stays the one they signed
+ * in, and `signed_in_user_key` names its user when that is someone else).
  */
 export async function writeSignatures(
   db: Db,
@@ -52,8 +54,11 @@ export async function writeSignatures(
         content_hash: hash,
       })
       .execute()
-    const data = { ...event.data, signature_key: id, meaning, role: signer.role, signer_key: signer.userId, full_name: signer.fullName, content_hash: hash }
-    await appendEvent(db, actor, { event_type: event.event_type, subject_type: event.subject_type, subject_key: event.subject_key, data }, now)
+    // The event is the signer's: a second signer's row names them, not the operator whose session they signed in.
+    const onSession = signer.userId === actor.userId ? {} : { signed_in_user_key: actor.userId }
+    const data = { ...event.data, signature_key: id, meaning, role: signer.role, signer_key: signer.userId, full_name: signer.fullName, content_hash: hash, ...onSession }
+    const by: Actor = { ...actor, userId: signer.userId }
+    await appendEvent(db, by, { event_type: event.event_type, subject_type: event.subject_type, subject_key: event.subject_key, data }, now)
   }
 }
 

@@ -202,5 +202,51 @@ describe('signatures: actions signed where the settings require it', () => {
     expect(await signedEvents(movement._key)).toHaveLength(1)
     await require('movement_revert', null)
   })
+
+  test('signed with a PIN where the plant allows it: a wrong PIN refused and counted in the sign-in throttle like the step case', async () => {
+    const pinUser = await userWithScope(h, 'signed.pin', 'warehouse')
+    await h.svc.db.updateTable('users').set({ name: 'Pia', surname: 'Nobili' }).where('id', '=', pinUser.key).execute()
+    const actor = { userId: pinUser.key, sessionId: null, scope: 'warehouse', tokenId: null }
+    const item = (await makeProduct(h.svc.db, { code: 'SIGN-PIN' })).key
+    const to = (await createPosition(h.svc, actor, { code: 'SIGN-PIN-POS' }))._key
+    const movements = await Promise.all([1, 2].map((q) => createMovement(h.svc, actor, { product_key: item, type: 'load', to_position_key: to, quantity: q })))
+    const revert = (key: string, signature: Record<string, unknown>) =>
+      h.request('POST', `/api/movement/${key}/revert`, { token: pinUser.token, body: { reason: 'carico errato', signature } })
+    const code = (res: { status: number; body: any }) => [res.status, appCode(res.body)]
+    const reverted = async (key: string) => (await h.svc.db.selectFrom('movements').select('reverted_by_id').where('id', '=', key).executeTakeFirstOrThrow()).reverted_by_id
+    await require('movement_revert', 'performed')
+
+    // While the plant does not allow PINs: refused, whatever the PIN.
+    expect(code(await revert(movements[0]!._key, { pin: '605813' }))).toEqual([422, 'PIN_SIGNING_DISABLED'])
+    expect((await h.request('PATCH', '/api/settings', { token: admin, body: { pin_signing: true } })).status).toBe(200)
+    try {
+      // No PIN set yet: a PIN signs nothing.
+      expect(code(await revert(movements[0]!._key, { pin: '605813' }))).toEqual([400, 'SIGNATURE_INVALID'])
+      const set = await h.request('POST', '/api/pin', { token: pinUser.token, body: { current_password: PASSWORD, new_pin: '605813' } })
+      expect(set.status).toBe(200)
+
+      // Signed with the PIN: one signature row that verifies.
+      const before = await tableCounts(h)
+      const wrong = await revert(movements[0]!._key, { pin: '000001' })
+      expect([...code(wrong), wrong.body.detail.credential]).toEqual([400, 'SIGNATURE_INVALID', 'pin'])
+      expect([await tableCounts(h), await reverted(movements[0]!._key)]).toEqual([before, null])
+      expect((await revert(movements[0]!._key, { pin: '605813' })).status).toBe(200)
+      expect(await reverted(movements[0]!._key)).not.toBeNull()
+      const list = (await h.request('GET', `/api/movement/${movements[0]!._key}/signatures`, { token: pinUser.token })).body.detail
+      expect(list).toMatchObject([{ subject_type: 'movement_revert', meaning: 'performed', full_name: 'Pia Nobili', user_key: pinUser.key, valid: true }])
+      await expectValid(list[0]._key, 'movement_revert')
+
+      // Wrong PINs count in the sign-in throttle: the 6th attempt waits even with the right PIN, and so does the login.
+      for (let i = 0; i < 5; i++) expect(code(await revert(movements[1]!._key, { pin: `90000${i}` }))).toEqual([400, 'SIGNATURE_INVALID'])
+      expect(code(await revert(movements[1]!._key, { pin: '605813' }))).toEqual([429, 'LOGIN_THROTTLED'])
+      expect(code(await h.request('POST', '/api/login', { body: { username: 'signed.pin', password: PASSWORD } }))).toEqual([429, 'LOGIN_THROTTLED'])
+      expect(await reverted(movements[1]!._key)).toBeNull()
+      h.clock.advance(2_000)
+      expect((await revert(movements[1]!._key, { pin: '605813' })).status).toBe(200)
+    } finally {
+      await h.request('PATCH', '/api/settings', { token: admin, body: { pin_signing: false } })
+      await require('movement_revert', null)
+    }
+  })
 })
 

@@ -4604,6 +4604,17 @@ export interface operations {
                                 data: {
                                     [key: string]: unknown;
                                 };
+                                signature: {
+                                    full_name: string;
+                                    /** @enum {string} */
+                                    meaning: "performed" | "verified" | "approved";
+                                    /** @enum {string} */
+                                    role: "signer" | "second_signer";
+                                } | null;
+                                work_order: {
+                                    _key: string;
+                                    code: string;
+                                } | null;
                             }[];
                             next_before: number | null;
                         };

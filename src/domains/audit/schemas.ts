@@ -1,5 +1,7 @@
 import * as v from 'valibot'
 import { DayInput } from '../../dates'
+import { SIGNATURE_MEANINGS } from '../process/steps'
+import { SIGNATURE_ROLES } from '../signatures/schemas'
 
 /**
  * The audit trail (issue 22): every recorded event, newest first, with who, when, what it was
@@ -53,6 +55,13 @@ export const AuditEntry = v.object({
   /** Field by field, where the event recorded an edit. */
   changes: v.nullable(v.record(v.string(), AuditChange)),
   data: v.record(v.string(), v.unknown()),
+  /**
+   * A signature event (STEP_SIGNED, RECORD_SIGNED): who signed (the full name at signing), with
+   * which meaning, as operator or second signer. Null for any other event.
+   */
+  signature: v.nullable(v.object({ full_name: v.string(), meaning: v.picklist(SIGNATURE_MEANINGS), role: v.picklist(SIGNATURE_ROLES) })),
+  /** An event on a job: the job's work order (where the trail links it). Null for any other entity. */
+  work_order: v.nullable(v.object({ _key: v.string(), code: v.string() })),
 })
 export type AuditEntry = v.InferOutput<typeof AuditEntry>
 

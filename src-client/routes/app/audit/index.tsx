@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Anchor, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { hasScope, type Scope } from '../../../../src/auth/scopes'
 import { type AuditEntry, CHAIN_CHECKERS } from '../../../../src/domains/audit/schemas'
 import { HISTORY_RECORD_READERS } from '../../../../src/domains/history-record/schemas'
@@ -12,6 +12,7 @@ import { formatDateTime } from '../../../../src/i18n/format'
 import { DateField } from '../../../components/DateField'
 import { HistoryRecordButton } from '../../../components/history-record/HistoryRecordButton'
 import { LoadError } from '../../../components/QueryState'
+import { SIGNATURE_MEANING_LABELS } from '../../../lib/library-labels'
 import { trpc } from '../../../lib/trpc'
 import { useSession } from '../../../lib/use-auth'
 import { EVENT_LABELS as FLOW_EVENT_LABELS } from '../admin/flows/-event-labels'
@@ -51,38 +52,119 @@ const SUBJECT_LABELS: Record<string, MessageDescriptor> = {
 }
 const EVENT_LABELS: Record<string, MessageDescriptor> = { ...FLOW_EVENT_LABELS, ...HISTORY_EVENT_LABELS }
 
-/**
- * Where an entity of the trail opens, for the ones with a screen this user may open; a work order
- * or a serial also offers its production record (the PDF), so an auditor without those screens
- * reads how it was built.
- */
-function EntityLink({ entry }: { entry: Pick<AuditEntry, 'subject_type' | 'subject_key' | 'code'> }) {
-  const session = useSession()
-  const may = (scope: Scope | readonly Scope[]) => !!session && hasScope(session.scope, scope)
-  const label = entry.code ?? entry.subject_key ?? '—'
-  const key = entry.subject_key
-  const link =
-    key && entry.subject_type === 'work_order' && may('production') ? (
+/** Where an entity opens, for the types that have a screen, and who may open it (the route's own permission). */
+type Target = { scope: Scope; open: (key: string, label: string) => ReactNode }
+const WORK_ORDER_TARGETS: Target[] = [
+  {
+    scope: 'production',
+    open: (key, label) => (
       <Anchor renderRoot={(p) => <Link {...p} to="/app/production/workorder/$wo_key/history" params={{ wo_key: key }} />} size="sm">
         {label}
       </Anchor>
-    ) : key && entry.subject_type === 'work_order' && may('traceability') ? (
+    ),
+  },
+  {
+    scope: 'traceability',
+    open: (key, label) => (
       <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability/workorder/$wo_key" params={{ wo_key: key }} />} size="sm">
         {label}
       </Anchor>
-    ) : key && entry.subject_type === 'serial' && may('traceability') ? (
-      <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability/serials/$serialKey" params={{ serialKey: key }} />} size="sm">
-        {label}
-      </Anchor>
-    ) : (
-      <Text size="sm">{label}</Text>
-    )
+    ),
+  },
+]
+const TARGETS: Record<string, Target[]> = {
+  work_order: WORK_ORDER_TARGETS,
+  serial: [
+    {
+      scope: 'traceability',
+      open: (key, label) => (
+        <Anchor renderRoot={(p) => <Link {...p} to="/app/traceability/serials/$serialKey" params={{ serialKey: key }} />} size="sm">
+          {label}
+        </Anchor>
+      ),
+    },
+  ],
+  product: [
+    {
+      scope: 'library',
+      open: (key, label) => (
+        <Anchor renderRoot={(p) => <Link {...p} to="/app/library/product/$product_key" params={{ product_key: key }} />} size="sm">
+          {label}
+        </Anchor>
+      ),
+    },
+  ],
+  issue: [
+    {
+      scope: 'quality',
+      open: (key, label) => (
+        <Anchor renderRoot={(p) => <Link {...p} to="/app/quality/issues/$issueKey" params={{ issueKey: key }} />} size="sm">
+          {label}
+        </Anchor>
+      ),
+    },
+  ],
+  position: [
+    {
+      scope: 'warehouse',
+      open: (key, label) => (
+        <Anchor renderRoot={(p) => <Link {...p} to="/app/warehouse/positions/$positionKey" params={{ positionKey: key }} />} size="sm">
+          {label}
+        </Anchor>
+      ),
+    },
+  ],
+  movement: [
+    {
+      scope: 'warehouse',
+      open: (key, label) => (
+        <Anchor renderRoot={(p) => <Link {...p} to="/app/warehouse/movements/$movementKey" params={{ movementKey: key }} />} size="sm">
+          {label}
+        </Anchor>
+      ),
+    },
+  ],
+}
+
+/**
+ * The entity of a trail row, a link where this user may open its screen (a job opens its work
+ * order), plain text otherwise (an auditor with the `audit` permission alone); a work order or a
+ * serial also offers its production record (the PDF), so an auditor without those screens reads
+ * how it was built.
+ */
+function EntityLink({ entry }: { entry: Pick<AuditEntry, 'subject_type' | 'subject_key' | 'code' | 'work_order'> }) {
+  const session = useSession()
+  const may = (scope: Scope | readonly Scope[]) => !!session && hasScope(session.scope, scope)
+  const onJob = entry.subject_type === 'job' && entry.work_order
+  const label = entry.code ?? (onJob ? entry.work_order!.code : null) ?? entry.subject_key ?? '—'
+  const key = onJob ? entry.work_order!._key : entry.subject_key
+  const target = key && entry.subject_type ? (onJob ? WORK_ORDER_TARGETS : (TARGETS[entry.subject_type] ?? [])).find((t) => may(t.scope)) : undefined
   const record = key && (entry.subject_type === 'work_order' || entry.subject_type === 'serial') && may(HISTORY_RECORD_READERS)
   return (
-    <Stack gap={2} align="flex-start">
-      {link}
+    <Stack gap={2} align="flex-start" data-testid="audit-entity">
+      {key && target ? target.open(key, label) : <Text size="sm">{label}</Text>}
       {record && <HistoryRecordButton compact subject={entry.subject_type === 'serial' ? 'serial' : 'work-order'} subjectKey={key} />}
     </Stack>
+  )
+}
+
+/** Under a signature event: who signed (the name at signing) and the meaning. */
+function SignatureOf({ signature }: { signature: NonNullable<AuditEntry['signature']> }) {
+  const { i18n } = useLingui()
+  const name = signature.full_name
+  const meaning = i18n._(SIGNATURE_MEANING_LABELS[signature.meaning])
+  return (
+    <Text size="sm" fw={500} c="indigo" data-testid="audit-signature">
+      {signature.role === 'second_signer' ? (
+        <Trans>
+          Firmato da {name} · {meaning} · secondo firmatario
+        </Trans>
+      ) : (
+        <Trans>
+          Firmato da {name} · {meaning}
+        </Trans>
+      )}
+    </Text>
   )
 }
 
@@ -207,6 +289,7 @@ function AuditTrailPage() {
                   <Table.Td>
                     {EVENT_LABELS[r.event_type] && <Text size="sm">{i18n._(EVENT_LABELS[r.event_type]!)}</Text>}
                     <Code fz="xs">{r.event_type}</Code>
+                    {r.signature && <SignatureOf signature={r.signature} />}
                   </Table.Td>
                   <Table.Td>
                     {r.subject_type && (
