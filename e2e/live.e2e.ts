@@ -6,7 +6,8 @@ import { adminApi, closeDevices, createReadyUser, fillLogin, newDevice, type New
  * job and makes it critical from the work order page (1280x800) and the operator's tablet
  * (1024x768) shows each change within 2 s; a message written in one browser appears in the other.
  * Issue 26: production pauses the running job with a reason; the tablet says who, when and why,
- * and Resume asks to confirm (in Italian and English).
+ * and Resume asks to confirm (in Italian and English); given to another operator with a reason,
+ * the first tablet says to whom, by whom and why.
  */
 
 const TABLET = { width: 1024, height: 768 }
@@ -193,6 +194,55 @@ for (const lang of ['it', 'en'] as const) {
     }
   })
 }
+
+test('production gives the paused job to another operator with a reason: the first tablet says to whom, by whom and why (it)', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000)
+  const s = await setup(baseURL!)
+  try {
+    const op = await open(browser, s.opA, TABLET, '/app/operator/select-job', 'it-IT')
+    await card(op, s.job).click()
+    await expect(card(op, s.job)).toHaveAttribute('data-selected', 'true')
+    await op.getByTestId('to-confirm').click()
+    await op.getByTestId('start-jobs').click()
+    await expect(op).toHaveURL(new RegExp(`/app/operator/job/${s.job}/steps`))
+    const state = op.getByTestId('work-session-header').getByTestId('job-state')
+    await expect(state).toHaveAttribute('data-state', 'running')
+
+    // Paused without a reason: who and when, nothing more.
+    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`, 'it-IT')
+    const row = prod.getByRole('row').filter({ hasText: 'Tornitura' })
+    await row.getByRole('button', { name: `Azioni per ${s.woCode}` }).click()
+    await prod.getByRole('menuitem', { name: /^Metti in pausa/ }).click()
+    await prod.getByRole('dialog').getByRole('button', { name: 'Conferma' }).click()
+    await expect(prod.getByRole('dialog')).toHaveCount(0)
+    await expect(state).toHaveAttribute('data-state', 'paused', LIVE)
+    const at = '(il \\d{4}/\\d{2}/\\d{2} )?alle \\d{2}:\\d{2}'
+    await expect(op.getByTestId('interruption')).toHaveText(new RegExp(`^In pausa da Paola Piani ${s.tag} \\(produzione\\) ${at}\\.$`), LIVE)
+
+    // Given to Bruno: the started job asks production to confirm, with the reason typed.
+    const operatorCell = prod.getByRole('combobox', { name: `Operatore di ${s.woCode} fase 1` })
+    await chooseOperator(operatorCell, prod, `Bruno Fresa ${s.tag}`)
+    const dialog = prod.getByRole('dialog', { name: 'Riassegna il job' })
+    await expect(dialog).toContainText(`passa da Anna Tornio ${s.tag} a Bruno Fresa ${s.tag}`)
+    const reason = dialog.getByRole('textbox', { name: 'Motivo (facoltativo)' })
+    await reason.click()
+    await reason.pressSequentially('Anna passa al collaudo')
+    await dialog.getByRole('button', { name: 'Conferma' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(operatorCell).toHaveValue(`Bruno Fresa ${s.tag}`)
+
+    // Anna's tablet: the job is Bruno's now, who gave it to him and why.
+    const away = op.getByTestId('job-unavailable')
+    await expect(away).toHaveAttribute('data-code', 'JOB_NOT_YOURS', LIVE)
+    await expect(away.getByTestId('interruption')).toHaveText(
+      new RegExp(`^Il job ora è di Bruno Fresa ${s.tag}: riassegnato da Paola Piani ${s.tag} \\(produzione\\) ${at}: Anna passa al collaudo$`),
+    )
+    await op.screenshot({ path: '/tmp/live-operator-reassigned-away-it.png' })
+    await notReloaded(op)
+  } finally {
+    await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
+  }
+})
 
 const composer = (page: Page) => page.getByTestId('message-composer').getByRole('textbox', { name: 'Message text' })
 const message = (page: Page, text: string) => page.getByTestId('message-thread').getByTestId('message').filter({ hasText: text })
