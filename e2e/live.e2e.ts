@@ -5,6 +5,9 @@ import { adminApi, closeDevices, createReadyUser, fillLogin, newDevice, type New
  * Live updates (issue 17), two browsers side by side and never a reload: production reassigns a
  * job and makes it critical from the work order page (1280x800) and the operator's tablet
  * (1024x768) shows each change within 2 s; a message written in one browser appears in the other.
+ * Issue 26: production pauses the running job with a reason; the tablet says who, when and why,
+ * and Resume asks to confirm (in Italian and English); given to another operator with a reason,
+ * the first tablet says to whom, by whom and why.
  */
 
 const TABLET = { width: 1024, height: 768 }
@@ -33,8 +36,8 @@ async function setup(baseURL: string) {
 test.afterEach(closeDevices)
 
 /** A new browser at a screen: signing in there leads back to it (a reload would lock the session). */
-async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string): Promise<Page> {
-  const page = await newDevice(browser, { viewport, locale: 'en-US' })
+async function open(browser: Browser, user: NewUser, viewport: { width: number; height: number }, path: string, locale = 'en-US'): Promise<Page> {
+  const page = await newDevice(browser, { viewport, locale })
   await page.goto(path)
   await expect(page).toHaveURL(/\/login/)
   await fillLogin(page, user.username, user.password)
@@ -97,11 +100,106 @@ test('production reassigns a job and makes it critical: the operator tablet show
   }
 })
 
-test('production pauses the running job: the work session shows it; the operator resumes: the job list shows it', async ({ browser, baseURL }) => {
+/** What each language reads (issue 26: production's pause with a reason, the operator's confirmation). */
+const WORDS = {
+  en: {
+    actions: 'Actions for',
+    pauseItem: /^Pause job/,
+    confirm: 'Confirm',
+    running: 'Running',
+    paused: 'Paused',
+    reason: 'Reason (optional)',
+    pausedBy: (who: string, why: string) => new RegExp(`^Paused by ${who} \\(production\\) (on \\d{4}/\\d{2}/\\d{2} )?at \\d{2}:\\d{2}: ${why}$`),
+    resumeTitle: 'Resume the job?',
+  },
+  it: {
+    actions: 'Azioni per',
+    pauseItem: /^Metti in pausa/,
+    confirm: 'Conferma',
+    running: 'In lavorazione',
+    paused: 'In pausa',
+    reason: 'Motivo (facoltativo)',
+    pausedBy: (who: string, why: string) => new RegExp(`^In pausa da ${who} \\(produzione\\) (il \\d{4}/\\d{2}/\\d{2} )?alle \\d{2}:\\d{2}: ${why}$`),
+    resumeTitle: 'Riprendere il job?',
+  },
+} as const
+
+for (const lang of ['it', 'en'] as const) {
+  test(`production pauses the running job with a reason: the operator reads who and why, Resume asks to confirm (${lang})`, async ({ browser, baseURL }) => {
+    test.setTimeout(120_000)
+    const w = WORDS[lang]
+    const locale = lang === 'it' ? 'it-IT' : 'en-US'
+    const s = await setup(baseURL!)
+    try {
+      const op = await open(browser, s.opA, TABLET, '/app/operator/select-job', locale)
+      await card(op, s.job).click()
+      await expect(card(op, s.job)).toHaveAttribute('data-selected', 'true')
+      await op.getByTestId('to-confirm').click()
+      await op.getByTestId('start-jobs').click()
+      await expect(op).toHaveURL(new RegExp(`/app/operator/job/${s.job}/steps`))
+      const state = op.getByTestId('work-session-header').getByTestId('job-state')
+      await expect(state).toHaveAttribute('data-state', 'running')
+
+      // Production pauses it from the job list, saying why (typed key by key).
+      const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`, locale)
+      const row = prod.getByRole('row').filter({ hasText: 'Tornitura' })
+      await expect(row.getByText(w.running, { exact: true })).toBeVisible()
+      await row.getByRole('button', { name: `${w.actions} ${s.woCode}` }).click()
+      await prod.getByRole('menuitem', { name: w.pauseItem }).click()
+      const dialog = prod.getByRole('dialog')
+      const reason = dialog.getByRole('textbox', { name: w.reason })
+      await reason.click()
+      await reason.pressSequentially('cambio stampo')
+      await dialog.getByRole('button', { name: w.confirm }).click()
+      await expect(dialog).toHaveCount(0)
+
+      // The tablet says who paused it, when and why, without a reload.
+      await expect(state).toHaveAttribute('data-state', 'paused', LIVE)
+      const said = w.pausedBy(`Paola Piani ${s.tag}`, 'cambio stampo')
+      await expect(op.getByTestId('read-only-banner').getByTestId('interruption')).toHaveText(said, LIVE)
+      await op.screenshot({ path: `/tmp/live-operator-paused-by-${lang}.png` })
+
+      // Resume asks first, naming who and why; cancelled, the job stays paused.
+      await expect(row.getByText(w.paused, { exact: true })).toBeVisible()
+      await op.getByTestId('start-job').click()
+      const ask = op.getByRole('dialog', { name: w.resumeTitle })
+      await expect(ask.getByTestId('resume-confirm-reason')).toHaveText(said)
+      await op.screenshot({ path: `/tmp/live-operator-resume-confirm-${lang}.png` })
+      await ask.getByTestId('resume-cancel').click()
+      await expect(ask).toHaveCount(0)
+      await expect(state).toHaveAttribute('data-state', 'paused')
+      await expect(op.getByTestId('start-job')).toBeEnabled()
+      await expect(row.getByText(w.paused, { exact: true })).toBeVisible()
+
+      // Confirmed, it runs again; production's list says so without a reload.
+      await op.getByTestId('start-job').click()
+      await ask.getByTestId('resume-confirm').click()
+      await expect(state).toHaveAttribute('data-state', 'running')
+      await expect(row.getByText(w.running, { exact: true })).toBeVisible(LIVE)
+
+      // The operator's own pause resumes at once, as before.
+      await op.getByTestId('pause-job').click()
+      await expect(state).toHaveAttribute('data-state', 'paused')
+      await expect(op.getByTestId('interruption')).toHaveCount(0)
+      await op.getByTestId('start-job').click()
+      await expect(state).toHaveAttribute('data-state', 'running')
+      await expect(ask).toHaveCount(0)
+      await notReloaded(op)
+      await notReloaded(prod)
+      // Nothing left running for later specs.
+      await op.getByTestId('pause-job').click()
+      await expect(state).not.toHaveAttribute('data-state', 'running')
+    } finally {
+      await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
+    }
+  })
+}
+
+test('production gives the paused job to another operator with a reason: the first tablet says to whom, by whom and why (it)', async ({ browser, baseURL }) => {
   test.setTimeout(120_000)
   const s = await setup(baseURL!)
   try {
-    const op = await open(browser, s.opA, TABLET, '/app/operator/select-job')
+    const op = await open(browser, s.opA, TABLET, '/app/operator/select-job', 'it-IT')
     await card(op, s.job).click()
     await expect(card(op, s.job)).toHaveAttribute('data-selected', 'true')
     await op.getByTestId('to-confirm').click()
@@ -110,26 +208,37 @@ test('production pauses the running job: the work session shows it; the operator
     const state = op.getByTestId('work-session-header').getByTestId('job-state')
     await expect(state).toHaveAttribute('data-state', 'running')
 
-    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`)
+    // Paused without a reason: who and when, nothing more.
+    const prod = await open(browser, s.planner, DESKTOP, `/app/production/workorder/${s.wo}/job-list`, 'it-IT')
     const row = prod.getByRole('row').filter({ hasText: 'Tornitura' })
-    await expect(row.getByText('Running', { exact: true })).toBeVisible()
-    await row.getByRole('button', { name: `Actions for ${s.woCode} phase 1` }).click()
-    await prod.getByRole('menuitem', { name: /Pause job/ }).click()
-    await prod.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
+    await row.getByRole('button', { name: `Azioni per ${s.woCode}` }).click()
+    await prod.getByRole('menuitem', { name: /^Metti in pausa/ }).click()
+    await prod.getByRole('dialog').getByRole('button', { name: 'Conferma' }).click()
     await expect(prod.getByRole('dialog')).toHaveCount(0)
     await expect(state).toHaveAttribute('data-state', 'paused', LIVE)
-    await op.screenshot({ path: '/tmp/live-operator-paused.png' })
+    const at = '(il \\d{4}/\\d{2}/\\d{2} )?alle \\d{2}:\\d{2}'
+    await expect(op.getByTestId('interruption')).toHaveText(new RegExp(`^In pausa da Paola Piani ${s.tag} \\(produzione\\) ${at}\\.$`), LIVE)
 
-    // The operator resumes: production's list says so without a reload.
-    await expect(row.getByText('Paused', { exact: true })).toBeVisible()
-    await op.getByTestId('start-job').click()
-    await expect(state).toHaveAttribute('data-state', 'running')
-    await expect(row.getByText('Running', { exact: true })).toBeVisible(LIVE)
+    // Given to Bruno: the started job asks production to confirm, with the reason typed.
+    const operatorCell = prod.getByRole('combobox', { name: `Operatore di ${s.woCode} fase 1` })
+    await chooseOperator(operatorCell, prod, `Bruno Fresa ${s.tag}`)
+    const dialog = prod.getByRole('dialog', { name: 'Riassegna il job' })
+    await expect(dialog).toContainText(`passa da Anna Tornio ${s.tag} a Bruno Fresa ${s.tag}`)
+    const reason = dialog.getByRole('textbox', { name: 'Motivo (facoltativo)' })
+    await reason.click()
+    await reason.pressSequentially('Anna passa al collaudo')
+    await dialog.getByRole('button', { name: 'Conferma' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(operatorCell).toHaveValue(`Bruno Fresa ${s.tag}`)
+
+    // Anna's tablet: the job is Bruno's now, who gave it to him and why.
+    const away = op.getByTestId('job-unavailable')
+    await expect(away).toHaveAttribute('data-code', 'JOB_NOT_YOURS', LIVE)
+    await expect(away.getByTestId('interruption')).toHaveText(
+      new RegExp(`^Il job ora è di Bruno Fresa ${s.tag}: riassegnato da Paola Piani ${s.tag} \\(produzione\\) ${at}: Anna passa al collaudo$`),
+    )
+    await op.screenshot({ path: '/tmp/live-operator-reassigned-away-it.png' })
     await notReloaded(op)
-    await notReloaded(prod)
-    // Nothing left running for later specs.
-    await op.getByTestId('pause-job').click()
-    await expect(state).not.toHaveAttribute('data-state', 'running')
   } finally {
     await ok(await (await adminApi(baseURL!)).patch(`/api/issue-type/${s.type._key}`, { data: { active: false } }))
   }

@@ -47,6 +47,7 @@ const FIELD_LABELS: Record<string, MessageDescriptor> = {
   phase_operators: msg`Operatori delle fasi`,
   phases: msg`Fasi`,
   quantity: msg`Quantità`,
+  reason: msg`Motivo`,
   scope: msg`Permessi`,
   start_from: msg`Inizio da`,
   steps: msg`Passi`,

@@ -12,6 +12,7 @@ import { trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput, toNumberText } from '../NumberTextInput'
 import { ActionSignatureFields, useActionSignature } from '../signatures/ActionSignature'
 import { CORRECTION_LABELS } from './job-labels'
+import { JobReasonInput } from './JobReasonInput'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
@@ -29,6 +30,8 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
   const pieces = readNumberText(completed, { ...completedRules, required: true })
   const hoursRead = readNumberText(hours, { ...WHOLE, required: true })
   const minutesRead = readNumberText(minutes, { ...WHOLE, required: true })
+  // Why production pauses the job: the operator reads it on the job with who paused it.
+  const [reason, setReason] = useState('')
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const what = `${job.work_order_code} · ${job.phase_name}`
@@ -42,7 +45,7 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
       const base = { job_key: job._key, signature: signature.input() }
       if (action === 'update_progress') await trpcClient.jobs.update.mutate({ ...base, action, completed_qt: pieces.ok ? pieces.value! : Number.NaN })
       else if (action === 'update_times') await trpcClient.jobs.update.mutate({ ...base, action, time_spent_ms: (hoursRead.ok ? hoursRead.value! : Number.NaN) * HOUR + (minutesRead.ok ? minutesRead.value! : Number.NaN) * MINUTE })
-      else if (action === 'pause') await trpcClient.jobs.update.mutate({ job_key: job._key, action })
+      else if (action === 'pause') await trpcClient.jobs.update.mutate({ job_key: job._key, action, reason: reason.trim() || undefined })
       else await trpcClient.jobs.update.mutate({ ...base, action })
       await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
       notifySuccess(t`Job aggiornato`)
@@ -73,9 +76,12 @@ export function CorrectionDialog({ job, action, onClose }: { job: JobRow; action
           {what}
         </Text>
         {action === 'pause' && (
-          <Text size="sm">
-            <Trans>La sessione di lavoro dell'operatore viene chiusa e il job passa in pausa. I pezzi in lavorazione restano nel lotto aperto.</Trans>
-          </Text>
+          <>
+            <Text size="sm">
+              <Trans>La sessione di lavoro dell'operatore viene chiusa e il job passa in pausa. I pezzi in lavorazione restano nel lotto aperto.</Trans>
+            </Text>
+            <JobReasonInput value={reason} onChange={setReason} placeholder={t`es. cambio stampo`} autoFocus />
+          </>
         )}
         {action === 'reset_progress' && (
           <Text size="sm">

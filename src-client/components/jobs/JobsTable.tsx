@@ -8,6 +8,7 @@ import { notifyError, notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { type DataColumn, DataTable } from '../DataTable'
 import { CorrectionDialog } from './CorrectionDialog'
+import { ReassignDialog } from './ReassignDialog'
 import { CORRECTION_LABELS, FILTER_LABELS, OPPOSITE_FILTER, REFUSAL_LABELS } from './job-labels'
 import { OperatorSelect, useOperatorOptions, useOperators } from './OperatorSelect'
 import { RebalanceDialog, type RebalanceTarget } from './RebalanceDialog'
@@ -74,14 +75,21 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   const [rebalance, setRebalance] = useState<RebalanceTarget | null>(null)
   const [correction, setCorrection] = useState<{ job: JobRow; action: JobCorrection } | null>(null)
   const [assigning, setAssigning] = useState<string | null>(null)
+  // A started job changes operator after a confirmation that may say why (the operators read it).
+  const [reassign, setReassign] = useState<{ job: JobRow; to: string | null } | null>(null)
+
+  async function sendAssign(job: JobRow, operatorKey: string | null, reason?: string) {
+    await trpcClient.jobs.assign.mutate({ job_keys: [job._key], operator_key: operatorKey, reason })
+    await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
+    notifySuccess(operatorKey ? t`Job assegnato` : t`Job senza operatore`)
+  }
 
   async function assign(job: JobRow, operatorKey: string | null) {
     if (operatorKey === job.operator_key) return
+    if (job.status === 'paused') return setReassign({ job, to: operatorKey })
     setAssigning(job._key)
     try {
-      await trpcClient.jobs.assign.mutate({ job_keys: [job._key], operator_key: operatorKey })
-      await queryClient.invalidateQueries({ queryKey: trpc.jobs.pathKey() })
-      notifySuccess(operatorKey ? t`Job assegnato` : t`Job senza operatore`)
+      await sendAssign(job, operatorKey)
     } catch (e) {
       notifyError(e)
     } finally {
@@ -335,6 +343,15 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
       )}
       {rebalance && <RebalanceDialog target={rebalance} onClose={() => setRebalance(null)} />}
       {correction && <CorrectionDialog job={correction.job} action={correction.action} onClose={() => setCorrection(null)} />}
+      {reassign && (
+        <ReassignDialog
+          job={reassign.job}
+          to={reassign.to}
+          toName={operatorOptions.find((o) => o.value === reassign.to)?.label ?? null}
+          onAssign={(reason) => sendAssign(reassign.job, reassign.to, reason)}
+          onClose={() => setReassign(null)}
+        />
+      )}
     </Stack>
   )
 }

@@ -1,14 +1,16 @@
 import { Trans } from '@lingui/react/macro'
 import { Alert, Text } from '@mantine/core'
 import type { WorkSessionView } from '../../../src/domains/execution/schemas'
+import { InterruptionLine } from './interruption'
 
 /**
  * The work session of a job not running here is read-only (issue 11): the operator reads its
  * steps, documents, notes, issues and messages; nothing starts, no timer, no heartbeat. The
- * banner says why it cannot start, in the server's words (`can.start_blocked`), or how to start it.
+ * banner says why it cannot start, in the server's words (`can.start_blocked`), or how to start it,
+ * and, when production paused the job or gave it away (issue 26), who did it, when and why.
  */
-export function ReadOnlyBanner({ view }: { view: WorkSessionView }) {
-  const { can, job } = view
+export function ReadOnlyBanner({ view, me }: { view: WorkSessionView; me: string }) {
+  const { can, job, interruption } = view
   if (job.status === 'closed') return null
   return (
     <Alert
@@ -19,6 +21,7 @@ export function ReadOnlyBanner({ view }: { view: WorkSessionView }) {
       data-testid="read-only-banner"
       data-reason={can.start_blocked ?? 'can_start'}
     >
+      {interruption && <InterruptionLine interruption={interruption} me={me} />}
       <Text size="md">
         {can.start ? (
           job.status === 'queued' ? (

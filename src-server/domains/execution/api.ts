@@ -45,7 +45,9 @@ const batchPath = { key: 'batch_key' }
  */
 export const executionApi = useCases('operator execution', {
   workSession: query({
-    summary: 'Everything the work session screen shows: job, work order, product, phase with parameters, steps with definitions, open batch, material, timer',
+    summary:
+      'Everything the work session screen shows: job, work order, product, phase with parameters, steps with definitions, open batch, material, timer; ' +
+      'interruption: who paused the stopped job (production) or gave it to another operator, when and why, when that was not the viewer (else null)',
     access: read,
     input: JobKeyInput,
     response: WorkSessionView,

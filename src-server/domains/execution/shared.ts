@@ -43,7 +43,7 @@ export type Svc = Pick<Services, 'db' | 'clock'>
 
 export const jobNotFound = () => notFound('NOT_FOUND', 'job not found')
 export const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
-export const notYours = () => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator')
+export const notYours = (extra?: Record<string, unknown>) => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator', extra)
 const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
 export const jobClosed = () => conflict('JOB_CLOSED', 'job closed: redirecting')
 
@@ -59,9 +59,10 @@ export function jobEvent(job: Pick<JobRow, 'id' | 'work_order_id' | 'phase_id'>,
 const mayReadAll = (actor: Actor) => hasScope(actor.scope, 'production')
 
 /** Operators read their own jobs and unassigned ones; production reads everything. */
+export const mayRead = (actor: Actor, job: Pick<JobRow, 'operator_id'>) => mayReadAll(actor) || job.operator_id === null || job.operator_id === actor.userId
+
 export function assertMayRead(actor: Actor, job: Pick<JobRow, 'operator_id'>) {
-  if (mayReadAll(actor)) return
-  if (job.operator_id !== null && job.operator_id !== actor.userId) throw notYours()
+  if (!mayRead(actor, job)) throw notYours()
 }
 
 /** Only the job's operator, while the job runs. */

@@ -1,7 +1,7 @@
 /**
  * The work session screen's one read (operator/job/:jobKey, `GET job/{key}/work-session`): job,
- * work order, product, phase, steps with their fields and media, open batch, material, timer and
- * the buttons the viewer may press.
+ * work order, product, phase, steps with their fields and media, open batch, material, timer,
+ * the buttons the viewer may press and who stopped the job when it was not the viewer.
  */
 import { hasScope } from '../../../src/auth/scopes'
 import { expectedMs, nextBatchQt, workedMs } from '../../../src/domains/execution/rules'
@@ -14,15 +14,20 @@ import { type Step, signatureOf } from '../../../src/domains/process/steps'
 import { isUuid } from '../../../src/uuid'
 import type { Actor } from '../../context'
 import { readSettings } from '../settings/queries'
+import { readInterruption, reassignedAway } from './interruption'
 import { allowedActions, jobStateOf, runningElsewhere } from './job-state'
 import { fieldDefinitions, type JobRow, mediaRows, openWorkSession, readBatch, workSessionHead } from './queries'
-import { assertMayRead, jobNotFound, type Svc } from './shared'
+import { jobNotFound, mayRead, notYours, type Svc } from './shared'
 
 /** Everything the work session screen (operator/job/:jobKey) needs, in one call. */
 export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promise<WorkSessionView> {
   const head = isUuid(jobKey) ? await workSessionHead(svc.db, jobKey) : undefined
   if (!head) throw jobNotFound()
-  assertMayRead(actor, head)
+  if (!mayRead(actor, head)) {
+    // Taken away from this operator: the refusal says by whom and why (the screen shows it).
+    const away = await reassignedAway(svc.db, head.id, actor.userId)
+    throw notYours(away ? { interruption: away } : undefined)
+  }
   const now = svc.clock.now()
   const parameters = withPhaseDefaults(head.phase_parameters)
   const material = { released_in_qt: head.released_in_qt, taken_qt: head.taken_qt }
@@ -109,5 +114,6 @@ export async function workSession(svc: Svc, actor: Actor, jobKey: string): Promi
     },
     // An unassigned job someone may take counts the viewer's own running jobs.
     can: allowedActions(job, batch, parameters, newBatchQt, { mine, mayTake, runningElsewhere: mayTake ? await runningElsewhere(svc.db, { ...job, operator_id: actor.userId }) : [] }),
+    interruption: await readInterruption(svc.db, job, actor.userId),
   }
 }

@@ -3,6 +3,7 @@ import {
   AssignInput,
   JobAssignment,
   JobAssignmentQuery,
+  JOB_REASON_MAX,
   JobDetail,
   JobKeyInput,
   JobListInput,
@@ -58,7 +59,7 @@ export const jobsApi = useCases('jobs', {
   assign: mutation({
     summary:
       'Assign jobs to an operator (enabled, not archived, operator permission), or unassign them with operator_key null where the settings allow; ' +
-      'a running job cannot change operator (409 JOB_RUNNING)',
+      `a running job cannot change operator (409 JOB_RUNNING); reason: optional text (at most ${JOB_REASON_MAX} characters) the operators read on the job`,
     access: production,
     input: AssignInput,
     response: v.array(JobRow),
@@ -79,7 +80,8 @@ export const jobsApi = useCases('jobs', {
   update: mutation({
     summary:
       'A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | ' +
-      'update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event; the four corrections take ' +
+      `update_times (time_spent_ms) | pause (reason: optional text, at most ${JOB_REASON_MAX} characters, that the operator reads with who paused the job), ` +
+      'each with its guard (409 with the reason code) and an event; the four corrections take ' +
       'signature: {password} when the settings require it (signature_job_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)',
     access: production,
     input: JobUpdateInput,

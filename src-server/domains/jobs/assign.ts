@@ -9,7 +9,7 @@ import type { Db } from '../../db/connect'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
 import { eligibleOperators, jobsJoined, selectJobRow, siteOrder } from './queries'
-import { archived, checkedOperators, jobClosed, jobRunning, today, unassignedRefused, unknownJob } from './shared'
+import { archived, checkedOperators, jobClosed, jobReason, jobRunning, today, unassignedRefused, unknownJob } from './shared'
 
 /** Rows of the given jobs (any state), in site order. */
 async function jobRows(db: Db, day: string, keys: readonly string[]): Promise<JobRow[]> {
@@ -27,10 +27,12 @@ export function listOperators(svc: Pick<Services, 'db'>, opts: { department_key?
 /**
  * `POST job/assign` (production): gives jobs to an eligible operator, or takes them back
  * (operator null) where the settings allow unassigned jobs. A running job keeps its operator
- * (JOB_RUNNING), a closed one is not changed (JOB_CLOSED). All or nothing; one event per job.
+ * (JOB_RUNNING), a closed one is not changed (JOB_CLOSED). All or nothing; one event per job,
+ * with the optional `reason` as `reason_text` (the operators read it: execution/interruption.ts).
  */
 export async function assignJobs(svc: Services, actor: Actor, input: AssignInput): Promise<JobRow[]> {
   const keys = [...new Set(input.job_keys)].sort()
+  const reason = jobReason(input.reason)
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     if (input.operator_key === null) {
@@ -69,7 +71,13 @@ export async function assignJobs(svc: Services, actor: Actor, input: AssignInput
           event_type: input.operator_key ? 'JOB_ASSIGNED' : 'JOB_UNASSIGNED',
           subject_type: 'job',
           subject_key: j.id,
-          data: { work_order_key: j.work_order_id, phase_key: j.phase_id, operator_key: input.operator_key, previous_operator_key: j.operator_id },
+          data: {
+            work_order_key: j.work_order_id,
+            phase_key: j.phase_id,
+            operator_key: input.operator_key,
+            previous_operator_key: j.operator_id,
+            ...(reason ? { reason_text: reason } : {}),
+          },
         },
         now,
       )

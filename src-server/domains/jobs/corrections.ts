@@ -4,7 +4,7 @@
  */
 import { type CorrectionRefusal, correctionRefusal, releaseDue } from '../../../src/domains/jobs/rules'
 import type { JobDetail, JobUpdateInput } from '../../../src/domains/jobs/schemas'
-import { CORRECTION_EVENTS } from '../../../src/domains/work-orders/history'
+import { CORRECTION_EVENTS, PRODUCTION_PAUSE_REASON } from '../../../src/domains/work-orders/history'
 import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import { AppError, conflict, unprocessable } from '../../errors'
@@ -17,7 +17,7 @@ import { actionSignature, signRecord } from '../signatures/actions'
 import { correctionSubject } from '../signatures/records'
 import { getJob } from './detail'
 import { phaseHasTraceability } from './queries'
-import { type Job, lockedPhases, lockedWorkOrder, moveReleased, type PhaseRow, unknownJob } from './shared'
+import { type Job, jobReason, lockedPhases, lockedWorkOrder, moveReleased, type PhaseRow, unknownJob } from './shared'
 
 const REFUSALS: Record<CorrectionRefusal, { status: 409 | 422; message: string }> = {
   JOB_RUNNING: { status: 409, message: 'the job is running: pause it first' },
@@ -71,12 +71,14 @@ async function pauseLockedJob(
  * `POST job/update` (production): one SPEC 4 correction with its guard (rules.ts
  * correctionRefusal), keeping the phase's material counters consistent, with its event:
  * JOB_PROGRESS_RESET, JOB_ACTIVE_PIECES_CANCELLED, JOB_PROGRESS_UPDATED, JOB_TIMES_UPDATED, JOB_PAUSED.
- * The four corrections are signed when the settings require it: the event that records one is
+ * A pause may say why (`reason`, recorded as the event's `reason_text`): the operator's work
+ * session reads who paused the job, when and why (execution/interruption.ts). The four corrections are signed when the settings require it: the event that records one is
  * what its signature signs (signatures/actions.ts).
  */
 export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInput, ip: string | null = null): Promise<JobDetail> {
   // Pausing is not a correction of recorded data: never signed.
   const signature = input.action === 'pause' ? null : await actionSignature(svc, actor, 'job_correction', input.signature, ip)
+  const reason = input.action === 'pause' ? jobReason(input.reason) : null
   const now = svc.clock.now()
   await svc.db.transaction().execute(async (trx) => {
     const ref = await trx.selectFrom('jobs').select(['work_order_id', 'phase_id']).where('id', '=', input.job_key).executeTakeFirst()
@@ -174,7 +176,8 @@ export async function updateJob(svc: Services, actor: Actor, input: JobUpdateInp
         return
       }
       case 'pause': {
-        await pauseLockedJob(trx, actor, job, now, { reason: 'paused_by_production', data: { phase_key: job.phase_id } })
+        const data = { phase_key: job.phase_id, ...(reason ? { reason_text: reason } : {}) }
+        await pauseLockedJob(trx, actor, job, now, { reason: PRODUCTION_PAUSE_REASON, data })
         return
       }
     }

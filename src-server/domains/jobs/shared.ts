@@ -7,10 +7,12 @@
 import type { Selectable } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
 import { calendarDate } from '../../../src/domains/jobs/rules'
+import { JOB_REASON_MAX } from '../../../src/domains/jobs/schemas'
 import type { Services } from '../../context'
 import type { Db } from '../../db/connect'
 import type { JobsTable, WorkOrderPhasesTable } from '../../db/schema'
 import { conflict, notFound, unprocessable } from '../../errors'
+import { invalidField } from '../../input-issues'
 
 /**
  * The job side of production planning (SPEC 4, 5, 7; DOMAIN.md "Work orders and jobs",
@@ -33,6 +35,19 @@ export const jobClosed = () => conflict('JOB_CLOSED', 'the job is closed')
 export const wrongUser = () => notFound('WRONG_USER_ID', 'wrong user ID')
 export const notOperator = () => unprocessable('WRONG_OPERATOR', 'the user is not an active operator')
 export const unassignedRefused = () => unprocessable('UNASSIGNED_JOBS_NOT_ALLOWED', 'the settings do not allow jobs without an operator')
+
+/**
+ * Why production paused or reassigned a job, as the event records it and the operator reads it
+ * (work-session view `interruption`): trimmed, null when blank, at most JOB_REASON_MAX characters
+ * (400 INVALID_INPUT naming `reason`). Checked before anything is written.
+ */
+export function jobReason(text: string | null | undefined): string | null {
+  const reason = text?.trim() ?? ''
+  if (reason.length > JOB_REASON_MAX) {
+    throw invalidField({ path: 'reason', kind: 'max_length', limit: JOB_REASON_MAX, message: `a reason may have at most ${JOB_REASON_MAX} characters` })
+  }
+  return reason === '' ? null : reason
+}
 
 /**
  * The operators jobs may be given (one query, rows locked FOR SHARE): each exists (else

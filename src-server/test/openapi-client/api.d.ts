@@ -1758,7 +1758,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign jobs to an operator (enabled, not archived, operator permission), or unassign them with operator_key null where the settings allow; a running job cannot change operator (409 JOB_RUNNING)
+         * Assign jobs to an operator (enabled, not archived, operator permission), or unassign them with operator_key null where the settings allow; a running job cannot change operator (409 JOB_RUNNING); reason: optional text (at most 200 characters) the operators read on the job
          * @description Needs permission: production.
          */
         post: operations["post_job_assign"];
@@ -1798,7 +1798,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | update_times (time_spent_ms) | pause, each with its guard (409 with the reason code) and an event; the four corrections take signature: {password} when the settings require it (signature_job_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)
+         * A production correction (SPEC 4): action reset_progress | cancel_active_pieces | update_progress (completed_qt) | update_times (time_spent_ms) | pause (reason: optional text, at most 200 characters, that the operator reads with who paused the job), each with its guard (409 with the reason code) and an event; the four corrections take signature: {password} when the settings require it (signature_job_correction: 422 SIGNATURE_REQUIRED, 400 SIGNATURE_INVALID, 429 LOGIN_THROTTLED)
          * @description Needs permission: production.
          */
         post: operations["post_job_update"];
@@ -1856,7 +1856,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Everything the work session screen shows: job, work order, product, phase with parameters, steps with definitions, open batch, material, timer
+         * Everything the work session screen shows: job, work order, product, phase with parameters, steps with definitions, open batch, material, timer; interruption: who paused the stopped job (production) or gave it to another operator, when and why, when that was not the viewer (else null)
          * @description Needs permission: operator or production.
          */
         get: operations["get_job_key_work_session"];
@@ -11048,6 +11048,7 @@ export interface operations {
                 "application/json": {
                     job_keys: string[];
                     operator_key: string | null;
+                    reason?: string | null;
                 };
             };
         };
@@ -11313,6 +11314,7 @@ export interface operations {
                     job_key: string;
                     /** @constant */
                     action: "pause";
+                    reason?: string | null;
                 };
             };
         };
@@ -11811,6 +11813,16 @@ export interface operations {
                                 new_batch: boolean;
                                 complete_batch: boolean;
                             };
+                            interruption: {
+                                /** @enum {string} */
+                                kind: "paused" | "reassigned";
+                                by_key: string;
+                                by_name: string;
+                                at: number;
+                                reason: string | null;
+                                operator_key: string | null;
+                                operator_name: string | null;
+                            } | null;
                         };
                     };
                 };

@@ -361,6 +361,24 @@ export const StepDefinition = v.object({
 })
 export type StepDefinition = v.InferOutput<typeof StepDefinition>
 
+/**
+ * Production stopped the job or gave it to someone else, and the viewer did not (issue 26): who
+ * (full name), when (server time, UTC ms), why (the reason typed, null: none) and, after a
+ * reassignment, whose the job is now (null: nobody's). Only the latest such action since the job
+ * last ran counts (execution/interruption.ts).
+ */
+export const INTERRUPTION_KINDS = ['paused', 'reassigned'] as const
+export const Interruption = v.object({
+  kind: v.picklist(INTERRUPTION_KINDS),
+  by_key: v.string(),
+  by_name: v.string(),
+  at: v.number(),
+  reason: v.nullable(v.string()),
+  operator_key: v.nullable(v.string()),
+  operator_name: v.nullable(v.string()),
+})
+export type Interruption = v.InferOutput<typeof Interruption>
+
 export const WorkSessionView = v.object({
   job: v.object({
     ...JobState.entries,
@@ -424,5 +442,7 @@ export const WorkSessionView = v.object({
     server_time: v.number(),
   }),
   can: JobActions,
+  /** The job is stopped, and by production, not the viewer: "Resume" asks to confirm, naming who and why. */
+  interruption: v.nullable(Interruption),
 })
 export type WorkSessionView = v.InferOutput<typeof WorkSessionView>

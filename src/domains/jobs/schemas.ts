@@ -144,10 +144,19 @@ export type JobDetail = v.InferOutput<typeof JobDetail>
 /** `jobs.get`, `GET job/{key}`. */
 export const JobKeyInput = v.object({ key: Uuid('job key') })
 
+/**
+ * Why production paused or reassigned a job, for the operator who finds it so (optional; null or
+ * blank: none). The service trims it and checks its length (JOB_REASON_MAX, jobs/shared.ts
+ * jobReason): the schema only takes storable text.
+ */
+export const JOB_REASON_MAX = 200
+const JobReason = v.optional(v.nullable(v.pipe(v.string('reason must be text'), StorableText)))
+
 /** `POST job/assign`: one or more jobs to an operator; `operator_key` null unassigns (where settings allow). */
 export const AssignInput = v.object({
   job_keys: v.pipe(v.array(Uuid('job key')), v.minLength(1, 'choose at least one job'), v.maxLength(200)),
   operator_key: v.nullable(Uuid('operator_key')),
+  reason: JobReason,
 })
 export type AssignInput = v.InferOutput<typeof AssignInput>
 
@@ -192,7 +201,7 @@ export const JobUpdateInput = v.variant('action', [
     time_spent_ms: v.pipe(v.number(), v.integer(), v.minValue(0, 'time spent must be >= 0'), v.maxValue(MAX_TIME_SPENT_MS)),
     ...CorrectionSignature,
   }),
-  v.object({ job_key: Uuid('job key'), action: v.literal('pause') }),
+  v.object({ job_key: Uuid('job key'), action: v.literal('pause'), reason: JobReason }),
 ])
 export type JobUpdateInput = v.InferOutput<typeof JobUpdateInput>
 export const JOB_UPDATE_ACTIONS = JOB_CORRECTIONS

@@ -3,13 +3,14 @@ import { Alert, Box, Button, Center, Group, Loader, Stack, Text } from '@mantine
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet, useNavigate } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import type { ExecutionOutcome, WorkSessionView } from '../../../../../../src/domains/execution/schemas'
+import type { ExecutionOutcome, Interruption, WorkSessionView } from '../../../../../../src/domains/execution/schemas'
 import { MAX_QUEUE_JOBS } from '../../../../../../src/domains/jobs/schemas'
 import { IssuesTabLabel } from '../../../../../components/issues/IssuesTabLabel'
 import { UnreadTabLabel } from '../../../../../components/messages/unread'
 import { type DisplayState, displayState } from '../../../../../components/operator/job-state'
 import { NoMaterialDialog, RedirectingOverlay } from '../../../../../components/operator/dialogs'
 import { OperatorTabs } from '../../../../../components/operator/OperatorTabs'
+import { InterruptionLine, ResumeConfirmDialog } from '../../../../../components/operator/interruption'
 import { ReadOnlyBanner } from '../../../../../components/operator/ReadOnlyBanner'
 import { RuntimeNotices } from '../../../../../components/operator/RuntimeNotices'
 import { WorkSessionContext, type WorkSession } from '../../../../../components/operator/work-session-context'
@@ -47,6 +48,7 @@ const POLL_MS = 20_000
 
 function WorkSessionLayout() {
   const { jobKey } = Route.useParams()
+  const session = useSession()
   const query = useQuery({
     ...trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }),
     refetchInterval: POLL_MS,
@@ -76,10 +78,13 @@ function WorkSessionLayout() {
   // The work session stays on screen while the server cannot be reached (what is typed stays,
   // the banner says why); only a real refusal, or no data at all, replaces it.
   if (query.isError && (query.data === undefined || !isUnreachable(toApiError(query.error)))) {
+    const error = toApiError(query.error)
+    // Production gave the job to someone else: the refusal says by whom and why (issue 26).
+    const away = error.code === 'JOB_NOT_YOURS' ? (error.extra.interruption as Interruption | undefined) : undefined
     return (
       <Stack maw={640}>
-        <Alert color="red" title={<Trans>Impossibile aprire il job</Trans>}>
-          {errorMessage(toApiError(query.error))}
+        <Alert color={away ? 'yellow' : 'red'} title={away ? <Trans>Job riassegnato</Trans> : <Trans>Impossibile aprire il job</Trans>} data-testid="job-unavailable" data-code={error.code}>
+          {away ? <InterruptionLine interruption={away} me={session?.user_key ?? ''} /> : errorMessage(error)}
         </Alert>
         <Group>
           <Button renderRoot={(props) => <Link {...props} to="/app/operator/select-job" search={{ job: 'first' }} />} size="lg">
@@ -107,6 +112,7 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
   const runtime = useJobRuntime()
   const [busy, setBusy] = useState(false)
   const [noMaterial, setNoMaterial] = useState(false)
+  const [confirmResume, setConfirmResume] = useState(false)
   const maxOffline = view.phase.parameters.max_offline
   const state: DisplayState = displayState(jobKey, view.job, runtime)
   const mine = view.job.operator_key === me
@@ -196,6 +202,8 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
         ? (await trpcClient.execution.start.mutate({ job_keys: [jobKey], idempotency_key })).jobs[0]!
         : trpcClient.execution.resume.mutate({ job_key: jobKey, idempotency_key }),
     )
+  // Resuming a job production paused (or gave to this operator) asks first, naming who and why.
+  const askFirst = view.job.status === 'paused' && view.interruption !== null
   const pause = (reason: 'user' | 'no_material' | 'end_session') =>
     act(`pause:${jobKey}:${reason}`, (idempotency_key) => trpcClient.execution.pause.mutate({ job_key: jobKey, idempotency_key, reason }), {
       keepable: { write: { kind: 'pause', input: { job_key: jobKey, reason } }, label: {} },
@@ -221,11 +229,11 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
           busy={busy}
           readOnly={readOnly}
           receivedAt={receivedAt}
-          onStart={start}
+          onStart={askFirst ? () => setConfirmResume(true) : start}
           onPause={() => void pause('user')}
         />
       </Box>
-      {readOnly && <ReadOnlyBanner view={view} />}
+      {readOnly && <ReadOnlyBanner view={view} me={me} />}
       <OtherRunningJobs jobKey={jobKey} running={runtime.running} />
       <JobPrints jobKey={jobKey} phaseKey={view.phase._key} batchKey={view.batch?._key} />
       <OperatorTabs
@@ -260,6 +268,16 @@ function WorkSessionScreen({ jobKey, view, receivedAt }: { jobKey: string; view:
           void navigate({ to: '/app/operator/select-job', search: { job: 'first' } })
         }}
       />
+      <ResumeConfirmDialog
+        interruption={view.interruption}
+        me={me}
+        opened={confirmResume && askFirst}
+        onCancel={() => setConfirmResume(false)}
+        onConfirm={() => {
+          setConfirmResume(false)
+          void start()
+        }}
+      />
       {closed && <RedirectingOverlay />}
     </WorkSessionContext.Provider>
   )
@@ -284,6 +302,8 @@ function patchView(old: WorkSessionView, o: ExecutionOutcome, sinceFetch: number
     batch: o.batch,
     material: { ...old.material, available_qt: o.job.available_qt },
     can: o.can,
+    // The operator acted on the job: whatever production did before is superseded.
+    interruption: null,
   }
 }
 

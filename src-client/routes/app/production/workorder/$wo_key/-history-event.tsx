@@ -114,6 +114,17 @@ const Line = ({ children }: { children: ReactNode }) => (
   </Text>
 )
 
+/** What production wrote when pausing or reassigning a job (issue 26), as typed. */
+function TypedReason({ data }: { data: Data }) {
+  if (typeof data.reason_text !== 'string' || data.reason_text === '') return null
+  const text = data.reason_text
+  return (
+    <Line>
+      <Trans>Motivo indicato: «{text}»</Trans>
+    </Line>
+  )
+}
+
 /** What the event's data says, in words: reasons, quantities, steps, corrections from -> to, who. */
 export function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderDetail }) {
   const { t, i18n } = useLingui()
@@ -213,11 +224,14 @@ export function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderD
       const before = d.previous_operator_key ? who(d.previous_operator_key) : t`nessuno`
       const after = d.operator_key ? who(d.operator_key) : t`nessuno`
       return (
-        <Line>
-          <Trans>
-            Operatore: {before} → {after}
-          </Trans>
-        </Line>
+        <Stack gap={0}>
+          <Line>
+            <Trans>
+              Operatore: {before} → {after}
+            </Trans>
+          </Line>
+          <TypedReason data={d} />
+        </Stack>
       )
     }
     case 'JOBS_REBALANCED': {
@@ -268,11 +282,14 @@ export function EventDetail({ event, wo }: { event: HistoryEntry; wo: WorkOrderD
       const reason = reasonOf(d.reason)
       const session = clock(d.duration_ms ?? d.elapsed_ms)
       return (
-        <Line>
-          <Trans>
-            Motivo: {reason}; sessione di lavoro di {session}
-          </Trans>
-        </Line>
+        <Stack gap={0}>
+          <Line>
+            <Trans>
+              Motivo: {reason}; sessione di lavoro di {session}
+            </Trans>
+          </Line>
+          <TypedReason data={d} />
+        </Stack>
       )
     }
     case 'JOB_CLOSED':
