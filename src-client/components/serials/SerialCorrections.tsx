@@ -15,6 +15,7 @@ import { FormFieldInput } from '../operator/FormFieldInput'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
 import { ActionSignatureFields, useActionSignature } from '../signatures/ActionSignature'
+import { CameraTextInput } from '../scan/CameraTextInput'
 
 /** Traceability staff correct serials (the server checks scope and settings again). */
 export function useCanCorrectSerials() {
@@ -47,7 +48,7 @@ export function EditSerialCodeDialog({ serialKey, code, ...modal }: Props & { se
   return (
     <Modal {...modal} title={t`Modifica il codice del seriale`} centered>
       <Stack>
-        <TextInput label={t`Nuovo codice`} value={next} onChange={(e) => setNext(e.currentTarget.value)} maxLength={SERIAL_CODE_MAX} data-autofocus />
+        <CameraTextInput label={t`Nuovo codice`} value={next} onChange={(e) => setNext(e.currentTarget.value)} maxLength={SERIAL_CODE_MAX} data-autofocus />
         <Textarea label={t`Motivo`} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={SERIAL_REASON_MAX} autosize minRows={2} />
         <ActionSignatureFields state={signature} what={t`Correzione del codice del seriale ${code}`} />
         <Group justify="flex-end">

@@ -7,6 +7,7 @@ import { PIN_MAX_LENGTH, type SecondSignerInput, type SignatureInput } from '../
 import { SCOPE_LABELS } from '../../lib/scope-labels'
 import { trpc } from '../../lib/trpc'
 import { useSession } from '../../lib/use-auth'
+import { CameraTextInput } from '../scan/CameraTextInput'
 
 /**
  * The pieces every signature dialog shares (issue 22, docs/signatures.md): the operator's step
@@ -147,7 +148,7 @@ export function SignerFields({ state, size = 'sm', autoFocus = false }: { state:
           )}
           {state.secondPin ? (
             <Group grow align="flex-start">
-              <TextInput
+              <CameraTextInput
                 label={t`Badge del secondo firmatario`}
                 description={t`Passa il badge sul lettore`}
                 size={size}

@@ -18,6 +18,7 @@ import { useSession } from '../../../lib/use-auth'
 import { EVENT_LABELS as FLOW_EVENT_LABELS } from '../admin/flows/-event-labels'
 import { EVENT_LABELS as HISTORY_EVENT_LABELS } from '../production/workorder/$wo_key/-history-event'
 import { ChainCheckPanel } from './-chain-check'
+import { CameraTextInput } from '../../../components/scan/CameraTextInput'
 
 type Search = { subject_type?: string; code?: string; user?: string; event_type?: string; from?: string; to?: string }
 const text = (x: unknown) => (typeof x === 'string' && x.trim() ? x.trim() : undefined)
@@ -216,7 +217,7 @@ function AuditTrailPage() {
               value={draft.subject_type ?? null}
               onChange={set('subject_type')}
             />
-            <TextInput label={t`Codice`} w={170} value={draft.code ?? ''} onChange={(e) => set('code')(e.currentTarget.value)} />
+            <CameraTextInput label={t`Codice`} w={170} value={draft.code ?? ''} onChange={(e) => set('code')(e.currentTarget.value)} />
             <TextInput label={t`Utente`} w={150} value={draft.user ?? ''} onChange={(e) => set('user')(e.currentTarget.value)} />
             <TextInput label={t`Tipo di evento`} w={200} value={draft.event_type ?? ''} onChange={(e) => set('event_type')(e.currentTarget.value.toUpperCase())} />
             <DateField label={t`Dal`} w={150} value={draft.from?.replaceAll('/', '-') ?? null} onChange={(d) => set('from')(d ?? undefined)} />

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Button, Group, Select, Stack, Text, Title } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
@@ -16,6 +16,7 @@ import { errorMessage } from '../../../../lib/error-messages'
 import { useLive } from '../../../../lib/live'
 import { trpc } from '../../../../lib/trpc'
 import { useSearchBox } from '../../../../lib/use-search-box'
+import { CameraTextInput } from '../../../../components/scan/CameraTextInput'
 
 const PAGE_SIZE = 25
 
@@ -123,7 +124,7 @@ function Filters({ search, setSearch }: { search: IssuesSearch; setSearch: (patc
 
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
-      <TextInput
+      <CameraTextInput
         type="search"
         label={t`Cerca`}
         placeholder={t`Codice, titolo, descrizione, ordine, prodotto`}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core'
+import { Button, Group, Stack, Text } from '@mantine/core'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useMemo, useState } from 'react'
@@ -11,6 +11,7 @@ import { trpc, trpcClient } from '../../../../../lib/trpc'
 import { invalidateWorkOrders, ProgressCell, StatusBadge } from '../../workorder/-workorder-ui'
 import { pageNumber, searchText } from '../../../../../lib/list-search'
 import { useSearchBox } from '../../../../../lib/use-search-box'
+import { CameraTextInput } from '../../../../../components/scan/CameraTextInput'
 
 const PAGE_SIZE = 50
 
@@ -107,7 +108,7 @@ function WorkOrderArchive() {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
-        <TextInput label={t`Cerca nell'archivio`} placeholder={t`Codice, prodotto, linea`} value={text} onChange={(e) => setText(e.currentTarget.value)} w={300} type="search" />
+        <CameraTextInput label={t`Cerca nell'archivio`} placeholder={t`Codice, prodotto, linea`} value={text} onChange={(e) => setText(e.currentTarget.value)} w={300} type="search" />
         <Text size="sm" c="dimmed">
           <Trans>Ordini di lavoro completati o chiusi, dal più recente</Trans>
         </Text>
