@@ -15,7 +15,9 @@ const rowsOf = (page: Page, testid: string) => page.getByTestId(testid).locator(
 
 async function openSerial(page: Page, code: string) {
   await page.getByTestId('serials-search').pressSequentially(code)
+  // The one row of this code (not the one a previous search left while the new one is on its way).
   await expect(rowsOf(page, 'serials-table')).toHaveCount(1)
+  await expect(rowsOf(page, 'serials-table').first()).toContainText(code)
   await rowsOf(page, 'serials-table').first().click()
   await expect(page.getByTestId('serial-code')).toHaveText(code)
 }

@@ -1,6 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks'
 import { useRouter } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
+import { SearchWrites } from './list-search'
 
 /**
  * A list's search box whose text goes into the URL once the user pauses.
@@ -15,20 +16,23 @@ export function useSearchBox(q: string | undefined, apply: (q: string | undefine
   const router = useRouter()
   const here = useRef(router.history.location.pathname)
   const [text, setText] = useState(q ?? '')
-  // The last text this box wrote: the URL coming back with it is the box's own echo, not a change.
-  const written = useRef(q)
+  // The texts this box wrote that the URL has not brought back yet: each coming back is the box's
+  // own echo, not a change, even when it arrives after a later write (a busy machine).
+  const writes = useRef(new SearchWrites<string | undefined>()).current
+  const seen = useRef(q)
   const [debounced] = useDebouncedValue(text.trim(), wait)
   useEffect(() => {
     const next = debounced.length >= min ? debounced : undefined
     if (router.history.location.pathname !== here.current) return
     if (next === q) return
-    written.current = next
+    writes.wrote(next)
     apply(next)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced, min])
   useEffect(() => {
-    if (q === written.current) return
-    written.current = q
+    if (q === seen.current) return
+    seen.current = q
+    if (writes.cameBack(q)) return
     setText(q ?? '')
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [q])

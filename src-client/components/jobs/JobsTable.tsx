@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { correctionRefusal, type JobCorrection, type JobFilter } from '../../../src/domains/jobs/rules'
 import { JOB_FILTER_ORDER, type JobRow } from '../../../src/domains/jobs/schemas'
+import { SearchWrites } from '../../lib/list-search'
 import { notifyError, notifySuccess } from '../../lib/notify'
 import { trpc, trpcClient } from '../../lib/trpc'
 import { type DataColumn, DataTable } from '../DataTable'
@@ -46,12 +47,19 @@ export function JobsTable({ scope = {}, value, onChange, hideWorkOrder = false, 
   const latest = useRef({ state, setState })
   latest.current = { state, setState }
   const [text, setText] = useState(state.search)
+  // The searches this box wrote that have not come back yet: on a busy machine the URL may echo
+  // one after more was typed, and its echo is not a change made elsewhere (it replaced the text
+  // typed since: "WO000015" typed became "WO00015").
+  const writes = useRef(new SearchWrites<string>()).current
   const pushSearch = useDebouncedCallback((value: string) => {
     const { state: now, setState: set } = latest.current
-    if (value.trim() !== now.search) set({ ...now, search: value.trim() })
+    if (value.trim() === now.search) return
+    writes.wrote(value.trim())
+    set({ ...now, search: value.trim() })
   }, 300)
   // The search changed elsewhere (cleared, back in history): the box follows.
   useEffect(() => {
+    if (writes.cameBack(state.search)) return
     if (text.trim() !== state.search) setText(state.search)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.search])
