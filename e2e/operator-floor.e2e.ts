@@ -73,7 +73,7 @@ function watchRuntimeCalls(page: Page) {
   return calls
 }
 
-test('a job that cannot start opens read-only; job=first skips a job blocked by a running one and says why; the refusal toast keeps CLOSE inside', async ({
+test('a job that cannot start opens read-only; job=first skips a job blocked by a running one and says why; the refusal toast keeps CLOSE inside; a running job opens on a tap of its card', async ({
   page,
   baseURL,
 }) => {
@@ -179,6 +179,13 @@ test('a job that cannot start opens read-only; job=first skips a job blocked by 
   await expect(banner).toContainText('un altro tuo job è in corso')
   await expect(page.getByTestId('start-job')).toHaveCount(0)
   await page.screenshot({ path: `${SHOTS}/read-only-parallel-it.png` })
+  // The running job's card opens on a tap of its body (the right half of the card), not only of the small ▶.
+  await page.getByRole('banner').getByRole('link', { name: 'Operatore' }).click()
+  await expect(page).toHaveURL(/select-job/)
+  await expect(card(page, running)).toHaveAttribute('data-mode', 'open')
+  const runningBox = await box(card(page, running))
+  await card(page, running).click({ position: { x: runningBox.width * 0.75, y: runningBox.height / 2 } })
+  await expect(page).toHaveURL(new RegExp(`/app/operator/job/${running}/steps`))
   await ok(await device.post(`/api/job/${running}/pause`, { data: { idempotency_key: crypto.randomUUID() } }))
   await device.dispose()
 })

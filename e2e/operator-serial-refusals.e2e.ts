@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { DEFAULT_PHASE_PARAMETERS } from '../src/domains/process/phase-parameters'
 import { adminApi, createReadyUser, type NewUser, ok, releaseProduct, SHOTS_DIR, signIn, uniqueName } from './helpers'
 
@@ -8,7 +8,7 @@ import { adminApi, createReadyUser, type NewUser, ok, releaseProduct, SHOTS_DIR,
  * component serial: SERIALS_NOT_DECLARED marks that empty slot; piece 2 scanned with piece 1's
  * serial: SERIAL_NEW_ALREADY_PRESENT marks piece 2's serial field. A phase traced at level
  * complete with no counter (serials typed or scanned) and one component serial per piece.
- * Italian and English.
+ * The step's sticky bar never covers "Salva seriali" (element boxes at 1280x800). Italian and English.
  */
 
 type Setup = { operator: NewUser; job: string; tag: string }
@@ -82,6 +82,14 @@ const TEXT = {
   },
 } as const
 
+type Box = { x: number; y: number; width: number; height: number }
+const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+const box = async (l: Locator): Promise<Box> => {
+  const b = await l.boundingBox()
+  expect(b, 'element has a box').not.toBeNull()
+  return b!
+}
+
 /** The Mantine wrapper of an input: where its label and its error are. */
 const wrapperOf = (page: Page, testId: string) => page.locator('.mantine-InputWrapper-root', { has: page.getByTestId(testId) })
 
@@ -90,7 +98,7 @@ for (const lang of ['it', 'en'] as const) {
     const s = TEXT[lang]
     test.use({ locale: s.locale, viewport: { width: 1280, height: 800 } })
 
-    test(`the refused piece's field turns red with the message naming piece and code (${lang})`, async ({ page, baseURL }) => {
+    test(`the refused piece's field turns red with the message naming piece and code; the step bar leaves "Salva seriali" free (${lang})`, async ({ page, baseURL }) => {
       test.setTimeout(120_000)
       const { operator, job, tag } = await setup(baseURL!)
       const first = `FAN-${tag}-1`
@@ -100,6 +108,18 @@ for (const lang of ['it', 'en'] as const) {
       // Piece 1: its serial scanned (Enter moves on to the motor slot), saved with a click, the motor left out.
       await scan(page, 'serial-code-input-1', first)
       await expect(page.getByTestId('serial-scan-1-1-1')).toBeFocused()
+      // The sticky "Conferma passo" bar never covers "Salva seriali" at 1280x800: scrolled into view
+      // the way a tap or a focus does it (nearest edge), and by Playwright's own scrolling.
+      const save = page.getByTestId('serials-save')
+      const bar = page.getByTestId('step-actions')
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await save.evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
+      const [saveBox, barBox] = [await box(save), await box(bar)]
+      expect(intersects(saveBox, barBox), `"Salva seriali" ${JSON.stringify(saveBox)} under the bar ${JSON.stringify(barBox)}`).toBe(false)
+      expect(saveBox.y + saveBox.height).toBeLessThanOrEqual(800)
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await save.scrollIntoViewIfNeeded()
+      expect(intersects(await box(save), await box(bar))).toBe(false)
       await page.getByTestId('serials-save').click()
       await expect(page.locator('.mantine-Notification-root', { hasText: s.saved })).toBeVisible()
 

@@ -7,7 +7,9 @@ import { adminApi, chooseInUserMenu, createReadyUser, ok, operatorWithWorkOrder,
  * free port with its own spool directory. The admin uploads a base PDF, places a text field and a
  * QR code on it by clicking on the rendered page, assigns the template to a phase; an operator
  * prints from the work session's phase prints to the IPP printer; the spooled PDF holds the
- * product code. Admin screens in English (the browser's language) at 1280x800, the operator's in Italian at 1024x768.
+ * product code. Admin screens in English (the browser's language) at 1280x800, "Salva e anteprima"
+ * in Italian too; the operator's in Italian at 1024x768, where the hint of a phase with no template
+ * names the menu as it is labelled (Impostazioni, Settings) in both languages.
  */
 
 let ipp: IppPrinter
@@ -32,6 +34,28 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   })
   const printerName = uniqueName('Ufficio IPP')
   await ok(await api.post('/api/printer', { data: { name: printerName, host: '127.0.0.1', port: ipp.port, protocol: 'ipp' } }))
+
+  // --- operator, before any template is assigned to the phase: the hint names the menu as it is
+  // labelled (Impostazioni / Settings), in English (the browser's language) then in Italian.
+  const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } })
+  const op = await ctx.newPage()
+  await signIn(op, operator.username, operator.password)
+  const card = op.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
+  await expect(card).toBeVisible()
+  if ((await card.getAttribute('data-selected')) === null) await card.click()
+  await op.getByTestId('to-confirm').click()
+  await op.getByTestId('start-jobs').click()
+  await expect(op).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
+  for (const [lang, hint] of [
+    ['en', 'No print template is assigned here. The administrator assigns them in Settings › General › Print templates.'],
+    ['it', "Nessun modello di stampa assegnato qui. L'amministratore li assegna in Impostazioni › Generale › Modelli di stampa."],
+  ] as const) {
+    if (lang === 'it') await chooseInUserMenu(op, 'Italiano')
+    await op.getByTestId('phase-prints').click()
+    await expect(op.getByTestId('print-no-templates')).toHaveText(hint)
+    await op.keyboard.press('Escape')
+    await expect(op.getByRole('dialog')).toBeHidden()
+  }
 
   // --- admin, English (browser language), 1280x800 ----------------------------------------
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -61,6 +85,10 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await page.getByTestId('field-kind').click()
   await page.getByRole('option', { name: 'QR' }).click()
   await page.getByTestId('field-link').click()
+  // A position label has the position's description and path to print, beside its code.
+  for (const preset of ['Position code', 'Position description', 'Position path (e.g. MAG / A / A-01)']) {
+    await expect(page.getByRole('option', { name: preset, exact: true })).toHaveCount(1)
+  }
   await page.getByRole('option', { name: 'Work order code' }).click()
   await page.getByTestId('field-place').click()
   await canvas.click({ position: { x: 330, y: 60 } })
@@ -73,23 +101,33 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
     ['text', 'product_code'],
     ['qrcode', 'work_order_code'],
   ])
-  // "Save and preview": the template filled with sample values, drawn in the page (no PDF viewer needed).
-  await page.getByTestId('editor-preview').click()
-  const preview = page.getByRole('dialog', { name: /Preview of/ })
-  await expect(preview.getByTestId('preview-canvas')).toBeVisible()
-  await expect
-    .poll(() =>
-      preview.getByTestId('preview-canvas').evaluate((c: HTMLCanvasElement) => {
-        const pixels = c.width > 0 ? c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data : []
-        let dark = 0
-        for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 128) dark++
-        return dark
-      }),
-    )
-    .toBeGreaterThan(100)
-  await page.screenshot({ path: `${SHOTS_DIR}/printing-preview-en.png`, fullPage: true })
-  await preview.getByRole('button', { name: 'Close', exact: true }).last().click()
-  await expect(preview).toBeHidden()
+  // "Save and preview": the template filled with sample values, drawn in the page (no PDF viewer
+  // needed); in English, then "Salva e anteprima" in Italian.
+  for (const [lang, t] of [
+    ['en', { button: 'Save and preview', title: `Preview of ${templateName} (sample values)`, close: 'Close' }],
+    ['it', { button: 'Salva e anteprima', title: `Anteprima di ${templateName} (valori di esempio)`, close: 'Chiudi' }],
+  ] as const) {
+    if (lang === 'it') await chooseInUserMenu(page, 'Italiano')
+    await expect(page.getByTestId('editor-preview')).toHaveText(t.button)
+    await page.getByTestId('editor-preview').click()
+    const preview = page.getByRole('dialog', { name: t.title })
+    await expect(preview.getByTestId('preview-canvas')).toBeVisible()
+    await expect
+      .poll(() =>
+        preview.getByTestId('preview-canvas').evaluate((c: HTMLCanvasElement) => {
+          const pixels = c.width > 0 ? c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data : []
+          let dark = 0
+          for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 128) dark++
+          return dark
+        }),
+      )
+      .toBeGreaterThan(100)
+    await page.screenshot({ path: `${SHOTS_DIR}/printing-preview-${lang}.png`, fullPage: true })
+    await preview.getByRole('button', { name: t.close, exact: true }).last().click()
+    await expect(preview).toBeHidden()
+  }
+  await chooseInUserMenu(page, 'English')
+  await expect(page.getByTestId('editor-preview')).toHaveText('Save and preview')
 
   // Assign to the phase: find the product by code, choose the phase.
   await page.getByRole('link', { name: 'Back to templates' }).click()
@@ -107,20 +145,17 @@ test('admin places a text and a QR field on a base PDF, assigns it to a phase; t
   await expect(page.getByText('Template assigned')).toBeHidden()
   await signOut(page)
 
-  // --- operator, Italian, 1024x768 ------------------------------------------------------------
-  const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } })
-  const op = await ctx.newPage()
-  await signIn(op, operator.username, operator.password)
-  await chooseInUserMenu(op, 'Italiano')
-  const card = op.locator(`[data-testid="job-card"][data-job-key="${jobKey}"]`)
-  await expect(card).toBeVisible()
-  if ((await card.getAttribute('data-selected')) === null) await card.click()
-  await op.getByTestId('to-confirm').click()
-  await op.getByTestId('start-jobs').click()
-  await expect(op).toHaveURL(new RegExp(`/app/operator/job/${jobKey}/steps`))
-  await op.getByTestId('phase-prints').click()
+  // --- operator, Italian, 1024x768 (the job started above) -----------------------------------
+  // The phase's templates as read before the assignment may still be cached: opened again until the new one shows.
+  await expect(async () => {
+    if (await op.getByRole('dialog').isVisible()) {
+      await op.keyboard.press('Escape')
+      await expect(op.getByRole('dialog')).toBeHidden()
+    }
+    await op.getByTestId('phase-prints').click()
+    await expect(op.getByTestId('print-template')).toHaveValue(templateName, { timeout: 3000 })
+  }).toPass({ timeout: 30_000 })
   await expect(op.getByRole('dialog')).toContainText('Modello')
-  await expect(op.getByTestId('print-template')).toHaveValue(templateName)
   await op.getByTestId('print-printer').click()
   await op.getByRole('option', { name: printerName }).click()
   await op.getByText('Usa come mia stampante predefinita').click()

@@ -8,7 +8,8 @@ import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, 
  * the finished product in another (its serial typed, the group's serial scanned). The operator
  * declares the serials as a barcode scanner types them (key by key, ending with Enter); the
  * traceability user finds the finished serial, sees the group and its motor in the genealogy, and
- * from the motor goes forward to the finished product. Library, counter and work orders are made
+ * from the motor goes forward to the finished product; the group's history says which "Reso
+ * definitivo" is its own batch and which its link into the pump. Library, counter and work orders are made
  * through the API (the screens are not the point here). In Italian and in English.
  */
 
@@ -113,6 +114,10 @@ const LANGS = [
       graph: 'Grafo genealogia',
       backward: 'Genealogia: componenti',
       forward: 'Genealogia: utilizzi',
+      history: 'Storico',
+      finalized: 'Reso definitivo',
+      ownBatch: /il seriale, al completamento del lotto \d+/,
+      linkInto: (code: string) => `il collegamento in ${code}`,
     },
   },
   {
@@ -127,6 +132,10 @@ const LANGS = [
       graph: 'Genealogy graph',
       backward: 'Genealogy: components',
       forward: 'Genealogy: used in',
+      history: 'History',
+      finalized: 'Made final',
+      ownBatch: /the serial, when batch \d+ completed/,
+      linkInto: (code: string) => `the link into ${code}`,
     },
   },
 ] as const
@@ -228,6 +237,17 @@ for (const { lang, locale, t } of LANGS) {
       await page.screenshot({ path: `${SHOTS}/genealogy-forward-${lang}.png`, fullPage: true })
       await page.getByTestId('genealogy-forward').getByRole('link', { name: s.finalCode }).click()
       await expect(page.getByTestId('serial-code')).toHaveText(s.finalCode)
+      // The group's history says which "made final" is which: its own batch (work order 1), then
+      // its link into the pump (work order 2).
+      await page.getByRole('tab', { name: t.backward }).click()
+      await page.getByTestId('genealogy-backward').getByRole('link', { name: `${s.prefix}-002` }).click()
+      await expect(page.getByTestId('serial-code')).toHaveText(`${s.prefix}-002`)
+      await page.getByRole('tab', { name: t.history }).click()
+      const finals = page.getByTestId('serial-history').locator('tbody tr', { hasText: t.finalized })
+      await expect(finals).toHaveCount(2)
+      await expect(finals.filter({ hasText: t.ownBatch })).toHaveCount(1)
+      await expect(finals.filter({ hasText: t.linkInto(s.finalCode) })).toHaveCount(1)
+      await page.screenshot({ path: `${SHOTS}/history-made-final-${lang}.png`, fullPage: true })
     })
   })
 }

@@ -8,7 +8,8 @@ import { adminApi, createReadyUser, ISOLATED, type NewUser, ok, releaseProduct, 
  * work order's components to the line, prints its list and carries it out by scanning (wrong
  * position and wrong item said in words); an operator (English) completes the batch and the
  * stock moves: the components leave the line, the pieces arrive in the production position,
- * as the inventory screen shows (English). Data through the APIs; the warehouse settings this
+ * as the inventory screen shows (English); the valves are put away (a work order's code typed and
+ * not picked counts, Italian and English). Data through the APIs; the warehouse settings this
  * spec changes are put back at the end.
  */
 
@@ -19,7 +20,30 @@ async function newPage(browser: Browser, locale: string, width = 1280, height = 
   return context.newPage()
 }
 
-test('a warehouse user brings the components to the line by scanning; an operator completes the batch and the stock moves', ISOLATED, async ({ browser, baseURL }) => {
+const PUT_AWAY = {
+  it: {
+    missions: 'Missioni',
+    putAway: 'Metti a magazzino prodotti finiti',
+    quantity: 'Quantità',
+    created: /Missione \S+ creata con 1 riga(?!\w)/,
+    assigned: 'Assegnata a',
+    unknown: null,
+    noSuchWorkOrder: (c: string) => `Nessun ordine di lavoro ha il codice «${c}»`,
+    typedNothing: 'Un codice scritto non corrisponde a nulla: correggilo o svuota il campo',
+  },
+  en: {
+    missions: 'Missions',
+    putAway: 'Put finished goods away',
+    quantity: 'Quantity',
+    created: /Mission \S+ created with 1 line(?!s)/,
+    assigned: 'Assigned to',
+    unknown: 'WO-NO-SUCH-ORDER',
+    noSuchWorkOrder: (c: string) => `No work order has the code «${c}»`,
+    typedNothing: 'A typed code matches nothing: correct it or empty the field',
+  },
+} as const
+
+test('a warehouse user brings the components to the line by scanning; an operator completes the batch and the stock moves; the valves are put away', ISOLATED, async ({ browser, baseURL }) => {
   test.setTimeout(240_000)
   const api = await adminApi(baseURL!)
   const tag = uniqueName('').replace(/^_/, '').toUpperCase()
@@ -91,6 +115,8 @@ test('a warehouse user brings the components to the line by scanning; an operato
     await wh.getByTestId('new-mission-submit').click()
     await expect(wh).toHaveURL(/\/app\/warehouse\/missions\/[0-9a-f-]{36}/)
     await expect(wh.getByTestId('mission-status')).toHaveText('Da fare')
+    // The header says "Assegnata a" once (the assignee field under it is labelled for screen readers only).
+    await expect(wh.getByText('Assegnata a', { exact: true })).toHaveCount(1)
     await expect(wh.getByTestId('mission-line')).toHaveCount(2)
     await expect(wh.getByTestId('mission-progress')).toHaveText('0/2')
     // 2 pieces: 4 screws each = 8, one gasket for the one batch.
@@ -128,8 +154,11 @@ test('a warehouse user brings the components to the line by scanning; an operato
     await expect(wh.getByTestId('scan-error')).toContainText(`Posizione sbagliata: in ${code('LINEA')} non c'è nulla da prelevare`)
     await expect(wh.getByTestId('scan-error')).toContainText(code('SCAFF'))
     await pos.fill('')
-    await pos.pressSequentially(`${code('SCAFF').toLowerCase()}\n`, { delay: 5 })
-    await expect(item).toBeFocused()
+    // The right shelf typed without Enter, then a click on the item field: leaving the position reads it.
+    await pos.pressSequentially(code('SCAFF').toLowerCase(), { delay: 5 })
+    await item.click()
+    await expect(wh.getByTestId('scan-error')).toHaveCount(0)
+    await expect(wh.getByTestId('mission-scanner').getByText('✓')).toBeVisible()
     await item.pressSequentially(`${code('VALV')}\n`, { delay: 5 })
     await expect(wh.getByTestId('scan-error')).toContainText(`Articolo sbagliato: ${code('VALV')}`)
     await expect(wh.getByTestId('mission-progress')).toHaveText('0/2')
@@ -213,6 +242,44 @@ test('a warehouse user brings the components to the line by scanning; an operato
     await en.getByTestId('missions-status').click()
     await en.getByRole('option', { name: 'Done' }).click()
     await expect(en.getByTestId('missions-table')).toContainText(wo.code)
+
+    // Putting the valves away, one mission per language: the work order's code typed whole and not
+    // picked from the list counts once the field is left (a click elsewhere, or Tab); an unknown one
+    // is refused with the reason. One valve each: a mission of one line says so in the singular.
+    const putAway = async (page: Page, t: (typeof PUT_AWAY)['it' | 'en'], leave: (page: Page) => Promise<void>) => {
+      await page.getByRole('tab', { name: t.missions }).click()
+      await page.getByRole('button', { name: t.putAway }).click()
+      const woField = page.getByTestId('mission-work-order')
+      if (t.unknown) {
+        await woField.click()
+        await woField.pressSequentially(t.unknown, { delay: 20 })
+        await leave(page)
+        await expect(page.getByTestId('new-mission-form')).toContainText(t.noSuchWorkOrder(t.unknown))
+        await page.getByTestId('new-mission-submit').click()
+        await expect(page.getByTestId('new-mission-error')).toHaveText(t.typedNothing)
+        await woField.click()
+        await woField.press('ControlOrMeta+a')
+        await woField.press('Backspace')
+      }
+      await woField.click()
+      await woField.pressSequentially(wo.code, { delay: 20 })
+      await leave(page)
+      await expect(woField).toHaveValue(new RegExp(`^${wo.code} · ${code('VALV')}`))
+      await page.getByTestId('mission-position').click()
+      await page.getByTestId('mission-position').pressSequentially(code('SCAFF'), { delay: 20 })
+      await page.getByRole('textbox', { name: t.quantity, exact: true }).pressSequentially('1')
+      await page.getByTestId('new-mission-submit').click()
+      await expect(page.locator('.mantine-Notification-root', { hasText: t.created })).toBeVisible()
+      await expect(page).toHaveURL(/\/app\/warehouse\/missions\/[0-9a-f-]{36}/)
+      await expect(page.getByTestId('mission-line')).toHaveCount(1)
+      await expect(page.getByTestId('mission-lines')).toContainText(code('VALV'))
+      await expect(page.getByText(t.assigned, { exact: true })).toHaveCount(1)
+    }
+    // Italian: the field left by a click on the form's title.
+    await putAway(wh, PUT_AWAY.it, (page) => page.getByTestId('new-mission-form').getByRole('heading').click())
+    // English: by Tab, after an unknown code refused.
+    await putAway(en, PUT_AWAY.en, (page) => page.getByTestId('mission-work-order').press('Tab'))
+    await en.screenshot({ path: `${SHOTS_DIR}/missions-put-away-en.png`, fullPage: true })
   } finally {
     await api.patch('/api/settings/warehouse', {
       data: {

@@ -1,6 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks'
 import { useRouter } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
+import { SearchWrites } from './list-search'
 
 /**
  * A search box whose text goes into the list's state (usually the URL) once the user pauses.
@@ -18,25 +19,18 @@ export function useSearchBox(q: string | undefined, apply: (q: string | undefine
   const router = useRouter()
   const here = useRef(router.history.location.pathname)
   const [text, setText] = useState(q ?? '')
-  // What this box wrote and has not seen come back yet, oldest first.
-  const pending = useRef<(string | undefined)[]>([])
+  const writes = useRef(new SearchWrites<string | undefined>()).current
   const [debounced] = useDebouncedValue(text.trim(), wait)
   useEffect(() => {
     const next = debounced.length >= min ? debounced : undefined
     if (router.history.location.pathname !== here.current) return
-    const current = pending.current.length ? pending.current.at(-1) : q
-    if (next === current) return
-    pending.current.push(next)
+    if (next === writes.settled(q)) return
+    writes.wrote(next)
     apply(next)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced, min])
   useEffect(() => {
-    const echo = pending.current.indexOf(q)
-    if (echo >= 0) {
-      pending.current.splice(0, echo + 1)
-      return
-    }
-    pending.current = []
+    if (writes.cameBack(q)) return
     if (q !== (text.trim() || undefined)) setText(q ?? '')
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [q])

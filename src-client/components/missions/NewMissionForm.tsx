@@ -3,40 +3,92 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Button, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
-import { MISSION_NOTES_MAX, type MissionDetail } from '../../../src/domains/missions/schemas'
+import { useEffect, useRef, useState } from 'react'
+import { MISSION_NOTES_MAX, type MissionDetail, type WorkOrderChoice } from '../../../src/domains/missions/schemas'
 import { QUANTITY_DECIMALS, QUANTITY_MAX } from '../../../src/domains/movements/schemas'
 import { readNumberText } from '../../../src/i18n/number-text'
 import { toApiError } from '../../lib/api-error'
 import { errorMessage } from '../../lib/error-messages'
 import { notifyAlert, notifySuccess } from '../../lib/notify'
-import { trpc, trpcClient } from '../../lib/trpc'
+import { queryClient, trpc, trpcClient } from '../../lib/trpc'
 import { NumberTextInput } from '../NumberTextInput'
 import { formatQuantity } from '../warehouse/labels'
 import { PositionScanInput, ProductScanInput } from '../warehouse/ScanInput'
-import { type Picked, useScanGroup } from '../warehouse/scan-group'
+import { type Picked, type ScanGroup, type ScanResult, useScanGroup } from '../warehouse/scan-group'
 
 type Shortfall = NonNullable<MissionDetail['shortfalls']>[number]
 
-/** Work orders by code: typed (at least 3 characters) or scanned. */
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
+const choiceLabel = (w: WorkOrderChoice) => `${w.code} · ${w.product_code} (${w.planned_qt})`
+
+/**
+ * Work orders by code: typed (at least 3 characters) or scanned, and picked from the list. A code
+ * typed or scanned whole and not picked is read on Enter, when leaving the field and when the
+ * form (`group`, under `name`) is submitted: it becomes that work order, or the field says no
+ * work order has it and the submit is refused; the text is never dropped (issue 26).
+ */
 export function WorkOrderSelect({
   value,
   onChange,
   label,
   required,
   testid,
+  group,
+  name = 'workOrder',
 }: {
   value: string | null
   onChange: (key: string | null, code: string | null) => void
   label: string
   required?: boolean
   testid?: string
+  group?: ScanGroup
+  name?: string
 }) {
   const { t } = useLingui()
   const [typed, setTyped] = useState('')
   const [debounced] = useDebouncedValue(typed.trim(), 250)
+  // The work order read from a typed code: an option of its own while the list shows other ones.
+  const [picked, setPicked] = useState<WorkOrderChoice | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
   const choices = useQuery({ ...trpc.missions.workOrderChoices.queryOptions({ search: debounced }), enabled: debounced.length >= 3 })
-  const data = (choices.data ?? []).map((w) => ({ value: w._key, label: `${w.code} · ${w.product_code} (${w.planned_qt})` }))
+  const rows = [...(choices.data ?? [])]
+  if (picked && picked._key === value && !rows.some((w) => w._key === picked._key)) rows.unshift(picked)
+  const data = rows.map((w) => ({ value: w._key, label: choiceLabel(w) }))
+  const current = value ? (rows.find((w) => w._key === value) ?? null) : null
+  /** The lookup of the text as it is now (one per text, so Enter, blur and submit share it). */
+  const reading = useRef<{ code: string; result: Promise<ScanResult> } | null>(null)
+
+  function read(text: string): Promise<ScanResult> {
+    const code = text.trim()
+    const asPicked = (w: WorkOrderChoice) => ({ _key: w._key, code: w.code, description: w.product_code })
+    // Empty (the field shows the chosen one again when left) or the chosen one as shown: nothing to read.
+    if (!code || (current && (same(code, choiceLabel(current)) || same(code, current.code)))) {
+      setProblem(null)
+      return Promise.resolve({ ok: true, value: current ? asPicked(current) : null })
+    }
+    if (reading.current && same(reading.current.code, code)) return reading.current.result
+    const result = (async (): Promise<ScanResult> => {
+      const found = await queryClient
+        .fetchQuery({ ...trpc.missions.workOrderChoices.queryOptions({ search: code }), staleTime: 0 })
+        .then((list) => list.find((w) => same(w.code, code) || same(choiceLabel(w), code)) ?? null)
+        .catch(() => null)
+      if (!found) {
+        setProblem(t`Nessun ordine di lavoro ha il codice «${code}»`)
+        return { ok: false }
+      }
+      setPicked(found)
+      setProblem(null)
+      setTyped(choiceLabel(found))
+      onChange(found._key, found.code)
+      return { ok: true, value: asPicked(found) }
+    })()
+    reading.current = { code, result }
+    return result
+  }
+  const readLatest = useRef(() => read(typed))
+  readLatest.current = () => read(typed)
+  useEffect(() => (group ? group.add(name, () => readLatest.current()) : undefined), [group, name])
+
   return (
     <Select
       label={label}
@@ -47,12 +99,40 @@ export function WorkOrderSelect({
       maw="100%"
       placeholder={t`Codice dell'ordine (almeno 3 caratteri)`}
       searchValue={typed}
-      onSearchChange={setTyped}
+      onSearchChange={(text) => {
+        setTyped(text)
+        if (text !== typed) {
+          setProblem(null)
+          reading.current = null
+        }
+      }}
       data={data}
       value={value}
       filter={({ options }) => options}
       nothingFoundMessage={debounced.length >= 3 && choices.data ? t`Nessun ordine di lavoro` : t`Scrivi almeno 3 caratteri`}
-      onChange={(key) => onChange(key, choices.data?.find((w) => w._key === key)?.code ?? null)}
+      onChange={(key) => {
+        const w = rows.find((r) => r._key === key) ?? null
+        setPicked(w)
+        setProblem(null)
+        onChange(key, w?.code ?? null)
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter') return
+        // An option highlighted in the list is picked by the list itself; otherwise Enter reads the code (a scanner's).
+        const list = e.currentTarget.getAttribute('aria-controls')
+        if (list && document.getElementById(list)?.querySelector('[data-combobox-selected]')) return
+        e.preventDefault()
+        void read(e.currentTarget.value)
+      }}
+      onBlur={(e) => {
+        // Leaving the field puts the chosen one's label back (Mantine): the text typed is kept and read instead.
+        const text = e.currentTarget.value
+        if (text.trim() && !(current && same(text, choiceLabel(current)))) {
+          setTyped(text)
+          void read(text)
+        }
+      }}
+      error={problem}
       data-testid={testid}
     />
   )
@@ -104,6 +184,8 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
     if (!picked) return setProblem(t`Un codice scritto non corrisponde a nulla: correggilo o svuota il campo`)
     const product = picked.product ?? null
     const position = picked.position ?? null
+    // The work order as the field reads it now (a code typed and not picked counts).
+    const workOrder = picked.workOrder?._key ?? null
     if (kind === 'to_line' && !workOrder) return setProblem(t`Scegli l'ordine di lavoro`)
     if (kind === 'put_away' && !position) return setProblem(t`Scansiona la posizione di destinazione`)
     if (kind === 'put_away' && !workOrder && !product) return setProblem(t`Scegli l'ordine di lavoro o il prodotto`)
@@ -152,7 +234,15 @@ export function NewMissionForm({ kind, onCreated, onCancel }: { kind: 'to_line' 
         )}
       </Text>
       <Group align="flex-start" gap="sm" wrap="wrap">
-        <WorkOrderSelect label={t`Ordine di lavoro`} required={kind === 'to_line'} value={workOrder} onChange={(k) => setWorkOrder(k)} testid="mission-work-order" />
+        <WorkOrderSelect
+          label={t`Ordine di lavoro`}
+          required={kind === 'to_line'}
+          value={workOrder}
+          onChange={(k) => setWorkOrder(k)}
+          group={scans}
+          name="workOrder"
+          testid="mission-work-order"
+        />
         {kind === 'put_away' && <ProductScanInput label={t`Prodotto`} placeholder={t`Codice`} value={product} onChange={setProduct} w={220} group={scans} name="product" />}
         <PositionScanInput
           label={kind === 'to_line' ? t`Destinazione` : t`Posizione di destinazione`}

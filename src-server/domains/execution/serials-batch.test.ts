@@ -82,7 +82,7 @@ describe('execution: serials declared in a batch', () => {
     other = await makeOperator(h, 'op.serials.other')
   }, 60_000)
 
-  test('the batch lists its pieces; the serial step is refused until every piece is declared; temporary until the batch completes, then final with events', async () => {
+  test('the batch lists its pieces; the serial step is refused until every piece is declared; temporary until the batch completes, then final with events saying which (its own batch, or the link into the parent)', async () => {
     const t = await traced()
     const start = await getBatchSerials(h.svc, op.actor, t.batch)
     expect(start).toMatchObject({
@@ -131,11 +131,22 @@ describe('execution: serials declared in a batch', () => {
     expect(new Set((await h.svc.db.selectFrom('serial_links').select('state').where('batch_id', '=', t.batch).execute()).map((r) => r.state))).toEqual(new Set(['final']))
     const finalized = await h.svc.db
       .selectFrom('events')
-      .select('subject_key')
+      .select(['subject_key', 'data'])
       .where('event_type', '=', 'SERIAL_FINALIZED')
       .where('subject_key', 'in', [...pieceKeys, ...children])
       .execute()
     expect(finalized.length).toBe(6)
+    // Each says which (the history's "Reso definitivo" detail): a piece, its own batch by number;
+    // a component, its link into the piece by the piece's code.
+    const batchNumber = (await h.svc.db.selectFrom('batches').select('number').where('id', '=', t.batch).executeTakeFirstOrThrow()).number
+    const dataOf = (key: string) => finalized.find((e) => e.subject_key === key)!.data as Record<string, unknown>
+    for (const p of full.pieces) {
+      expect(dataOf(p.serial_key!)).toMatchObject({ batch_key: t.batch, batch_number: batchNumber, own_batch: true, into_code: null, link_key: null })
+      for (const l of p.links) {
+        expect(dataOf(l.serial_key!)).toMatchObject({ batch_key: t.batch, batch_number: batchNumber, own_batch: false, into_code: p.code })
+        expect(dataOf(l.serial_key!).link_key).toEqual(expect.any(String))
+      }
+    }
     // The serial knows where it was made.
     const made = await h.svc.db.selectFrom('serials').selectAll().where('id', '=', pieceKeys[0]!).executeTakeFirstOrThrow()
     expect(made).toMatchObject({ batch_id: t.batch, piece: 1, work_order_id: t.s.workOrderKey, phase_id: t.phase.key, operator_id: op.key })

@@ -9,6 +9,7 @@ import { DateField } from '../../../../components/DateField'
 import { LIST_KIND_LABELS } from '../../../../components/missions/labels'
 import { WorkOrderSelect } from '../../../../components/missions/NewMissionForm'
 import { useCanEditWarehouse } from '../../../../components/warehouse/access'
+import { useScanGroup } from '../../../../components/warehouse/scan-group'
 import { ListDescription, ListHeader, PagedListPage, type RowColumn, RowTable } from '../../../../components/warehouse/ListFrame'
 import { toApiError } from '../../../../lib/api-error'
 import { errorMessage } from '../../../../lib/error-messages'
@@ -37,9 +38,14 @@ function ListsPage() {
   const [day, setDay] = useState<string | null>(today())
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
+  const scans = useScanGroup()
 
   async function create() {
     setProblem(null)
+    // The work order as its field reads it now: a code typed and not picked counts, or is refused with the reason.
+    const picked = kind === 'work_order' ? await scans.settle() : {}
+    if (!picked) return setProblem(t`Un codice scritto non corrisponde a nulla: correggilo o svuota il campo`)
+    const workOrder = picked.workOrder?._key ?? null
     if (kind === 'work_order' && !workOrder) return setProblem(t`Scegli l'ordine di lavoro`)
     if (kind === 'day' && !day) return setProblem(t`Scegli il giorno`)
     setBusy(true)
@@ -112,7 +118,7 @@ function ListsPage() {
             />
             <Group align="flex-end" gap="sm" wrap="wrap">
               {kind === 'work_order' ? (
-                <WorkOrderSelect label={t`Ordine di lavoro`} value={workOrder} onChange={(k) => setWorkOrder(k)} testid="list-work-order" />
+                <WorkOrderSelect label={t`Ordine di lavoro`} value={workOrder} onChange={(k) => setWorkOrder(k)} group={scans} name="workOrder" testid="list-work-order" />
               ) : (
                 <DateField label={t`Giorno`} value={day} onChange={setDay} w={180} />
               )}

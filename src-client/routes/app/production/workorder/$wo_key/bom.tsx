@@ -1,4 +1,4 @@
-import { msg } from '@lingui/core/macro'
+import { msg, plural } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core'
@@ -175,7 +175,8 @@ function StockSummary({ workOrderKey, consumption, production, produced }: { wor
     setBusy(true)
     try {
       const mission = await trpcClient.missions.toLine.mutate({ work_order_key: workOrderKey })
-      notifySuccess(t`Missione ${mission.code} creata con ${mission.lines.length} righe`)
+      const code = mission.code
+      notifySuccess(plural(mission.lines.length, { one: `Missione ${code} creata con # riga`, other: `Missione ${code} creata con # righe` }))
       if (mission.shortfalls?.length) notifyAlert(t`Giacenza insufficiente per alcuni componenti: ${mission.shortfalls.map((s) => s.product_code).join(', ')}`)
       void navigate({ to: '/app/warehouse/missions/$missionKey', params: { missionKey: mission._key } })
     } catch (e) {
