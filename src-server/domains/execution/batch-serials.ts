@@ -8,10 +8,10 @@ import type { Actor } from '../../context'
 import type { Db } from '../../db/connect'
 import { appendEvent } from '../events/service'
 import { type BatchPlace, readBatchSerials, saveBatchSerials } from '../serials/batch-serials'
-import { clientTimeData } from './client-time'
+import { lockForStep } from './client-time'
 import { idempotent } from './idempotency'
 import type { JobRow } from './queries'
-import { isFirstBatch, jobEvent, lockForStep, readableBatchJob, type Svc } from './shared'
+import { isFirstBatch, jobEvent, readableBatchJob, type Svc } from './shared'
 
 /** The step whose completion needs the batch's serials declared (traceability complete): the last one. */
 export const serialStepKey = (steps: readonly { step_key: string; position: number }[]): string | null =>
@@ -44,8 +44,7 @@ async function readSerialsOf(db: Db, job: Pick<JobRow, 'id' | 'work_order_id' | 
  */
 export async function saveSerialTempLinks(svc: Svc, actor: Actor, input: SaveSerialTempLinksInput): Promise<BatchSerials> {
   return idempotent(svc, actor, `serial-temp-links:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
-    const { job, batch, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
-    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
+    const { job, batch, clientTime } = await lockForStep(trx, actor, input.batch_key, { material: false, clientTime: input.client_time, now })
     await saveBatchSerials(trx, actor, await batchSerialPlace(trx, job, batch), input.pieces, now)
     await appendEvent(trx, actor, jobEvent(job, 'SERIAL_TEMP_LINKS_SAVED', { batch_key: batch.id, pieces: input.pieces.map((p) => p.piece), ...clientTime }), now)
     return readSerialsOf(trx, job, batch.id)

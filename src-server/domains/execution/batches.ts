@@ -17,12 +17,12 @@ import { assertBatchSerialsDeclared } from '../serials/batch-serials'
 import { finalizeBatchSerials } from '../serials/service'
 import { refreshWorkOrderProgress } from '../work-orders/progress'
 import { batchSerialPlace } from './batch-serials'
-import { clientTimeData } from './client-time'
+import { factTime, lockForStep } from './client-time'
 import { idempotent } from './idempotency'
 import { outcome } from './job-state'
 import { type JobRow, type MaterialRow, type PhaseInfo, phaseBomLines, readBatch } from './queries'
-import { addMaterial, isFirstBatch, jobEvent, lockForStep, readableBatchJob, type Svc, updateJob } from './shared'
-import { openBatch, stopWork } from './start-pause'
+import { addMaterial, isFirstBatch, jobEvent, readableBatchJob, stopWork, type Svc, updateJob } from './shared'
+import { openBatch } from './start-pause'
 import { mandatoryMissing, missingMandatory, stepFieldsOf } from './step-fields'
 
 /** Releases `qt` finished pieces downstream: this phase's released_out, the next phase's released_in, the job's released. */
@@ -37,7 +37,10 @@ async function release(db: Db, job: JobRow, own: MaterialRow, next: MaterialRow 
 /**
  * Completes the job's open batch (every step done): progress, consumption per bom, release per
  * style, work order progress (last phase), then the job closes, or the next batch opens
- * (auto_new_batch), or the operator is told what comes next.
+ * (auto_new_batch), or the operator is told what comes next. A completion made offline is dated
+ * when it was made (`completed_at`, so the daily rollup counts it where it was worked); one that
+ * reached a job paused for silence meanwhile (issue 24) opens no batch: the job stays paused and
+ * its resume opens the next one, as for any paused job without an open batch.
  */
 export async function finishBatch(
   db: Db,
@@ -56,7 +59,7 @@ export async function finishBatch(
   // Traceability (level complete): every piece declared; the batch's serials and links turn final.
   const serialPlace = await batchSerialPlace(db, job, { id: batchId, qt_total: qtTotal })
   await assertBatchSerialsDeclared(db, serialPlace)
-  await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: now, scrapped_qt: scrappedQt }).where('id', '=', batchId).execute()
+  await db.updateTable('batches').set({ status: 'completed', completed_by: actor.userId, completed_at: factTime(clientTime, now), scrapped_qt: scrappedQt }).where('id', '=', batchId).execute()
   await finalizeBatchSerials(db, actor, batchId, now)
   const { n: earlier } = await db
     .selectFrom('batches')
@@ -104,12 +107,12 @@ export async function finishBatch(
     return outcome(db, job, own, 'job_closed', completed)
   }
   const canOpen = nextBatchQt(params.production_batch_qt, job, own) > 0
-  if (canOpen && params.auto_new_batch) {
+  if (canOpen && params.auto_new_batch && job.active) {
     ;({ job, material: own } = await openBatch(db, actor, job, phase, own, now, batchId))
     return outcome(db, job, own, 'batch_opened', completed)
   }
   await appendEvent(db, actor, jobEvent(job, 'ACTIVE_BATCH_CHANGED', { batch_key: null, previous_batch_key: batchId }), now)
-  return outcome(db, job, own, canOpen ? 'await_new_batch' : 'no_material', completed)
+  return outcome(db, job, own, !job.active ? 'paused' : canOpen ? 'await_new_batch' : 'no_material', completed)
 }
 
 /**
@@ -119,8 +122,7 @@ export async function finishBatch(
  */
 export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatchInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `complete-batch:${input.batch_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
-    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
+    const { material, job, batch, steps, phase, clientTime } = await lockForStep(trx, actor, input.batch_key, { material: true, clientTime: input.client_time, now })
     const pending = steps.filter((s) => !s.done)
     if (phase.parameters.step_check && pending.length) {
       throw conflict('STEPS_NOT_DONE', `complete every step first: ${pending.map((s) => s.step_key).join(', ')}`, { pending: pending.map((s) => s.step_key) })
@@ -145,7 +147,7 @@ export async function completeBatch(svc: Svc, actor: Actor, input: CompleteBatch
     if (pending.length) {
       await trx
         .updateTable('batch_steps')
-        .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
+        .set({ done: true, done_by: actor.userId, done_at: factTime(clientTime, now), updated_at: now })
         .where('batch_id', '=', batch.id)
         .where('done', '=', false)
         .execute()

@@ -9,8 +9,7 @@ import type { Actor } from '../../context'
 import { heartbeatWriter } from './heartbeat-writer'
 import { endOfflinePeriod } from './offline'
 import { type JobRow, lockJob, phaseInfo } from './queries'
-import { jobNotFound, notYours, type Svc } from './shared'
-import { stopWork } from './start-pause'
+import { jobNotFound, notYours, stopWork, type Svc } from './shared'
 
 function stopReason(job: JobRow): HeartbeatResult['reason'] {
   if (job.status === 'closed') return 'closed'

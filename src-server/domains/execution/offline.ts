@@ -14,8 +14,7 @@ import { appendEvent } from '../events/service'
 import { idempotent } from './idempotency'
 import { jobState } from './job-state'
 import { type JobRow, lockJob, materialOf, openWorkSession, phaseInfo } from './queries'
-import { jobEvent, jobNotFound, notYours, type Svc } from './shared'
-import { stopWork } from './start-pause'
+import { jobEvent, jobNotFound, notYours, stopWork, type Svc } from './shared'
 
 /**
  * Whether the job is in an offline period nobody reported yet. The job's last sign of life is
@@ -121,7 +120,7 @@ export async function forcePauseOffline(db: Db, jobId: string, now: Date): Promi
  * reason 'offline'. The event carries the operator and the sign-in session of the work session;
  * `by: 'server'`. Job row locked by the caller. Returns the paused job, or null (not silent long enough).
  */
-async function pauseForSilence(db: Db, job: JobRow, maxOfflineS: number, now: Date): Promise<JobRow | null> {
+export async function pauseForSilence(db: Db, job: JobRow, maxOfflineS: number, now: Date): Promise<JobRow | null> {
   const last = job.last_heartbeat_at ?? job.updated_at
   if (!offlineTooLong(maxOfflineS, last.getTime(), now.getTime())) return null
   const ws = await openWorkSession(db, job.id)

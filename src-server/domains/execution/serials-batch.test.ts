@@ -9,6 +9,7 @@ import { createPosition } from '../positions/service'
 import { createSerial, editSerial, getGenealogy, linkSerials } from '../serials/service'
 import { getBatchSerials, saveSerialTempLinks } from './batch-serials'
 import { completeBatch } from './batches'
+import { heartbeat } from './heartbeat'
 import { startJobs } from './start-pause'
 import { completeStep, saveStep } from './steps'
 import { eventsOf, makeComponent, makeField, makeOperator, makeSetup, newKey, type Operator } from './test-fixtures'
@@ -363,7 +364,8 @@ describe('execution: serials declared in a batch', () => {
     expect(await saveSerialTempLinks(h.svc, op.actor, declaration)).toEqual(first)
     const saved = await eventsOf(h.svc.db, t.s.jobs[0]![0]!, 'SERIAL_TEMP_LINKS_SAVED')
     expect(saved.map((e) => e.data)).toEqual([expect.objectContaining({ batch_key: t.batch, pieces: [1], client_time: madeAt })])
-    // Made longer ago than max_offline: refused, nothing written.
+    // Made longer ago than max_offline while the job kept running (it beat since): refused, nothing written.
+    await heartbeat(h.svc, op.actor, { job_key: t.s.jobs[0]![0]! }, { sessionLocked: false })
     const stale = { batch_key: t.batch, pieces: [links(t, 2, [unique('B')])], idempotency_key: newKey(), client_time: madeAt }
     expect(await refusedWritingNothing(() => saveSerialTempLinks(h.svc, op.actor, stale))).toMatchObject({ status: 409, code: 'CLIENT_TIME_PAST_MAX_OFFLINE' })
     // REST: the key and the time travel in the query string, the pieces are the body; no key is refused.

@@ -1,8 +1,9 @@
 /**
  * What the execution use cases share: the refusals several of them give, the job event shape,
  * who may read or act on a job, the row writes inside a locked transaction (job, material
- * counters), the first-batch rule and the locks a step or batch action takes. Kept apart so each
- * use case file imports only this for these, never another use case.
+ * counters, the end of a work session) and the first-batch rule. Kept apart so each use case
+ * file imports only this for these, never another use case. (The locks a step or batch write
+ * takes, and whether it may act on the job, are client-time.ts's: lockForStep, admitWrite.)
  */
 import type { Updateable } from 'kysely'
 import { hasScope } from '../../../src/auth/scopes'
@@ -11,17 +12,8 @@ import type { Actor, Services } from '../../context'
 import type { Db } from '../../db/connect'
 import type { JobsTable } from '../../db/schema'
 import { conflict, forbidden, notFound } from '../../errors'
-import {
-  batchPlace,
-  type JobRow,
-  lockBatch,
-  lockBatchSteps,
-  lockJob,
-  lockMaterial,
-  type MaterialRow,
-  materialOf,
-  phaseInfo,
-} from './queries'
+import { appendEvent } from '../events/service'
+import { batchPlace, type JobRow, type MaterialRow } from './queries'
 
 /**
  * The execution engine (issue 6, DOMAIN.md "Running a job" and "Material flow between phases").
@@ -44,7 +36,7 @@ export type Svc = Pick<Services, 'db' | 'clock'>
 export const jobNotFound = () => notFound('NOT_FOUND', 'job not found')
 export const batchNotFound = () => notFound('NOT_FOUND', 'batch not found')
 export const notYours = (extra?: Record<string, unknown>) => forbidden('JOB_NOT_YOURS', 'this job is assigned to another operator', extra)
-const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
+export const notRunning = () => conflict('JOB_NOT_RUNNING', 'the job is not running: start or resume it first')
 export const jobClosed = () => conflict('JOB_CLOSED', 'job closed: redirecting')
 
 const JOB = 'job'
@@ -102,6 +94,37 @@ export function addMaterial(db: Db, row: MaterialRow, delta: Partial<Record<'rel
     .executeTakeFirstOrThrow()
 }
 
+/** Ends the job's open work session (its time counts into time_spent_ms) and stops the job. */
+export async function stopWork(
+  db: Db,
+  actor: Actor | null,
+  job: JobRow,
+  now: Date,
+  opts: { status: 'paused' | 'closed'; endReason: string; event: string; data?: Record<string, unknown>; endedAt?: Date; pausedOffline?: boolean },
+): Promise<JobRow> {
+  const ws = await db.selectFrom('work_sessions').selectAll().where('job_id', '=', job.id).where('ended_at', 'is', null).forUpdate().executeTakeFirst()
+  let durationMs = 0
+  if (ws) {
+    const end = new Date(Math.max(ws.started_at.getTime(), (opts.endedAt ?? now).getTime()))
+    durationMs = end.getTime() - ws.started_at.getTime()
+    await db.updateTable('work_sessions').set({ ended_at: end, end_reason: opts.endReason }).where('id', '=', ws.id).execute()
+  }
+  const updated = await updateJob(
+    db,
+    job.id,
+    {
+      active: false,
+      status: opts.status,
+      time_spent_ms: job.time_spent_ms + durationMs,
+      paused_offline: opts.pausedOffline ?? false,
+      ...(opts.status === 'closed' ? { closed_at: now } : {}),
+    },
+    now,
+  )
+  await appendEvent(db, actor, jobEvent(job, opts.event, { work_session_key: ws?.id ?? null, duration_ms: durationMs, reason: opts.endReason, ...opts.data }), now)
+  return updated
+}
+
 /** True when no batch of the job before this one was completed (per-job bom quantities fall on it). */
 export async function isFirstBatch(db: Db, jobId: string, batchId: string): Promise<boolean> {
   const { n } = await db
@@ -113,23 +136,4 @@ export async function isFirstBatch(db: Db, jobId: string, batchId: string): Prom
     .where('b.number', '<', (eb) => eb.selectFrom('batches as me').select('me.number').where('me.id', '=', batchId))
     .executeTakeFirstOrThrow()
   return Number(n) === 0
-}
-
-/**
- * Locks what a step action needs: the work order and material rows when the batch may complete
- * (completions; saving answers needs none), then the job, the batch and its steps.
- */
-export async function lockForStep(db: Db, actor: Actor, batchKey: string, opts: { material: boolean }) {
-  const place = isUuid(batchKey) ? await batchPlace(db, batchKey) : undefined
-  if (!place) throw batchNotFound()
-  const material = opts.material
-    ? await lockMaterial(db, place.work_order_id, place.phase_id)
-    : ([(await materialOf(db, place.work_order_id, place.phase_id))!, undefined] as [MaterialRow, undefined])
-  const job = (await lockJob(db, place.job_id))!
-  assertRunningOperator(actor, job)
-  const batch = (await lockBatch(db, batchKey))!
-  if (batch.status !== 'open') throw conflict('BATCH_NOT_OPEN', 'the batch is already completed', { batch_key: batch.id })
-  const steps = await lockBatchSteps(db, batchKey)
-  const phase = await phaseInfo(db, job.phase_id)
-  return { material, job, batch, steps, phase }
 }

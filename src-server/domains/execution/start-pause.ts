@@ -13,7 +13,7 @@ import type { Db } from '../../db/connect'
 import { conflict, forbidden, unprocessable } from '../../errors'
 import { appendEvent } from '../events/service'
 import { readSettings } from '../settings/queries'
-import { clientTimeData } from './client-time'
+import { admitWrite, type ClosedSession } from './client-time'
 import { idempotent } from './idempotency'
 import { outcome } from './job-state'
 import {
@@ -30,7 +30,7 @@ import {
   phaseInfo,
   phaseInfos,
 } from './queries'
-import { addMaterial, assertRunningOperator, jobClosed, jobEvent, jobNotFound, notYours, type Svc, updateJob } from './shared'
+import { addMaterial, assertRunningOperator, jobClosed, jobEvent, jobNotFound, notYours, stopWork, type Svc, updateJob } from './shared'
 
 /** Opens the job's next batch (nextBatchQt pieces, > 0) with a step row per step of its step_sequence. */
 export async function openBatch(
@@ -69,37 +69,6 @@ export async function openBatch(
     now,
   )
   return { job: updated, material: mat }
-}
-
-/** Ends the job's open work session (its time counts into time_spent_ms) and stops the job. */
-export async function stopWork(
-  db: Db,
-  actor: Actor | null,
-  job: JobRow,
-  now: Date,
-  opts: { status: 'paused' | 'closed'; endReason: string; event: string; data?: Record<string, unknown>; endedAt?: Date; pausedOffline?: boolean },
-): Promise<JobRow> {
-  const ws = await db.selectFrom('work_sessions').selectAll().where('job_id', '=', job.id).where('ended_at', 'is', null).forUpdate().executeTakeFirst()
-  let durationMs = 0
-  if (ws) {
-    const end = new Date(Math.max(ws.started_at.getTime(), (opts.endedAt ?? now).getTime()))
-    durationMs = end.getTime() - ws.started_at.getTime()
-    await db.updateTable('work_sessions').set({ ended_at: end, end_reason: opts.endReason }).where('id', '=', ws.id).execute()
-  }
-  const updated = await updateJob(
-    db,
-    job.id,
-    {
-      active: false,
-      status: opts.status,
-      time_spent_ms: job.time_spent_ms + durationMs,
-      paused_offline: opts.pausedOffline ?? false,
-      ...(opts.status === 'closed' ? { closed_at: now } : {}),
-    },
-    now,
-  )
-  await appendEvent(db, actor, jobEvent(job, opts.event, { work_session_key: ws?.id ?? null, duration_ms: durationMs, reason: opts.endReason, ...opts.data }), now)
-  return updated
 }
 
 /**
@@ -199,17 +168,52 @@ export async function resumeJob(svc: Svc, actor: Actor, input: JobActionInput): 
   return result.jobs[0]!
 }
 
-/** Pauses a running job of the operator: the work session ends, the open batch stays open (JOB_PAUSED). */
+/**
+ * Pauses a running job of the operator: the work session ends, the open batch stays open
+ * (JOB_PAUSED). A pause kept offline that reaches the job after the server force-paused it for
+ * silence, made before that pause point (client-time.ts admitWrite), is the operator's own pause
+ * that came first: pausedBeforeForcedPause.
+ */
 export async function pauseJob(svc: Svc, actor: Actor, input: PauseJobInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `pause:${input.job_key}`, input.idempotency_key, async (trx, now) => {
     const locked = await lockJob(trx, input.job_key)
     if (!locked) throw jobNotFound()
-    assertRunningOperator(actor, locked)
-    const clientTime = clientTimeData(input.client_time, now, (await phaseInfo(trx, locked.phase_id)).parameters.max_offline)
-    const job = await stopWork(trx, actor, locked, now, { status: 'paused', endReason: input.reason ?? 'user', event: 'JOB_PAUSED', data: clientTime })
+    const maxOfflineS = (await phaseInfo(trx, locked.phase_id)).parameters.max_offline
+    const { job: admitted, clientTime, late } = await admitWrite(trx, actor, locked, maxOfflineS, input.client_time, now)
+    const reason = input.reason ?? 'user'
+    const job = late
+      ? await pausedBeforeForcedPause(trx, actor, admitted, late, clientTime.client_time!, reason, now)
+      : await stopWork(trx, actor, admitted, now, { status: 'paused', endReason: reason, event: 'JOB_PAUSED', data: clientTime })
     const material = (await materialOf(trx, job.work_order_id, job.phase_id))!
     return outcome(trx, job, material, 'paused')
   })
+}
+
+/**
+ * The operator paused offline before the server's forced pause for silence (issue 24): the work
+ * session that pause closed ends when the operator paused instead (its time, time_spent_ms and
+ * the daily rollup follow: the session's trigger moves its run time), with the operator's reason,
+ * and the job stays paused, now as the operator's pause (paused_offline false). JOB_PAUSED records
+ * it with the client time and how much the forced pause had counted beyond it.
+ */
+async function pausedBeforeForcedPause(db: Db, actor: Actor, job: JobRow, session: ClosedSession, clientTime: number, reason: string, now: Date): Promise<JobRow> {
+  const end = new Date(Math.max(session.started_at.getTime(), Math.min(clientTime, session.ended_at.getTime())))
+  const cutMs = session.ended_at.getTime() - end.getTime()
+  await db.updateTable('work_sessions').set({ ended_at: end, end_reason: reason }).where('id', '=', session.id).execute()
+  const updated = await updateJob(db, job.id, { time_spent_ms: Math.max(0, job.time_spent_ms - cutMs), paused_offline: false }, now)
+  await appendEvent(
+    db,
+    actor,
+    jobEvent(job, 'JOB_PAUSED', {
+      work_session_key: session.id,
+      duration_ms: end.getTime() - session.started_at.getTime(),
+      reason,
+      client_time: clientTime,
+      after_forced_pause: { ended_at_before: session.ended_at.getTime(), cut_ms: cutMs },
+    }),
+    now,
+  )
+  return updated
 }
 
 /** Opens the next batch of a running job with no open batch (auto_new_batch off, or material arrived). */

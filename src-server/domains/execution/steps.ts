@@ -18,8 +18,8 @@ import { idempotent } from './idempotency'
 import { outcome } from './job-state'
 import { isUuid } from '../../../src/uuid'
 import { batchPlace, type JobRow, lockBatchSteps, phaseInfo } from './queries'
-import { jobEvent, lockForStep, type Svc } from './shared'
-import { clientTimeData } from './client-time'
+import { jobEvent, type Svc } from './shared'
+import { factTime, lockForStep } from './client-time'
 import { checkedFormData, mandatoryMissing, missingMandatory, stepFields } from './step-fields'
 
 type StepRow = Awaited<ReturnType<typeof lockBatchSteps>>[number]
@@ -50,8 +50,7 @@ async function writeFormData(db: Db, actor: Actor, job: JobRow, batchId: string,
 /** Saves (replaces) a form step's answers while the batch is open; a done step keeps its mandatory fields filled. */
 export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Promise<ExecutionOutcome> {
   return idempotent(svc, actor, `save-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: false })
-    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
+    const { material, job, batch, steps, phase, clientTime, late } = await lockForStep(trx, actor, input.batch_key, { material: false, clientTime: input.client_time, now })
     const step = findStep(steps, input.step_key)
     if (step.done && (await isBatchStepSigned(trx, batch.id, step.step_key))) {
       throw conflict('STEP_SIGNED', 'this step is signed: its values can no longer change', { step_key: step.step_key })
@@ -63,7 +62,7 @@ export async function saveStep(svc: Svc, actor: Actor, input: SaveStepInput): Pr
       if (missing.length) throw mandatoryMissing([{ step_key: step.step_key, fields: missing }])
     }
     await writeFormData(trx, actor, job, batch.id, step, formData, now, clientTime)
-    return outcome(trx, job, material[0], 'continue')
+    return outcome(trx, job, material[0], late ? 'paused' : 'continue')
   })
 }
 
@@ -88,8 +87,7 @@ async function stepSigners(svc: Svc, actor: Actor, input: CompleteStepInput, ip:
 export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepInput, ip: string | null = null): Promise<ExecutionOutcome> {
   const signers = await stepSigners(svc, actor, input, ip)
   return idempotent(svc, actor, `complete-step:${input.batch_key}:${input.step_key}`, input.idempotency_key, async (trx, now) => {
-    const { material, job, batch, steps, phase } = await lockForStep(trx, actor, input.batch_key, { material: true })
-    const clientTime = clientTimeData(input.client_time, now, phase.parameters.max_offline)
+    const { material, job, batch, steps, phase, clientTime, late } = await lockForStep(trx, actor, input.batch_key, { material: true, clientTime: input.client_time, now })
     const step = findStep(steps, input.step_key)
     if (step.done) throw conflict('STEP_ALREADY_DONE', 'this step is already completed', { step_key: step.step_key })
     if (phase.parameters.step_check_force_order) {
@@ -106,7 +104,7 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
     if (step.step_key === serialStepKey(steps)) await assertBatchSerialsDeclared(trx, await batchSerialPlace(trx, job, batch))
     await trx
       .updateTable('batch_steps')
-      .set({ done: true, done_by: actor.userId, done_at: now, updated_at: now })
+      .set({ done: true, done_by: actor.userId, done_at: factTime(clientTime, now), updated_at: now })
       .where('batch_id', '=', batch.id)
       .where('step_key', '=', step.step_key)
       .execute()
@@ -120,6 +118,6 @@ export async function completeStep(svc: Svc, actor: Actor, input: CompleteStepIn
       await signBatchStep(trx, actor, subject, required.meaning, signers, now)
     }
     if (steps.every((s) => s.done)) return finishBatch(trx, actor, job, phase, material, batch.id, batch.qt_total, now, [], 0, clientTime)
-    return outcome(trx, job, material[0], 'continue')
+    return outcome(trx, job, material[0], late ? 'paused' : 'continue')
   })
 }

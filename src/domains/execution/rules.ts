@@ -104,13 +104,33 @@ export const OFFLINE_SINCE_SKEW_MS = 60_000
 /**
  * A write made offline and sent later (the tablet's queue, issue 24) says when it was made:
  * `client_time`, the server's clock as the client reckons it (UTC ms). A little ahead is clock
- * drift; further is refused (400 CLIENT_TIME_IN_FUTURE). Made longer ago than the phase's
- * max_offline (0 = no limit) it is refused (409 CLIENT_TIME_PAST_MAX_OFFLINE): by then the work
- * session it belonged to was closed for silence on both sides.
+ * drift; further is refused (400 CLIENT_TIME_IN_FUTURE). Reaching a job that still runs, made
+ * longer ago than the phase's max_offline (0 = no limit) it is refused (409
+ * CLIENT_TIME_PAST_MAX_OFFLINE): the client closes its work session after max_offline without a
+ * connection, so nothing it made that long ago belongs to the session still open. A job the
+ * server force-paused for silence meanwhile is judged by its pause point instead
+ * (pausedWriteProblem).
  */
 export const CLIENT_TIME_SKEW_MS = 60_000
 export function clientTimeProblem(clientTime: number, now: number, maxOfflineS: number): 'future' | 'past_max_offline' | null {
   if (clientTime > now + CLIENT_TIME_SKEW_MS) return 'future'
   if (maxOfflineS > 0 && now - clientTime > maxOfflineS * 1000) return 'past_max_offline'
+  return null
+}
+
+/**
+ * A write kept offline that reaches a job the server force-paused for silence meanwhile (the
+ * offline sweep, or the back-online call first). That pause closed the job's work session at its
+ * pause point: max_offline after the last sign of life, or earlier when the sweep came first
+ * (offlineSessionEnd, the session's `ended_at`). The write is judged against that point, not
+ * against the time it arrives:
+ * - made by then, within that session (its start less the clock's slack): accepted into the
+ *   paused job (null), which stays paused;
+ * - made after it: 'after_pause_point', refused as past max_offline;
+ * - made before that session began: 'before_session', not that session's (refused as not running).
+ */
+export function pausedWriteProblem(clientTime: number, session: { started_at: number; ended_at: number }): 'after_pause_point' | 'before_session' | null {
+  if (clientTime > session.ended_at) return 'after_pause_point'
+  if (clientTime < session.started_at - CLIENT_TIME_SKEW_MS) return 'before_session'
   return null
 }
