@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { sql } from 'kysely'
 import { CLIENT_TIME_SKEW_MS } from '../../../src/domains/execution/rules'
+import type { Db } from '../../db/connect'
 import type { AppError } from '../../errors'
 import { useHarness } from '../../test/harness'
 import { assignJobs } from '../jobs/assign'
@@ -221,12 +223,28 @@ describe('execution: client_time of writes kept offline', () => {
     expect(session).toEqual({ ended_at: new Date(at(30)), end_reason: 'user' })
     const material = await h.svc.db.selectFrom('work_order_phases').select(['taken_qt', 'completed_qt']).where('work_order_id', '=', s.workOrderKey).executeTakeFirstOrThrow()
     expect(material).toEqual({ taken_qt: 1, completed_qt: 1 })
-    const rollup = () =>
-      h.svc.db
-        .selectFrom('report_daily')
-        .select(['user_id', 'sessions', 'run_ms', 'pause_ms', 'offline_ms', 'batches', 'pieces'])
-        .where('job_id', '=', job)
-        .execute()
+    // The daily rollup (kept by the triggers on work_sessions and batches) as it is, and as a rebuild from scratch makes it.
+    const rollupOf = async (db: Db) =>
+      (
+        await sql<Record<string, unknown>>`select user_id, sessions, run_ms::float8 as run_ms, pause_ms::float8 as pause_ms, offline_ms::float8 as offline_ms,
+          batches, pieces::int as pieces from report_daily where job_id = ${job}`.execute(db)
+      ).rows
+    const rollup = async () => {
+      const kept = await rollupOf(h.svc.db)
+      let rebuilt: unknown = null
+      await h.svc.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select report_daily_rebuild()`.execute(trx)
+          rebuilt = await rollupOf(trx)
+          throw new Error('rollback')
+        })
+        .catch((e: Error) => {
+          if (e.message !== 'rollback') throw e
+        })
+      expect(rebuilt).toEqual(kept)
+      return kept
+    }
     expect(await rollup()).toEqual([{ user_id: op.key, sessions: 1, run_ms: 30 * SECOND, pause_ms: 0, offline_ms: 0, batches: 1, pieces: 1 }])
 
     // Resumed as today: a new session and the next batch; the time between counts as the operator's pause.
