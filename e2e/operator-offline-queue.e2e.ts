@@ -12,7 +12,9 @@ import { adminApi, createReadyUser, fillLogin, type NewUser, releaseProduct, SHO
  * lock screen, with the writes kept), restarts the browser on the same profile, comes back
  * online and unlocks: the server holds every write once, in order, with its client time. And a
  * conflict: production pauses the job meanwhile; the operator reads which kept writes were
- * refused and why, and acknowledges them.
+ * refused and why, and acknowledges them. A tablet offline longer than max_offline: the server
+ * force-pauses the job, and the writes made before that point are still accepted into it. A value
+ * typed and not saved survives a reload.
  */
 
 const MAX_OFFLINE_S = 600
@@ -29,7 +31,7 @@ type PhaseBody = { steps: ({ title: string } & Record<string, unknown>)[] } & Re
  * A job of two form steps (one mandatory number each), step by step, batches of one piece.
  * `traced`: level complete, a counter numbers the pieces and each takes a motor's serial, declared on the last step.
  */
-async function setup(baseURL: string, opts: { traced?: boolean } = {}): Promise<Setup> {
+async function setup(baseURL: string, opts: { traced?: boolean; maxOffline?: number } = {}): Promise<Setup> {
   const api = await adminApi(baseURL)
   const operator = await createReadyUser(baseURL, 'operator', { name: 'Op', surname: uniqueName('Coda') })
   const field = async (name: string) =>
@@ -45,7 +47,7 @@ async function setup(baseURL: string, opts: { traced?: boolean } = {}): Promise<
           {
             operation_key: operation._key,
             name: 'Tornitura',
-            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: MAX_OFFLINE_S, step_check: true, production_batch_qt: 1, auto_new_batch: false },
+            parameters: { ...DEFAULT_PHASE_PARAMETERS, max_offline: opts.maxOffline ?? MAX_OFFLINE_S, step_check: true, production_batch_qt: 1, auto_new_batch: false },
             steps: [
               { type: 'form', title: 'Misura il diametro', text: '', fields: [fields[0]] },
               { type: 'form', title: 'Serra il mandrino', text: '', fields: [fields[1]] },
@@ -373,5 +375,97 @@ test.describe('pause', () => {
     const paused = (await jobEvents(baseURL!, s)).filter((e) => e.event_type === 'JOB_PAUSED')
     expect(paused).toHaveLength(1)
     expect(typeof paused[0]!.data.client_time).toBe('number')
+  })
+})
+
+test.describe('past max_offline', () => {
+  test.use({ locale: 'it-IT', viewport: { width: 1280, height: 800 } })
+
+  test('the server force-pauses the job while the tablet stays offline past max_offline: the writes made before that point are accepted into the paused job, which stays paused until resumed (it)', async ({ page, baseURL }) => {
+    test.setTimeout(150_000)
+    const maxOffline = 20
+    const s = await setup(baseURL!, { maxOffline })
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+    await keepTwoWrites(page, s, ['Offline: 1 operazione in attesa', 'Offline: 2 operazioni in attesa'])
+
+    // The tablet stays offline: past max_offline the server's sweep force-pauses the job.
+    const forcedPause = async () => (await jobEvents(baseURL!, s)).find((e) => e.event_type === 'JOB_PAUSE_FORCED')
+    await expect.poll(async () => (await forcedPause()) !== undefined, { timeout: 60_000 }).toBe(true)
+    await expect(state(page)).toHaveAttribute('data-state', 'paused_offline', { timeout: 20_000 })
+
+    await context(page).setOffline(false)
+    const sent = page.getByTestId('sent-write')
+    await expect(sent).toHaveCount(2, { timeout: 20_000 })
+    await expect(page.getByTestId('offline-queue')).toHaveCount(0)
+    await expect(page.getByTestId('refused-writes')).toHaveCount(0)
+    await expect(sent.nth(0)).toContainText('Passo «Misura il diametro» completato (lotto 1)')
+    await expect(sent.nth(1)).toContainText('Risposte del passo «Serra il mandrino» salvate (lotto 1)')
+    await expect(state(page)).toHaveAttribute('data-state', 'paused_offline')
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-queue-after-forced-pause-1280.png` })
+
+    // On the server: the forced pause, then the writes, each once, made before the pause point.
+    const events = (await jobEvents(baseURL!, s)).filter((e) => ['JOB_PAUSE_FORCED', 'STEP_EDITED', 'STEP_COMPLETED', 'JOB_RESUMED'].includes(e.event_type))
+    expect(events.map((e) => [e.event_type, e.data.step_key ?? null])).toEqual([
+      ['JOB_PAUSE_FORCED', null],
+      ['STEP_EDITED', s.steps[0]],
+      ['STEP_COMPLETED', s.steps[0]],
+      ['STEP_EDITED', s.steps[1]],
+    ])
+    const pausePoint = (events[0]!.data.last_heartbeat_at as number) + maxOffline * 1000
+    const times = events.slice(1).map((e) => e.data.client_time as number)
+    expect(times.every((t) => t <= pausePoint)).toBe(true)
+    expect([...times].sort((a, b) => a - b)).toEqual(times)
+    const batchKey = events[1]!.data.batch_key as string
+    const batch = await ok<{ step_data: { position: number; done: boolean; form_data: { value: unknown }[] }[] }>(await (await adminApi(baseURL!)).get(`/api/batch/${batchKey}`))
+    expect([...batch.step_data].sort((a, b) => a.position - b.position).map((d) => [d.done, d.form_data.map((f) => f.value)])).toEqual([
+      [true, [3.75]],
+      [false, [40.5]],
+    ])
+
+    // The operator resumes as today and goes on from there.
+    await page.getByTestId('start-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'running', { timeout: 20_000 })
+    await expect(page.getByTestId(`field-${s.fields[1]}`)).toHaveValue('40,5')
+    await page.getByTestId('pause-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
+  })
+})
+
+test.describe('draft', () => {
+  test.use({ locale: 'it-IT', viewport: { width: 1024, height: 768 } })
+
+  test('a value typed and not saved is kept on the device: after a reload the step shows it unchanged (it)', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const s = await setup(baseURL!)
+    await page.goto('/login')
+    await fillLogin(page, s.operator.username, s.operator.password)
+    await startJob(page, s)
+    const input = page.getByTestId(`field-${s.fields[0]}`)
+    await input.click()
+    await input.pressSequentially('12,75', { delay: 60 })
+    await expect(page.getByTestId('step-panel')).toHaveAttribute('data-draft-kept', 'true')
+
+    await page.reload()
+    await expect(page.getByTestId('lock-screen')).toBeVisible({ timeout: 20_000 })
+    await page.getByRole('textbox', { name: 'Password' }).pressSequentially(s.operator.password)
+    await page.getByRole('button', { name: 'Sblocca' }).click()
+    await expect(page.getByTestId('lock-screen')).toHaveCount(0, { timeout: 15_000 })
+    await expect(input).toHaveValue('12,75', { timeout: 20_000 })
+    await expect(page.getByTestId('step-panel')).toHaveAttribute('data-draft-kept', 'true')
+    await expect(page.getByTestId('cancel-edit')).toBeVisible()
+    await page.screenshot({ path: `${SHOTS_DIR}/offline-draft-restored-1024.png` })
+
+    // Leaving the page paused the job; resumed, the operator confirms the step with the value kept.
+    await page.getByTestId('start-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'running', { timeout: 20_000 })
+    await expect(input).toHaveValue('12,75')
+    await page.getByTestId('confirm-step').click()
+    await expect(page.getByTestId('step-1')).toHaveAttribute('data-done', 'true')
+    const completed = (await jobEvents(baseURL!, s)).find((e) => e.event_type === 'STEP_EDITED')
+    expect(completed?.data).toMatchObject({ step_key: s.steps[0], changes: { [s.fields[0]]: { from: null, to: 12.75 } } })
+    await page.getByTestId('pause-job').click()
+    await expect(state(page)).toHaveAttribute('data-state', 'paused')
   })
 })

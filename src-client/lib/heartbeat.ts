@@ -297,8 +297,10 @@ async function goOnline() {
       const res = await withIdempotency(`back-online:${job_key}:${closedAt}`, (idempotency_key) =>
         trpcClient.execution.backOnline.mutate({ job_key, idempotency_key, ...(since === null ? {} : { offline_since: since }) }),
       )
-      // The server still counts it running (clocks apart): the session is closed here, so pause it there too.
-      if (res.job.active) {
+      // The server still counts it running (clocks apart): the session is closed here, so pause it
+      // there too, unless writes made in it are still kept here: a pause sent now would reach the
+      // server before them and refuse them all (pageHideHold); the server's sweep pauses it instead.
+      if (res.job.active && !pageHideHold.keepsWritesFor(job_key)) {
         await withIdempotency(`pause-offline:${job_key}:${closedAt}`, (idempotency_key) =>
           trpcClient.execution.pause.mutate({ job_key, idempotency_key, reason: 'end_session' }),
         ).catch(() => {})

@@ -37,8 +37,9 @@ import { START_BLOCKERS } from './rules'
 export const IdempotencyKey = v.pipe(v.string(), v.uuid('idempotency_key must be a uuid'))
 /**
  * When a write kept offline was made (UTC ms, the server's clock as the client reckons it);
- * omitted = now. Checked against the phase's max_offline (rules.ts clientTimeProblem) and
- * recorded in the write's events as `client_time`.
+ * omitted = now. Checked against the phase's max_offline (rules.ts clientTimeProblem), or against
+ * the pause point of a job force-paused for silence meanwhile (pausedWriteProblem), and recorded
+ * in the write's events as `client_time`.
  */
 export const ClientTime = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)))
 export const JobKey = v.pipe(v.string(), v.uuid('job_key must be a job key'))

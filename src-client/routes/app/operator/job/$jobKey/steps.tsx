@@ -10,12 +10,14 @@ import { manifestValues, SignatureDialog } from '../../../../../components/opera
 import { StepList, type StepItem } from '../../../../../components/operator/StepList'
 import { useWorkSession } from '../../../../../components/operator/work-session-context'
 import { useBatchSerials } from '../../../../../offline/batch-serials'
+import { useKeptDraft } from '../../../../../offline/drafts'
 import { offlineQueue } from '../../../../../offline/queue'
 import { auth } from '../../../../../lib/auth-store'
 import { errorMessage } from '../../../../../lib/error-messages'
 import { SIGNATURE_MEANING_LABELS } from '../../../../../lib/library-labels'
 import { notifyAlert, notifySuccess } from '../../../../../lib/notify'
 import { trpcClient } from '../../../../../lib/trpc'
+import { useSession } from '../../../../../lib/use-auth'
 import type { SignatureInput } from '../../../../../../src/domains/signatures/schemas'
 import { BatchCompletion } from './-batch-completion'
 import { NoBatch } from './-no-batch'
@@ -29,7 +31,9 @@ import { StepBody, useScrollClearOf, WorkHint } from './-step-parts'
  * switching step (or tab) is refused with "save or cancel the changes first". Answers stay
  * editable until the batch completes (STEP_EDITED). With traceability level complete the serial
  * step (the batch's last) shows the pieces' serials to declare (BatchSerialsPanel); unsaved scans
- * are edit mode too, and the server refuses that step until every piece is declared.
+ * are edit mode too, and the server refuses that step until every piece is declared. What is
+ * typed and not saved is kept on the device as it is typed (offline/drafts.ts) and shows again
+ * when the step does, after a reload or a browser restart too.
  */
 export const Route = createFileRoute('/app/operator/job/$jobKey/steps')({
   component: StepsTab,
@@ -83,15 +87,37 @@ function BatchSteps() {
   const fields = def?.fields ?? []
   const saved = savedDraft(step)
   const values = draft ?? saved
-  const formDirty = (draft !== null && !sameForm(fields, draft, saved)) || unreadableDates.size > 0
+  const draftDiffers = draft !== null && !sameForm(fields, draft, saved)
+  const formDirty = draftDiffers || unreadableDates.size > 0
   const editable = canWork && batch.status === 'open'
   const [serialsDirty, setSerialsDirty] = useState(false)
   const onSerialsDirty = useCallback((d: boolean) => setSerialsDirty(d), [])
   const dirty = formDirty || serialsDirty
 
+  // The draft kept on the device as it is typed; a kept one shows again when its step does.
+  const userKey = useSession()?.user_key ?? null
+  const draftRef = useRef(draft)
+  draftRef.current = draft
+  const keptDraft = useKeptDraft({
+    userKey,
+    jobKey: view.job._key,
+    batchKey: batch._key,
+    stepKey: step?._key ?? null,
+    draft,
+    dirty: draftDiffers,
+    onRestore: (kept) => {
+      if (draftRef.current !== null) return
+      setDraft(kept)
+      setFormRevision((n) => n + 1)
+    },
+  })
+
   // Edit mode blocks leaving the steps (another tab, another screen) until saved or cancelled.
   const dirtyRef = useRef(dirty)
   dirtyRef.current = dirty
+  // Closing or reloading the page asks first only for what the device does not keep (unsaved scans, unreadable dates).
+  const unloadLosesRef = useRef(dirty)
+  unloadLosesRef.current = serialsDirty || unreadableDates.size > 0 || (draftDiffers && !keptDraft.kept)
   const refuseWhileEditing = () => {
     setEditAlert(true)
     notifyAlert(t`Salva o annulla prima le modifiche`)
@@ -102,7 +128,7 @@ function BatchSteps() {
       refuseWhileEditing()
       return true
     },
-    enableBeforeUnload: () => dirtyRef.current,
+    enableBeforeUnload: () => unloadLosesRef.current,
   })
   useEffect(() => {
     if (!dirty) setEditAlert(false)
@@ -161,6 +187,7 @@ function BatchSteps() {
       keepable: { write: { kind: 'save-step', input }, label: { step_title: def?.title, batch_number: batch.number } },
     })
     if (out) {
+      keptDraft.drop()
       setDraft(null)
       setShowErrors(false)
       notifySuccess(offlineQueue.holdsWrites() ? t`Modifiche salvate sul dispositivo: vengono inviate appena il server risponde` : t`Modifiche salvate`)
@@ -201,12 +228,14 @@ function BatchSteps() {
       return
     }
     setSigning(null)
+    keptDraft.drop()
     setDraft(null)
     setShowErrors(false)
     if (out.next === 'continue' && out.batch?._key === batch._key) selectNext(out.batch.step_data, step._key)
   }
 
   function cancelEdit() {
+    keptDraft.drop()
     setDraft(null)
     setShowErrors(false)
     setUnreadableDates(new Set())
@@ -228,7 +257,7 @@ function BatchSteps() {
       <Grid.Col span={8}>
         {!canWork && <WorkHint />}
         {step ? (
-          <Paper withBorder p="md" data-testid="step-panel" data-step-key={step._key}>
+          <Paper withBorder p="md" data-testid="step-panel" data-step-key={step._key} data-draft-kept={keptDraft.kept}>
             <Group justify="space-between" wrap="nowrap" mb={4}>
               <Text size="sm" c="dimmed">
                 <Trans>
