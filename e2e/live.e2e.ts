@@ -170,6 +170,11 @@ for (const lang of ['it', 'en'] as const) {
       await expect(state).toHaveAttribute('data-state', 'paused')
       await expect(op.getByTestId('start-job')).toBeEnabled()
       await expect(row.getByText(w.paused, { exact: true })).toBeVisible()
+      // The confirmation page before the job (the browser's back) says the same before its Resume.
+      await op.goBack()
+      await expect(op.getByTestId('confirm-jobs').getByTestId('interruption')).toHaveText(said)
+      await op.goForward()
+      await expect(state).toHaveAttribute('data-state', 'paused')
 
       // Confirmed, it runs again; production's list says so without a reload.
       await op.getByTestId('start-job').click()

@@ -1,15 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { useQueries } from '@tanstack/react-query'
+import { useQueries, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { nextBatchQt } from '../../../../../src/domains/execution/rules'
 import type { JobDetail } from '../../../../../src/domains/jobs/schemas'
 import { formatDay, formatDuration } from '../../../../components/operator/format'
+import { InterruptionLine } from '../../../../components/operator/interruption'
 import { jobRuntime } from '../../../../lib/heartbeat'
 import { withIdempotency } from '../../../../lib/idempotency'
 import { notifyError } from '../../../../lib/notify'
 import { BACKGROUND, queryClient, trpc, trpcClient } from '../../../../lib/trpc'
+import { useSession } from '../../../../lib/use-auth'
 import { selectedKeys, toSearch } from './-queue'
 
 /** The selected jobs before starting (SPEC 2 select-job/confirm); Start opens their work sessions. */
@@ -107,6 +109,7 @@ function ConfirmCard({ job }: { job: JobDetail }) {
           OdL <b>{job.work_order.code}</b> · Fase {job.phase.position}: <b>{job.phase.name}</b>
         </Trans>
       </Text>
+      {job.status === 'paused' && <StoppedBy jobKey={job._key} />}
       <SimpleGrid cols={4} mt="sm" spacing="sm">
         <Fact label={<Trans>Quantità</Trans>} value={`${job.completed_qt} / ${job.quantity}`} />
         <Fact label={<Trans>Disponibili</Trans>} value={String(job.available_qt)} />
@@ -144,5 +147,21 @@ function Fact({ label, value }: { label: React.ReactNode; value: React.ReactNode
         {value}
       </Text>
     </div>
+  )
+}
+
+/**
+ * A job production paused (or gave to this operator) says who and why here too: "Riprendi" on this
+ * page is the operator's confirmation, so it is read before it (issue 26).
+ */
+function StoppedBy({ jobKey }: { jobKey: string }) {
+  const me = useSession()?.user_key ?? ''
+  const view = useQuery(trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }))
+  const interruption = view.data?.interruption
+  if (!interruption) return null
+  return (
+    <Alert color="yellow" mt="sm" p="sm">
+      <InterruptionLine interruption={interruption} me={me} />
+    </Alert>
   )
 }
