@@ -106,6 +106,8 @@ for (const lang of [
       await code.click()
       await page.keyboard.type(world.woCode)
       await page.keyboard.press('Enter')
+      // The filter applied first (the whole trail's newest page can hold rows that look the same).
+      await expect(page).toHaveURL(new RegExp(`code=${world.woCode}`))
       const trail = page.getByTestId('audit-trail')
       const signed = trail.locator('tbody tr', { hasText: 'STEP_SIGNED' })
       await expect(signed).toHaveCount(2)
@@ -126,6 +128,7 @@ for (const lang of [
       await code.pressSequentially(issue.code)
       await expect(code).toHaveValue(issue.code)
       await code.press('Enter')
+      await expect(page).toHaveURL(new RegExp(`code=${issue.code}`))
       const created = trail.locator('tbody tr', { hasText: 'ISSUE_OPENED' })
       await expect(created).toHaveCount(1)
       await created.getByRole('link', { name: issue.code }).click()
@@ -139,6 +142,7 @@ for (const lang of [
       await other.getByRole('textbox', { name: lang.code, exact: true }).click()
       await other.keyboard.type(world.woCode)
       await other.keyboard.press('Enter')
+      await expect(other).toHaveURL(new RegExp(`code=${world.woCode}`))
       const theirs = other.getByTestId('audit-trail').locator('tbody tr', { hasText: 'STEP_SIGNED' })
       await expect(theirs).toHaveCount(2)
       await expect(theirs.nth(0).getByTestId('audit-entity')).toContainText(world.woCode)
@@ -155,6 +159,7 @@ for (const lang of [
       await code.click()
       await page.keyboard.type(world.woCode)
       await page.keyboard.press('Enter')
+      await expect(page).toHaveURL(new RegExp(`code=${world.woCode}`))
       const row = page.getByTestId('audit-trail').locator('tbody tr', { hasText: 'WORK_ORDER_CREATED' })
       await expect(row).toHaveCount(1)
       // No production screen for an auditor: the code is plain text, the record is one click away.

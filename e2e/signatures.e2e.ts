@@ -197,6 +197,8 @@ for (const lang of ['it', 'en'] as const) {
       await code.click()
       await trailPage.keyboard.type(woCode)
       await trailPage.keyboard.press('Enter')
+      // The filter applied first: the whole trail's newest page can also hold just these two.
+      await expect(trailPage).toHaveURL(new RegExp(`code=${woCode}`))
       const signed = trailPage.getByTestId('audit-trail').locator('tbody tr', { hasText: 'STEP_SIGNED' })
       await expect(signed).toHaveCount(2)
       const [csv] = await Promise.all([trailPage.waitForEvent('download'), trailPage.getByRole('link', { name: s.csv }).click()])
