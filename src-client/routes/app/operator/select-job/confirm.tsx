@@ -23,7 +23,9 @@ function ConfirmPage() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const keys = selectedKeys(Route.useSearch())
-  const details = useQueries({ queries: keys.map((key) => trpc.jobs.get.queryOptions({ key }, { trpc: BACKGROUND })) })
+  // Read again on every visit: a job seen queued a moment ago may be paused or taken since (the
+  // browser's back brings this page from the cache).
+  const details = useQueries({ queries: keys.map((key) => ({ ...trpc.jobs.get.queryOptions({ key }, { trpc: BACKGROUND }), refetchOnMount: 'always' as const })) })
   const jobs = details.map((d) => d.data).filter((d): d is JobDetail => !!d)
   const [busy, setBusy] = useState(false)
   const back = () => void navigate({ to: '/app/operator/select-job', search: toSearch(keys) })
@@ -156,7 +158,7 @@ function Fact({ label, value }: { label: React.ReactNode; value: React.ReactNode
  */
 function StoppedBy({ jobKey }: { jobKey: string }) {
   const me = useSession()?.user_key ?? ''
-  const view = useQuery(trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }))
+  const view = useQuery({ ...trpc.execution.workSession.queryOptions({ job_key: jobKey }, { trpc: BACKGROUND }), refetchOnMount: 'always' })
   const interruption = view.data?.interruption
   if (!interruption) return null
   return (
