@@ -99,12 +99,13 @@ test('a product with tags, image, documents and custom data; unsaved changes; de
   // Custom data typed by the form field library.
   await data.getByRole('button', { name: 'Edit' }).click()
   const addField = data.getByRole('combobox', { name: 'Add a custom field' })
+  // The demo's fields by their exact names (other specs add fields named after them with a suffix).
   await addField.click()
-  await page.getByRole('option', { name: /^Esito collaudo/ }).click()
+  await page.getByRole('option', { name: /^Esito collaudo · / }).click()
   await addField.click()
-  await page.getByRole('option', { name: /^Data di scadenza/ }).click()
+  await page.getByRole('option', { name: /^Data di scadenza · / }).click()
   await addField.click()
-  await page.getByRole('option', { name: /^Coppia di serraggio/ }).click()
+  await page.getByRole('option', { name: /^Coppia di serraggio \(Nm\) · / }).click()
   // A mandatory field left empty is not saved.
   await data.getByRole('button', { name: 'Save' }).click()
   await expect(data.getByText('Mandatory field: enter a value').first()).toBeVisible()
