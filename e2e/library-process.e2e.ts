@@ -143,9 +143,10 @@ test('process: two phases from operations, an instruction with an image, a form 
   await expect(page.getByRole('button', { name: `Phase 1: ${s.testing.name}` })).toBeVisible()
   await shot(page, 'process-reorder')
   await page.getByRole('button', { name: 'Save process' }).click()
+  // The first save's notice may still be on screen: the saved order is read until it shows.
+  const savedOrder = async () => ((await (await s.api.get(`/api/product/${s.main}/process`)).json()).detail.phases as { _key: string }[]).map((p) => p._key)
+  await expect.poll(savedOrder).toEqual([phase2._key, phase1._key])
   await expect(notice(page, 'Process saved')).toBeVisible()
-  const reordered = await (await s.api.get(`/api/product/${s.main}/process`)).json()
-  expect(reordered.detail.phases.map((p: { _key: string }) => p._key)).toEqual([phase2._key, phase1._key])
 
   // Leaving with unsaved changes asks first; staying keeps the draft.
   await page.getByRole('button', { name: `Phase 1: ${s.testing.name}` }).click()
