@@ -457,8 +457,12 @@ test.describe('draft', () => {
     await expect(page.getByTestId('cancel-edit')).toBeVisible()
     await page.screenshot({ path: `${SHOTS_DIR}/offline-draft-restored-1024.png` })
 
-    // Leaving the page paused the job; resumed, the operator confirms the step with the value kept.
-    await page.getByTestId('start-job').click()
+    // Leaving the page pauses the job when its pause (a keepalive request at pagehide, best effort)
+    // gets out before the reload's session lock; resumed if so, the operator confirms the step
+    // with the value kept.
+    const running = state(page).and(page.locator('[data-state="running"]'))
+    await expect(page.getByTestId('start-job').or(running)).toBeVisible()
+    if (await page.getByTestId('start-job').isVisible()) await page.getByTestId('start-job').click()
     await expect(state(page)).toHaveAttribute('data-state', 'running', { timeout: 20_000 })
     await expect(input).toHaveValue('12,75')
     await page.getByTestId('confirm-step').click()
