@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/connect'
 import { ms } from '../../db/epoch'
+import { fullName } from '../../db/user-name'
 
 /** An event as a record reproduces it: its key, type, record, who (with the name today) and when, and its data. */
 export type SubjectEvent = {
@@ -28,7 +29,7 @@ export async function subjectEvents(db: Db, subjectType: string, keys: readonly 
       'e.event_type',
       sql<string>`e.subject_key`.as('subject_key'),
       'e.user_id as user_key',
-      sql<string | null>`case when u.id is null then null else coalesce(nullif(trim(u.name || ' ' || u.surname), ''), u.username) end`.as('user_name'),
+      fullName('u').as('user_name'),
       ms('e.created_at').as('created_at'),
       sql<Record<string, unknown>>`e.data`.as('data'),
     ])

@@ -9,6 +9,7 @@ import type { Interruption } from '../../../src/domains/execution/schemas'
 import { PRODUCTION_PAUSE_REASON } from '../../../src/domains/work-orders/history'
 import type { Db } from '../../db/connect'
 import { ms } from '../../db/epoch'
+import { fullName } from '../../db/user-name'
 
 /** The events that start or stop a job's work or change whose it is: the latest one decides. */
 const TURNS = ['JOB_STARTED', 'JOB_RESUMED', 'JOB_PAUSED', 'JOB_PAUSE_FORCED', 'JOB_CLOSED', 'JOB_ASSIGNED', 'JOB_UNASSIGNED'] as const
@@ -40,9 +41,6 @@ export function interruptionOf(turn: Turn | undefined, viewerId: string): Interr
   }
   return null
 }
-
-const fullName = (alias: string) =>
-  sql<string | null>`coalesce(nullif(trim(${sql.ref(`${alias}.name`)} || ' ' || ${sql.ref(`${alias}.surname`)}), ''), ${sql.ref(`${alias}.username`)})`
 
 /** The job's latest turn (one row by the events_subject_key index), with the names it mentions. */
 export function latestTurn(db: Db, jobId: string): Promise<Turn | undefined> {
